@@ -1,0 +1,80 @@
+# tl: streaming analysis of PyTorch profiler GPU traces.  See README.
+include config.mk
+
+HDR = common/tl.h
+COMMONSRC = $(wildcard common/*.c)
+COMMONOBJ = $(COMMONSRC:.c=.o)
+LIB = common/libtl.a
+FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
+SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib.sh,$(wildcard scripts/tl-*.sh)))
+TOOLS = bin/tl-gentrace
+SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib.sh))
+BIN = $(FILTERS) $(SCRIPTS) $(TOOLS) $(SHLIB)
+MAN = $(wildcard man/*.1 man/*.7)
+
+all: .deps $(BIN)
+
+# Install missing Debian packages, or stop with the command to run.
+.deps: config.mk scripts/deps
+	@sh scripts/deps $(DEPS)
+	@touch $@
+
+$(COMMONOBJ): $(HDR) .deps
+$(LIB): $(COMMONOBJ)
+	rm -f $@
+	$(AR) rcs $@ $(COMMONOBJ)
+
+.c.o:
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+bin/%: filters/%.c $(LIB) $(HDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+bin/%: scripts/%.sh
+	@mkdir -p bin
+	cp $< $@
+	chmod +x $@
+
+# The shell library the scripts source: installed beside them, not run.
+bin/tl-lib.sh: scripts/tl-lib.sh
+	@mkdir -p bin
+	cp scripts/tl-lib.sh $@
+
+bin/tl-gentrace: scripts/tl-gentrace.c .deps
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ scripts/tl-gentrace.c $(LDFLAGS) -lz
+
+check: all
+	@sh tests/run
+
+check-asan:
+	$(MAKE) clean
+	$(MAKE) all CFLAGS='-std=c17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-fsanitize=address,undefined'
+	TL_SAN=1 ASAN_OPTIONS=detect_leaks=0 sh tests/run
+	$(MAKE) clean
+
+demo: all
+	@sh scripts/demo
+
+bench: all
+	@sh scripts/bench
+
+fuzz: .deps
+	@sh scripts/fuzz
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
+	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	for m in $(MAN); do case $$m in \
+	  *.1) cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/ ;; \
+	  *.7) cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/ ;; esac; done
+
+uninstall:
+	for b in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/$$b; done
+	for m in $(MAN); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m#man/} $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
+
+clean:
+	rm -rf bin $(COMMONOBJ) $(LIB) tests/tmp
+
+.PHONY: all check check-asan demo bench fuzz install uninstall clean

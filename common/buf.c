@@ -1,0 +1,42 @@
+/* See LICENSE file for copyright and license details. */
+/* Growable byte strings, for values a filter keeps across records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl.h"
+
+void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	tl_grow((void **)&b->s, &b->cap, b->len + n + 1, 1);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void
+buf_addc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,304 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * Cells as Python writes them.  TraceLens puts shapes, types and
+ * kernel lists into its sheets as Python objects, and pandas writes
+ * their repr(): ((768,), ()) for a tuple, [[4, 197, 768], []] for a
+ * list, 'c10::BFloat16' for a string.  A tl CSV must hold the same text.
+ */
+#include <string.h>
+
+#include "tl.h"
+
+#define PYLIT_DEPTH 256	/* deeper JSON is not a shape; refuse it */
+
+/* A cursor over JSON text. */
+struct jcur {
+	const char *p;		/* next byte */
+	const char *end;	/* one past the last byte */
+};
+
+static void
+skipws(struct jcur *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' ||
+	    *c->p == '\n' || *c->p == '\r'))
+		c->p++;
+}
+
+static int
+hex4(const char *p, unsigned *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		char h = p[i];
+
+		*v <<= 4;
+		if (h >= '0' && h <= '9')
+			*v |= (unsigned)(h - '0');
+		else if (h >= 'a' && h <= 'f')
+			*v |= (unsigned)(h - 'a' + 10);
+		else if (h >= 'A' && h <= 'F')
+			*v |= (unsigned)(h - 'A' + 10);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static void
+utf8(struct buf *b, unsigned cp)
+{
+	char u[4];
+
+	if (cp < 0x80) {
+		buf_addc(b, (char)cp);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 3);
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 4);
+	}
+}
+
+/* Decode the JSON string at c->p (at its opening quote) into out. */
+static int
+jstring(struct jcur *c, struct buf *out)
+{
+	unsigned cp, lo;
+
+	c->p++;
+	while (c->p < c->end && *c->p != '"') {
+		if (*c->p != '\\') {
+			buf_addc(out, *c->p++);
+			continue;
+		}
+		if (++c->p >= c->end)
+			return -1;
+		switch (*c->p++) {
+		case '"': buf_addc(out, '"'); break;
+		case '\\': buf_addc(out, '\\'); break;
+		case '/': buf_addc(out, '/'); break;
+		case 'b': buf_addc(out, '\b'); break;
+		case 'f': buf_addc(out, '\f'); break;
+		case 'n': buf_addc(out, '\n'); break;
+		case 'r': buf_addc(out, '\r'); break;
+		case 't': buf_addc(out, '\t'); break;
+		case 'u':
+			if (c->end - c->p < 4 || hex4(c->p, &cp) < 0)
+				return -1;
+			c->p += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && c->end - c->p >= 6 &&
+			    c->p[0] == '\\' && c->p[1] == 'u' &&
+			    hex4(c->p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				c->p += 6;
+			}
+			utf8(out, cp);
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (c->p >= c->end)
+		return -1;
+	c->p++;
+	return 0;
+}
+
+/* Decode one UTF-8 sequence at s; returns its length (1 on bad bytes). */
+static size_t
+utf8dec(const unsigned char *s, size_t n, unsigned *cp)
+{
+	if (s[0] < 0x80 || n < 2) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0) {
+		*cp = (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
+		return 2;
+	}
+	if ((s[0] & 0xf0) == 0xe0 && n >= 3) {
+		*cp = (unsigned)(s[0] & 0x0f) << 12 |
+		    (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+		return 3;
+	}
+	if ((s[0] & 0xf8) == 0xf0 && n >= 4) {
+		*cp = (unsigned)(s[0] & 0x07) << 18 | (unsigned)(s[1] & 0x3f) << 12 |
+		    (unsigned)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+		return 4;
+	}
+	*cp = s[0];
+	return 1;
+}
+
+/* Code points repr() escapes although they are not ASCII controls. */
+static int
+unprintable(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0xa0) || cp == 0xad ||
+	    (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+	    (cp >= 0x2060 && cp <= 0x2064) || cp == 0xfeff ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp == 0x3000 ||
+	    (cp >= 0x2000 && cp <= 0x200a);
+}
+
+void
+pystr(struct buf *b, const char *s, size_t len)
+{
+	char q = '\'', esc[16];
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+	unsigned cp;
+
+	if (memchr(s, '\'', len) && !memchr(s, '"', len))
+		q = '"';
+	buf_addc(b, q);
+	while (i < len) {
+		n = utf8dec(p + i, len - i, &cp);
+		if (cp == '\\' || cp == (unsigned char)q) {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)cp);
+		} else if (cp == '\t') {
+			buf_adds(b, "\\t");
+		} else if (cp == '\n') {
+			buf_adds(b, "\\n");
+		} else if (cp == '\r') {
+			buf_adds(b, "\\r");
+		} else if (cp < 0x20 || cp == 0x7f || (n > 1 && unprintable(cp))) {
+			if (cp < 0x100)
+				snprintf(esc, sizeof(esc), "\\x%02x", cp);
+			else
+				snprintf(esc, sizeof(esc), "\\u%04x", cp);
+			buf_adds(b, esc);
+		} else {
+			buf_add(b, s + i, n);
+		}
+		i += n;
+	}
+	buf_addc(b, q);
+}
+
+static int
+value(struct jcur *c, struct buf *b, int tuples, int depth)
+{
+	struct buf tmp = {0};
+	const char *start;
+	char num[40], open, close;
+	size_t nitems;
+	double d;
+	int rc;
+
+	skipws(c);
+	if (c->p >= c->end || depth > PYLIT_DEPTH)
+		return -1;
+	switch (*c->p) {
+	case '[':
+	case '{':
+		open = *c->p;
+		close = open == '[' ? ']' : '}';
+		c->p++;
+		buf_addc(b, open == '{' ? '{' : tuples ? '(' : '[');
+		for (nitems = 0;; nitems++) {
+			skipws(c);
+			if (c->p < c->end && *c->p == close && nitems == 0)
+				break;
+			if (nitems > 0)
+				buf_adds(b, ", ");
+			if (open == '{') {
+				skipws(c);
+				if (c->p >= c->end || *c->p != '"' ||
+				    value(c, b, tuples, depth + 1) < 0)
+					return -1;
+				skipws(c);
+				if (c->p >= c->end || *c->p++ != ':')
+					return -1;
+				buf_adds(b, ": ");
+			}
+			if (value(c, b, tuples, depth + 1) < 0)
+				return -1;
+			skipws(c);
+			if (c->p < c->end && *c->p == ',') {
+				c->p++;
+				continue;
+			}
+			nitems++;
+			break;
+		}
+		if (c->p >= c->end || *c->p++ != close)
+			return -1;
+		if (open == '[' && tuples && nitems == 1)
+			buf_addc(b, ',');
+		buf_addc(b, open == '{' ? '}' : tuples ? ')' : ']');
+		return 0;
+	case '"':
+		rc = jstring(c, &tmp);
+		if (rc == 0)
+			pystr(b, tmp.s ? tmp.s : "", tmp.len);
+		buf_free(&tmp);
+		return rc;
+	case 't':
+		if (c->end - c->p < 4 || memcmp(c->p, "true", 4) != 0)
+			return -1;
+		c->p += 4;
+		buf_adds(b, "True");
+		return 0;
+	case 'f':
+		if (c->end - c->p < 5 || memcmp(c->p, "false", 5) != 0)
+			return -1;
+		c->p += 5;
+		buf_adds(b, "False");
+		return 0;
+	case 'n':
+		if (c->end - c->p < 4 || memcmp(c->p, "null", 4) != 0)
+			return -1;
+		c->p += 4;
+		buf_adds(b, "None");
+		return 0;
+	default:
+		start = c->p;
+		while (c->p < c->end && strchr("+-0123456789.eE", *c->p))
+			c->p++;
+		if (c->p == start)
+			return -1;
+		if (memchr(start, '.', (size_t)(c->p - start)) ||
+		    memchr(start, 'e', (size_t)(c->p - start)) ||
+		    memchr(start, 'E', (size_t)(c->p - start))) {
+			if (num_double(start, (size_t)(c->p - start), &d) < 0)
+				return -1;
+			buf_adds(b, num_pyrepr(d, num, sizeof(num)));
+		} else {
+			int64_t v;
+
+			if (num_int64(start, (size_t)(c->p - start), &v) < 0)
+				buf_add(b, start, (size_t)(c->p - start));
+			else {
+				snprintf(num, sizeof(num), "%lld", (long long)v);
+				buf_adds(b, num);
+			}
+		}
+		return 0;
+	}
+}
+
+int
+pylit(struct buf *b, const char *json, size_t len, int tuples)
+{
+	struct jcur c = { json, json + len };
+
+	if (value(&c, b, tuples, 0) < 0)
+		return -1;
+	skipws(&c);
+	return c.p == c.end ? 0 : -1;
+}

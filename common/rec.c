@@ -1,0 +1,195 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * The record stream of tl(7): one record a line, fields separated by
+ * TAB, the first line a header of field names.  Inside a field, TAB,
+ * LF, CR, NUL and backslash are written as \t, \n, \r, \0 and \\, so a
+ * line is always a whole record and awk, sort and cut work on it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl.h"
+
+void
+rec_open(struct rec_reader *r, FILE *fp, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->fp = fp;
+	r->name = name;
+}
+
+void
+rec_close(struct rec_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhdr; i++)
+		free(r->hdr[i]);
+	free(r->hdr);
+	free(r->line);
+	free(r->f);
+	memset(r, 0, sizeof(*r));
+}
+
+int
+rec_read(struct rec_reader *r)
+{
+	ssize_t n;
+	char *p, *end, *tab;
+
+	errno = 0;
+	n = getline(&r->line, &r->cap, r->fp);
+	if (n < 0) {
+		if (ferror(r->fp))
+			tl_die("%s: read error:", r->name);
+		return 0;
+	}
+	r->lineno++;
+	if (n > 0 && r->line[n - 1] == '\n')
+		r->line[--n] = '\0';
+	else
+		tl_die("%s: line %zu: no newline at end of input (truncated?)",
+		    r->name, r->lineno);
+	if (n > 0 && r->line[n - 1] == '\r')
+		tl_die("%s: line %zu: CR before LF: not a tl record stream",
+		    r->name, r->lineno);
+	r->nf = 0;
+	p = r->line;
+	end = r->line + n;
+	for (;;) {
+		tl_grow((void **)&r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
+		tab = memchr(p, '\t', (size_t)(end - p));
+		if (tab == NULL)
+			tab = end;
+		*tab = '\0';
+		r->f[r->nf].s = p;
+		r->f[r->nf].len = (size_t)(tab - p);
+		r->nf++;
+		if (tab == end)
+			break;
+		p = tab + 1;
+	}
+	return 1;
+}
+
+void
+rec_read_header(struct rec_reader *r)
+{
+	size_t i;
+
+	if (!rec_read(r))
+		tl_die("%s: empty input: no header line", r->name);
+	r->hdr = tl_calloc(r->nf, sizeof(*r->hdr));
+	r->nhdr = r->nf;
+	for (i = 0; i < r->nf; i++) {
+		r->f[i].len = rec_unescape(r->f[i].s, r->f[i].len);
+		r->hdr[i] = tl_strndup(r->f[i].s, r->f[i].len);
+	}
+}
+
+int
+rec_col(const struct rec_reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhdr; i++)
+		if (strcmp(r->hdr[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+rec_need(const struct rec_reader *r, const char *name)
+{
+	int i = rec_col(r, name);
+
+	if (i < 0)
+		tl_die("%s: no field '%s' in the header", r->name, name);
+	return i;
+}
+
+const char *
+rec_get(const struct rec_reader *r, int i, size_t *len)
+{
+	if (i < 0 || (size_t)i >= r->nf) {
+		if (len)
+			*len = 0;
+		return "";
+	}
+	if (len)
+		*len = r->f[i].len;
+	return r->f[i].s;
+}
+
+void
+rec_check_width(const struct rec_reader *r)
+{
+	if (r->nf != r->nhdr)
+		tl_die("%s: line %zu: %zu fields, header has %zu",
+		    r->name, r->lineno, r->nf, r->nhdr);
+}
+
+size_t
+rec_unescape(char *s, size_t len)
+{
+	char *w, *p, *end = s + len;
+
+	p = memchr(s, '\\', len);
+	if (p == NULL)
+		return len;
+	for (w = p; p < end; p++) {
+		if (*p != '\\' || p + 1 == end) {
+			*w++ = *p;
+			continue;
+		}
+		switch (*++p) {
+		case 't': *w++ = '\t'; break;
+		case 'n': *w++ = '\n'; break;
+		case 'r': *w++ = '\r'; break;
+		case '0': *w++ = '\0'; break;
+		default: *w++ = *p; break;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
+void
+rec_put(FILE *fp, const char *s, size_t len)
+{
+	const char *p, *end = s + len;
+	char c;
+
+	for (p = s; p < end; p++) {
+		c = *p;
+		if (c != '\t' && c != '\n' && c != '\r' && c != '\0' && c != '\\')
+			continue;
+		fwrite(s, 1, (size_t)(p - s), fp);
+		putc('\\', fp);
+		putc(c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' :
+		    c == '\0' ? '0' : '\\', fp);
+		s = p + 1;
+	}
+	fwrite(s, 1, (size_t)(end - s), fp);
+}
+
+void
+rec_puts(FILE *fp, const char *s)
+{
+	rec_put(fp, s, strlen(s));
+}
+
+void
+rec_write(FILE *fp, const char *const *fields, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			putc('\t', fp);
+		if (fields[i] != NULL)
+			rec_puts(fp, fields[i]);
+	}
+	putc('\n', fp);
+}

@@ -1,0 +1,158 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl.h: the one header every tl program includes.
+ *
+ * It declares what two or more programs share: diagnostics and exit
+ * status, checked allocation, the record stream (rec.c), numbers
+ * (num.c), growable buffers (buf.c), Python-style cell rendering
+ * (pyfmt.c) and the CSV writer (csvout.c).  The record format itself is documented in tl(7).
+ */
+#ifndef TL_H
+#define TL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TL_VERSION "0.1.0"
+
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Exit statuses shared by every program (see the EXIT STATUS sections). */
+enum {
+	TL_OK = 0,	/* success */
+	TL_EDATA = 1,	/* bad input data, I/O error, failed write */
+	TL_EUSAGE = 2	/* bad usage */
+};
+
+/* ---- util.c: diagnostics, allocation, files ---- */
+
+/* Remember the program name; a broken pipe then exits 0 quietly. */
+void tl_setprogname(const char *argv0);
+const char *tl_progname(void);
+/* Print "prog: msg" on stderr; a message ending in ':' gets strerror(errno). */
+void tl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tl_warn, then exit(TL_EDATA). */
+_Noreturn void tl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tl_warn, then exit(TL_EUSAGE). */
+_Noreturn void tl_usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *tl_malloc(size_t n);
+void *tl_calloc(size_t n, size_t size);
+void *tl_realloc(void *p, size_t n);
+/* Grow *p (an array of *cap elements of size sz) to hold at least need. */
+void tl_grow(void **p, size_t *cap, size_t need, size_t sz);
+char *tl_strdup(const char *s);
+char *tl_strndup(const char *s, size_t n);
+/* fopen, with "-" meaning stdin or stdout; dies on failure. */
+FILE *tl_fopen(const char *path, const char *mode);
+/* Flush, check and close fp; warns and returns TL_EDATA on any error. */
+int tl_fshut(FILE *fp, const char *name);
+/* Parse a whole decimal integer in [min, max] or die naming the option. */
+long long tl_strtonum(const char *s, long long min, long long max, const char *what);
+/* Treat --help and --version the same way in every program. */
+void tl_longopts(int argc, char *argv[], void (*usage)(int));
+
+/* ---- rec.c: the record stream (tl(7)) ---- */
+
+/* One field of a record: points into the reader's line buffer. */
+struct rec_field {
+	char *s;	/* first byte; NUL-terminated in the buffer */
+	size_t len;	/* length in bytes, escapes not undone */
+};
+
+/*
+ * A record reader.  Ownership: the reader owns line and f; the
+ * fields of a record are valid only until the next rec_read().  A
+ * filter that keeps a value across records must copy it.
+ */
+struct rec_reader {
+	FILE *fp;		/* input stream, not owned */
+	const char *name;	/* input name for diagnostics, not owned */
+	char *line;		/* line buffer, reused */
+	size_t cap;		/* allocated size of line */
+	size_t lineno;		/* 1-based number of the last line read */
+	struct rec_field *f;	/* fields of the current record */
+	size_t nf;		/* number of fields in f */
+	size_t fcap;		/* allocated size of f */
+	char **hdr;		/* header field names (copied), or NULL */
+	size_t nhdr;		/* number of header fields */
+};
+
+void rec_open(struct rec_reader *r, FILE *fp, const char *name);
+void rec_close(struct rec_reader *r);
+/* Read the next line into fields; 1 for a record, 0 at EOF; dies on error. */
+int rec_read(struct rec_reader *r);
+/* Read the header line and keep its names; dies if there is none. */
+void rec_read_header(struct rec_reader *r);
+/* Column index of a header name, or -1. */
+int rec_col(const struct rec_reader *r, const char *name);
+/* rec_col, but dies naming the input when the column is missing. */
+int rec_need(const struct rec_reader *r, const char *name);
+/* Field i of the current record ("" when the record is short). */
+const char *rec_get(const struct rec_reader *r, int i, size_t *len);
+/* Die unless the record has exactly as many fields as the header. */
+void rec_check_width(const struct rec_reader *r);
+/* Undo the escapes of s[0..len) in place; returns the new length. */
+size_t rec_unescape(char *s, size_t len);
+/* Write s[0..len) with TAB, LF, CR, NUL and backslash escaped. */
+void rec_put(FILE *fp, const char *s, size_t len);
+/* Write a NUL-terminated string escaped. */
+void rec_puts(FILE *fp, const char *s);
+/* Write fields as one record (each escaped), then a newline. */
+void rec_write(FILE *fp, const char *const *fields, size_t n);
+
+/* ---- num.c: numbers ---- */
+
+/*
+ * Parse a JSON or decimal number as exact integer nanoseconds, given
+ * text in microseconds.  Returns 0 on success, -1 if the text is not
+ * a number, does not fit, or is finer than a nanosecond.
+ */
+int num_us_to_ns(const char *s, size_t len, int64_t *ns);
+/* Parse a whole field as a double, the way Python's float() does. */
+int num_double(const char *s, size_t len, double *d);
+/* Parse a whole field as a signed 64-bit integer. */
+int num_int64(const char *s, size_t len, int64_t *v);
+/* Format d as Python's repr(float) does ("220.0", "1e-05"); returns buf. */
+char *num_pyrepr(double d, char *buf, size_t size);
+/* Format integer nanoseconds as microseconds, shortest exact decimal. */
+char *num_ns_to_us(int64_t ns, char *buf, size_t size);
+
+/* ---- buf.c: growable buffers ---- */
+
+/* A growable byte string; s is always NUL-terminated once used. */
+struct buf {
+	char *s;	/* bytes, owned */
+	size_t len;	/* bytes used, not counting the NUL */
+	size_t cap;	/* bytes allocated */
+};
+
+void buf_add(struct buf *b, const char *s, size_t n);
+void buf_adds(struct buf *b, const char *s);
+void buf_addc(struct buf *b, char c);
+void buf_reset(struct buf *b);
+void buf_free(struct buf *b);
+
+/* ---- pyfmt.c: cells as Python writes them ---- */
+
+/*
+ * Append the Python literal of JSON text json[0..len): arrays become
+ * tuples when tuples is set (as TraceLens's list_to_tuple) and lists
+ * otherwise, strings are quoted as repr() quotes them, true, false and
+ * null become True, False and None.  Returns 0, or -1 when json is not
+ * valid JSON (b then holds a partial literal).
+ */
+int pylit(struct buf *b, const char *json, size_t len, int tuples);
+/* Append repr() of the UTF-8 string s[0..len). */
+void pystr(struct buf *b, const char *s, size_t len);
+
+/* ---- csvout.c: CSV output as pandas' to_csv writes it ---- */
+
+/* Write one cell, quoted only when it holds ',', '"', CR or LF. */
+void csv_cell(FILE *fp, const char *s, size_t len);
+/* Write the separator before every cell but the first of a row. */
+void csv_sep(FILE *fp, int first);
+
+#endif

@@ -1,0 +1,209 @@
+/* See LICENSE file for copyright and license details. */
+/* Diagnostics, checked allocation and file helpers shared by every program. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tl.h"
+
+static const char *progname = "tl";	/* basename of argv[0], set once */
+
+/* A reader that went away (| head) ends us quietly with status 0. */
+static void
+onpipe(int sig)
+{
+	(void)sig;
+	_exit(TL_OK);
+}
+
+void
+tl_setprogname(const char *argv0)
+{
+	const char *p;
+
+	signal(SIGPIPE, onpipe);
+	if (argv0 == NULL)
+		return;
+	p = strrchr(argv0, '/');
+	progname = p ? p + 1 : argv0;
+}
+
+const char *
+tl_progname(void)
+{
+	return progname;
+}
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void
+tl_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void
+tl_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(TL_EDATA);
+}
+
+void
+tl_usage_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(TL_EUSAGE);
+}
+
+void *
+tl_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		tl_die("out of memory");
+	return p;
+}
+
+void *
+tl_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		tl_die("out of memory");
+	return p;
+}
+
+void *
+tl_realloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		tl_die("out of memory");
+	return p;
+}
+
+void
+tl_grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	size_t n = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / sz)
+			tl_die("out of memory");
+		n *= 2;
+	}
+	*p = tl_realloc(*p, n * sz);
+	*cap = n;
+}
+
+char *
+tl_strdup(const char *s)
+{
+	return tl_strndup(s, strlen(s));
+}
+
+char *
+tl_strndup(const char *s, size_t n)
+{
+	char *p = tl_malloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+FILE *
+tl_fopen(const char *path, const char *mode)
+{
+	FILE *fp;
+
+	if (strcmp(path, "-") == 0)
+		return mode[0] == 'r' ? stdin : stdout;
+	if ((fp = fopen(path, mode)) == NULL)
+		tl_die("%s:", path);
+	return fp;
+}
+
+int
+tl_fshut(FILE *fp, const char *name)
+{
+	int bad = 0;
+
+	if (fflush(fp) == EOF)
+		bad = 1;
+	if (ferror(fp))
+		bad = 1;
+	if (fclose(fp) == EOF)
+		bad = 1;
+	if (bad) {
+		/* A reader that went away is not our failure (see tl(7)). */
+		if (errno == EPIPE)
+			return TL_OK;
+		tl_warn("%s: write error:", name);
+		return TL_EDATA;
+	}
+	return TL_OK;
+}
+
+long long
+tl_strtonum(const char *s, long long min, long long max, const char *what)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE || v < min || v > max)
+		tl_usage_die("%s: invalid value '%s' (want %lld to %lld)",
+		    what, s, min, max);
+	return v;
+}
+
+void
+tl_longopts(int argc, char *argv[], void (*usage)(int))
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return;
+		if (strcmp(argv[i], "--help") == 0)
+			usage(TL_OK);
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("%s %s\n", progname, TL_VERSION);
+			exit(tl_fshut(stdout, "<stdout>"));
+		}
+	}
+}

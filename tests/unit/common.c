@@ -1,0 +1,114 @@
+/* Unit checks of common/: each expected value was checked by hand or
+ * against Python 3 (repr(float(x)), repr of tuples and strings). */
+#include <string.h>
+
+#include "tl.h"
+
+static int fails, runs;
+
+static void
+expect(const char *what, const char *got, const char *want)
+{
+	runs++;
+	if (strcmp(got, want) != 0) {
+		fails++;
+		printf("FAIL %s: got '%s', want '%s'\n", what, got, want);
+	}
+}
+
+static void
+repr(double d, const char *want)
+{
+	char b[64];
+
+	expect("pyrepr", num_pyrepr(d, b, sizeof(b)), want);
+}
+
+static void
+lit(const char *json, int tuples, const char *want)
+{
+	struct buf b = {0};
+	int rc = pylit(&b, json, strlen(json), tuples);
+
+	expect(json, rc < 0 ? "ERROR" : b.s, want);
+	buf_free(&b);
+}
+
+static void
+ns(const char *s, const char *want)
+{
+	char b[64];
+	int64_t v;
+
+	if (num_us_to_ns(s, strlen(s), &v) < 0)
+		expect(s, "ERROR", want);
+	else {
+		snprintf(b, sizeof(b), "%lld", (long long)v);
+		expect(s, b, want);
+	}
+}
+
+int
+main(void)
+{
+	char b[64];
+	char esc[] = "a\\tb\\\\c\\nd\\0e";
+	size_t n;
+	int64_t v;
+
+	repr(220, "220.0");
+	repr(1e-5, "1e-05");
+	repr(0.0001, "0.0001");
+	repr(0.000605184, "0.000605184");
+	repr(1e16, "1e+16");
+	repr(1e15, "1000000000000000.0");
+	repr(8.1279296875, "8.1279296875");
+	repr(1.5e-7, "1.5e-07");
+	repr(-2.5, "-2.5");
+	repr(0.1 + 0.2, "0.30000000000000004");
+	repr(12345678901234567.0, "1.2345678901234568e+16");
+	repr(0.0, "0.0");
+	repr(-0.0, "-0.0");
+	repr(1.0 / 3, "0.3333333333333333");
+	repr(100, "100.0");
+	repr(3.14159e-5, "3.14159e-05");
+
+	lit("[[4,197,768],[]]", 1, "((4, 197, 768), ())");
+	lit("[[4,197,768],[]]", 0, "[[4, 197, 768], []]");
+	lit("[[768],[]]", 1, "((768,), ())");
+	lit("[\"c10::BFloat16\",\"float\",\"\"]", 1, "('c10::BFloat16', 'float', '')");
+	lit("[\"it's\",\"a\\\"b\"]", 0, "[\"it's\", 'a\"b']");
+	lit("[\"\\u00e9\\t\\\\\"]", 0, "['\xc3\xa9\\t\\\\']");
+	lit("[1.0,1e5,true,false,null]", 0, "[1.0, 100000.0, True, False, None]");
+	lit("{\"a\":[1]}", 1, "{'a': (1,)}");
+	lit("[[", 1, "ERROR");
+	lit("[1,]", 1, "ERROR");
+	lit("[] x", 1, "ERROR");
+
+	ns("1752839462723407.123", "1752839462723407123");
+	ns("8.128", "8128");
+	ns("0", "0");
+	ns("-1.5", "-1500");
+	ns("1.5e3", "1500000");
+	ns("1.0001", "ERROR");
+	ns("abc", "ERROR");
+	ns("", "ERROR");
+	expect("ns_to_us", num_ns_to_us(1752839462723407120, b, sizeof(b)),
+	    "1752839462723407.12");
+	expect("ns_to_us", num_ns_to_us(-1500, b, sizeof(b)), "-1.5");
+	expect("ns_to_us", num_ns_to_us(8000, b, sizeof(b)), "8");
+
+	n = rec_unescape(esc, strlen(esc));
+	runs++;
+	if (n != 9 || memcmp(esc, "a\tb\\c\nd\0e", 9) != 0) {
+		fails++;
+		printf("FAIL rec_unescape\n");
+	}
+	runs++;
+	if (num_int64("12x", 3, &v) == 0) {
+		fails++;
+		printf("FAIL num_int64 accepted 12x\n");
+	}
+	printf("%d passed, %d failed\n", runs - fails, fails);
+	return fails != 0;
+}
