@@ -64,13 +64,15 @@ fuzz: .deps
 	@sh scripts/fuzz
 
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(PREFIX)/share/tl/arch
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	cp -f scripts/arch/*.json $(DESTDIR)$(PREFIX)/share/tl/arch/
 	for m in $(MAN); do case $$m in \
 	  *.1) cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/ ;; \
 	  *.7) cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/ ;; esac; done
 
 uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/share/tl
 	for b in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/$$b; done
 	for m in $(MAN); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m#man/} $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 

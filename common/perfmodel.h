@@ -1,0 +1,93 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * perfmodel.h: TraceLens's perf models (FLOPs and bytes of an op from
+ * its shapes and dtypes), for tl-roofline(1).
+ *
+ * perfmodel.c holds one table, op name -> model, and one formula
+ * function per TraceLens model class.  Numbers follow Python's
+ * arithmetic: a pynum is an int or a float, as the same Python
+ * expression would give, so GFLOPS and params print as TraceLens
+ * prints them.
+ */
+#ifndef PERFMODEL_H
+#define PERFMODEL_H
+
+#include <stdint.h>
+
+#include "tl.h"
+#include "shape.h"
+
+/* A Python number. */
+struct pynum {
+	int isf;	/* 1: float (f), 0: int (i) */
+	int64_t i;	/* the int */
+	double f;	/* the float */
+};
+
+/* The sheet family of a model class (TraceLens's category attributes). */
+struct mfamily {
+	const char *sheet;	/* sheet category: GEMM, SDPA, CONV ... */
+	const char *cat;	/* fwd op category: GEMM, SDPA_fwd, elementwise ... */
+	const char *bwdcat;	/* bwd op category, or NULL when none */
+	const char *maf;	/* "matrix" or "vector" */
+};
+
+/* The inputs of one op, parsed from its record. */
+struct opargs {
+	const char *name;	/* op name, not owned */
+	struct jdoc dims;	/* Input Dims */
+	struct jdoc types;	/* Input type */
+	struct jdoc strides;	/* Input Strides */
+	struct jdoc concrete;	/* Concrete Inputs */
+	struct jdoc outtype;	/* Output type (rarely in traces) */
+	struct jdoc knames;	/* kernel_names: JSON array of strings */
+	int has_dims, has_types, has_strides, has_concrete, has_outtype; /* field present and valid */
+	int bad_dims, bad_types, bad_strides, bad_concrete; /* field present but not JSON */
+	const char *kname;	/* kernel_name, or NULL; not owned */
+	int fixed;		/* --fixed-models: TraceLens's quirks fixed */
+};
+
+/* What a model gives for one op. */
+struct mresult {
+	struct buf params;	/* param_details as a Python dict literal */
+	struct pynum flops;	/* FLOPs */
+	int has_bytes;		/* 0: bytes is None in TraceLens */
+	struct pynum bytes;	/* bytes moved */
+	const char *dtype;	/* dtype naming the compute precision, or NULL; points into opargs */
+	char why[160];		/* reason, when the model fails */
+	int ovf;		/* an int overflowed int64 (Python would not) */
+};
+
+/* A model's verdict. */
+enum {
+	M_OK,		/* numbers computed */
+	M_FAIL,		/* TraceLens raises an error: not modelled */
+	M_UNDEF		/* TraceLens raises NotImplementedError */
+};
+
+/* One row of the op table. */
+struct model {
+	const char *op;		/* exact op name */
+	const char *cls;	/* TraceLens class name */
+	const struct mfamily *fam;	/* sheet family */
+	int (*fn)(const struct opargs *, struct mresult *, int bwd); /* formula */
+};
+
+/* The model of an op name, or NULL. */
+const struct model *model_find(const char *name);
+/* All models, for listing; *n gets the count. */
+const struct model *model_table(size_t *n);
+/*
+ * Run model m on a (bwd: TraceLens's flops_bwd/bytes_bwd).  Resets r
+ * first.  Returns M_OK, M_FAIL (r->why says why) or M_UNDEF.
+ */
+int model_run(const struct model *m, const struct opargs *a, struct mresult *r,
+    int bwd);
+/* TraceLens's torch_dtype_map: "fp16" ..., or NULL. */
+const char *model_precision(const char *dtype);
+/* TraceLens's name2bpe: bytes per element, or 0 for None. */
+int model_bpe(const char *dtype);
+/* The value of a pynum as a double, as Python's float() of it. */
+double pynum_double(struct pynum v);
+
+#endif

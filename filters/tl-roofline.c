@@ -1,0 +1,503 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-roofline: add TraceLens's perf-model columns (FLOPs, bytes,
+ * throughput, roofline) to a stream of op records.  The models live in
+ * common/perfmodel.c; this file reads records, the GPU spec, and writes
+ * the columns.  One record at a time: memory is one record plus a small
+ * table of warnings.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define JSMN_STATIC
+#include <jsmn.h>
+
+#include "tl.h"
+#include "shape.h"
+#include "perfmodel.h"
+
+/* Options. */
+static int bwdflag;		/* --bwd: backward metrics */
+static int fixedflag;		/* --fixed-models */
+static const char *archarg;	/* --gpu-arch NAME|FILE */
+
+/* A GPU spec in TraceLens's schema. */
+struct arch {
+	char *path;		/* the file read, owned */
+	int has_bw;		/* mem_bw_gbps given */
+	double bw;		/* mem_bw_gbps */
+	char key[32][24];	/* max_achievable_tflops keys (matrix_fp16 ...) */
+	double peak[32];	/* their values */
+	int has_peak[32];	/* value is a number (not null) */
+	size_t npeak;		/* keys used */
+};
+
+/* Ops not modelled, by (name, reason), for the summary line. */
+struct warnent {
+	char *what;		/* "name: reason", owned */
+	size_t n;		/* how many ops */
+};
+
+struct warns {
+	struct warnent e[64];	/* first distinct reasons */
+	size_t ne;		/* entries used */
+	size_t total;		/* all ops counted */
+};
+
+/* The columns tl-roofline appends, in order. */
+static const char *const outcols[] = {
+	"perf_model", "model_status", "sheet", "op category", "params", "GFLOPS",
+	"Data Moved (MB)", "FLOPS/Byte", "TB/s", "TFLOPS/s", "Compute Spec",
+	"Roofline Time (µs)", "Roofline Bound", "Pct Roofline"
+};
+enum { NBASE = 11, NOUT = LEN(outcols) };
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: %s [--bwd] [--fixed-models] [--gpu-arch name|file] [file]\n",
+	    tl_progname());
+	exit(status);
+}
+
+static void
+warn_add(struct warns *w, const char *name, const char *why)
+{
+	char buf[512];
+	size_t i;
+
+	w->total++;
+	snprintf(buf, sizeof(buf), "%s: %s", name, why);
+	for (i = 0; i < w->ne; i++)
+		if (strcmp(w->e[i].what, buf) == 0) {
+			w->e[i].n++;
+			return;
+		}
+	if (w->ne < LEN(w->e)) {
+		w->e[w->ne].what = tl_strdup(buf);
+		w->e[w->ne++].n = 1;
+	}
+}
+
+static void
+warn_print(struct warns *w)
+{
+	size_t i, shown = 0;
+
+	if (w->total == 0)
+		return;
+	fprintf(stderr, "%s: %zu op%s not modelled:", tl_progname(), w->total,
+	    w->total == 1 ? "" : "s");
+	for (i = 0; i < w->ne && i < 4; i++) {
+		fprintf(stderr, "%s %s (%zu)", i ? "," : "", w->e[i].what, w->e[i].n);
+		shown += w->e[i].n;
+	}
+	if (shown < w->total)
+		fprintf(stderr, ", %zu more", w->total - shown);
+	fputc('\n', stderr);
+	for (i = 0; i < w->ne; i++)
+		free(w->e[i].what);
+}
+
+/* ---- the GPU spec ---- */
+
+static int
+tokeq(const char *js, const jsmntok_t *t, const char *s)
+{
+	return t->type == JSMN_STRING && (size_t)(t->end - t->start) == strlen(s) &&
+	    memcmp(js + t->start, s, t->end - t->start) == 0;
+}
+
+/* Index of the token after the value at tokens[i] (skips nested values). */
+static int
+tokskip(const jsmntok_t *t, int i)
+{
+	int n = 1;
+
+	while (n > 0) {
+		n += t[i].type == JSMN_OBJECT ? 2 * t[i].size :
+		    t[i].type == JSMN_ARRAY ? t[i].size : 0;
+		n--;
+		i++;
+	}
+	return i;
+}
+
+/* A JSON number token as a double; 0 for a number, 1 for null, -1 else. */
+static int
+toknum(const char *js, const jsmntok_t *t, double *d)
+{
+	if (t->type != JSMN_PRIMITIVE)
+		return -1;
+	if (t->end - t->start == 4 && memcmp(js + t->start, "null", 4) == 0)
+		return 1;
+	return num_double(js + t->start, t->end - t->start, d) == 0 ? 0 : -1;
+}
+
+static void
+arch_parse(struct arch *a, const char *js, size_t len)
+{
+	jsmn_parser p;
+	jsmntok_t *t;
+	int n, i, j, end, r;
+
+	jsmn_init(&p);
+	if ((n = jsmn_parse(&p, js, len, NULL, 0)) < 1)
+		tl_die("%s: not a JSON file", a->path);
+	t = tl_calloc(n, sizeof(*t));
+	jsmn_init(&p);
+	jsmn_parse(&p, js, len, t, n);
+	if (t[0].type != JSMN_OBJECT)
+		tl_die("%s: not a JSON object", a->path);
+	for (i = 1; i < n; i = tokskip(t, i + 1)) {
+		if (tokeq(js, &t[i], "mem_bw_gbps")) {
+			if ((r = toknum(js, &t[i + 1], &a->bw)) < 0)
+				tl_die("%s: mem_bw_gbps is not a number", a->path);
+			a->has_bw = r == 0;
+			if (a->has_bw && !(a->bw > 0))
+				tl_die("%s: mem_bw_gbps must be positive", a->path);
+		} else if (tokeq(js, &t[i], "max_achievable_tflops")) {
+			if (t[i + 1].type != JSMN_OBJECT)
+				tl_die("%s: max_achievable_tflops is not an object", a->path);
+			end = tokskip(t, i + 1);
+			for (j = i + 2; j < end; j = tokskip(t, j + 1)) {
+				size_t kl = t[j].end - t[j].start;
+
+				if (a->npeak == LEN(a->key) || kl >= sizeof(a->key[0]))
+					tl_die("%s: too many or too long keys in "
+					    "max_achievable_tflops", a->path);
+				memcpy(a->key[a->npeak], js + t[j].start, kl);
+				a->key[a->npeak][kl] = '\0';
+				if ((r = toknum(js, &t[j + 1], &a->peak[a->npeak])) < 0)
+					tl_die("%s: max_achievable_tflops.%s is not a number",
+					    a->path, a->key[a->npeak]);
+				a->has_peak[a->npeak] = r == 0;
+				if (r == 0 && !(a->peak[a->npeak] > 0))
+					tl_die("%s: max_achievable_tflops.%s must be positive",
+					    a->path, a->key[a->npeak]);
+				a->npeak++;
+			}
+		}
+	}
+	free(t);
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *fp = tl_fopen(path, "r");
+	char *s = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	for (;;) {
+		tl_grow((void **)&s, &cap, *len + 65536, 1);
+		n = fread(s + *len, 1, cap - *len - 1, fp);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp))
+		tl_die("%s:", path);
+	fclose(fp);
+	s[*len] = '\0';
+	return s;
+}
+
+/* The directory of this program, or NULL. */
+static char *
+bindir(const char *argv0)
+{
+	char buf[PATH_MAX];
+	ssize_t n;
+
+	if ((n = readlink("/proc/self/exe", buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		return tl_strdup(dirname(buf));
+	}
+	if (strchr(argv0, '/') != NULL) {
+		snprintf(buf, sizeof(buf), "%s", argv0);
+		return tl_strdup(dirname(buf));
+	}
+	return NULL;
+}
+
+/*
+ * NAME|FILE: a path to a file, else NAME.json in $TL_ARCH_DIR, or in
+ * ../share/tl/arch then ../scripts/arch beside the program.
+ */
+static void
+arch_load(struct arch *a, const char *arg, const char *argv0)
+{
+	char path[PATH_MAX], *dir, *js;
+	const char *env = getenv("TL_ARCH_DIR");
+	size_t len;
+
+	memset(a, 0, sizeof(*a));
+	if (strchr(arg, '/') != NULL || access(arg, R_OK) == 0) {
+		snprintf(path, sizeof(path), "%s", arg);
+	} else if (env != NULL && *env != '\0') {
+		snprintf(path, sizeof(path), "%s/%s.json", env, arg);
+	} else {
+		if ((dir = bindir(argv0)) == NULL)
+			tl_usage_die("--gpu-arch %s: cannot find the arch directory", arg);
+		snprintf(path, sizeof(path), "%s/../share/tl/arch/%s.json", dir, arg);
+		if (access(path, R_OK) != 0)
+			snprintf(path, sizeof(path), "%s/../scripts/arch/%s.json", dir, arg);
+		free(dir);
+	}
+	if (access(path, R_OK) != 0)
+		tl_usage_die("--gpu-arch %s: no such GPU spec (%s)", arg, path);
+	a->path = tl_strdup(path);
+	js = slurp(path, &len);
+	arch_parse(a, js, len);
+	free(js);
+}
+
+/* max_achievable_tflops[spec], or NULL when absent or null. */
+static const double *
+arch_peak(const struct arch *a, const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < a->npeak; i++)
+		if (strcmp(a->key[i], spec) == 0)
+			return a->has_peak[i] ? &a->peak[i] : NULL;
+	return NULL;
+}
+
+/* ---- records ---- */
+
+/* Column indexes of the input. */
+struct cols {
+	int name, dims, types, strides, concrete;	/* needed */
+	int kname, knames, ktime, outtype;		/* optional, -1 */
+};
+
+/* Unescape field i of the current record into b; 1 if non-empty. */
+static int
+getfield(struct rec_reader *r, int i, struct buf *b)
+{
+	size_t len;
+	const char *s = rec_get(r, i, &len);
+
+	buf_reset(b);
+	buf_add(b, s, len);
+	b->len = rec_unescape(b->s, b->len);
+	return b->len > 0;
+}
+
+/* Parse a JSON field into d; *has, *bad say what was there. */
+static void
+getjson(struct rec_reader *r, int i, struct buf *b, struct jdoc *d, int *has,
+    int *bad)
+{
+	*has = *bad = 0;
+	jdoc_clear(d);
+	if (i < 0 || !getfield(r, i, b))
+		return;
+	if (jdoc_parse(d, b->s, b->len) < 0)
+		*bad = 1;
+	else
+		*has = 1;
+}
+
+static void
+putnum(FILE *fp, int ok, double d)
+{
+	char s[40];
+
+	putc('\t', fp);
+	if (ok && !isnan(d))
+		fputs(num_pyrepr(d, s, sizeof(s)), fp);
+}
+
+static void
+putstr(FILE *fp, const char *s)
+{
+	putc('\t', fp);
+	if (s != NULL)
+		rec_puts(fp, s);
+}
+
+/* Append the model columns of one op. */
+static void
+model_cols(FILE *fp, const struct model *m, int st, const struct mresult *res,
+    int hasKT, double kt, const struct arch *arch)
+{
+	static const char *const stname[] = { "ok", "failed", "undefined" };
+	double gflops = NAN, bytes = NAN, cu, mu, roof = NAN;
+	const double *peak = NULL;
+	const char *prec = NULL, *bound = NULL;
+	char spec[64] = "";
+	int ok = m != NULL && st == M_OK, hb = ok && res->has_bytes;
+
+	putstr(fp, m ? m->cls : NULL);
+	putstr(fp, m ? stname[st] : NULL);
+	putstr(fp, m ? m->fam->sheet : NULL);
+	putstr(fp, m ? (bwdflag ? m->fam->bwdcat : m->fam->cat) : NULL);
+	putstr(fp, ok ? res->params.s : NULL);
+	if (ok) {
+		gflops = pynum_double(res->flops) / 1e9;
+		bytes = pynum_double(res->bytes);
+		if ((prec = model_precision(res->dtype)) != NULL)
+			snprintf(spec, sizeof(spec), "%s_%s", m->fam->maf, prec);
+	}
+	putnum(fp, ok, gflops);
+	putnum(fp, hb, bytes / (1024 * 1024));
+	putnum(fp, hb, bytes > 0 ? (gflops * 1e9) / bytes : NAN);
+	putnum(fp, hb && hasKT, kt > 0 ? (bytes / 1e12) / (kt / 1e6) : NAN);
+	putnum(fp, ok && hasKT, kt > 0 ? (gflops / 1e3) / (kt / 1e6) : NAN);
+	putstr(fp, spec);
+	if (arch == NULL)
+		return;
+	if (ok && *spec)
+		peak = arch_peak(arch, spec);
+	if (peak != NULL && arch->has_bw && hb && gflops > 0) {
+		cu = (gflops * 1e9 / (*peak * 1e12)) * 1e6;
+		mu = (bytes / (arch->bw * 1e9)) * 1e6;
+		roof = MAX(cu, mu);
+		bound = cu >= mu ? "COMPUTE_BOUND" : "MEMORY_BOUND";
+	}
+	putnum(fp, bound != NULL, roof);
+	putstr(fp, bound);
+	putnum(fp, bound != NULL && hasKT, kt > 0 ? (roof / kt) * 100 : NAN);
+}
+
+static void
+roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
+{
+	struct cols c;
+	struct opargs a;
+	struct mresult res;
+	struct buf name = { 0 }, tmp = { 0 }, kn = { 0 };
+	struct warns w = { 0 };
+	const struct model *m;
+	size_t i, nout = arch ? NOUT : NBASE;
+	double kt = 0;
+	int st = M_OK, hasKT, dummy;
+
+	memset(&a, 0, sizeof(a));
+	memset(&res, 0, sizeof(res));
+	rec_read_header(r);
+	c.name = rec_need(r, "name");
+	c.dims = rec_need(r, "Input Dims");
+	c.types = rec_need(r, "Input type");
+	c.strides = rec_need(r, "Input Strides");
+	c.concrete = rec_need(r, "Concrete Inputs");
+	c.kname = rec_col(r, "kernel_name");
+	c.knames = rec_col(r, "kernel_names");
+	c.ktime = rec_col(r, "Kernel Time (µs)");
+	c.outtype = rec_col(r, "Output type");
+	for (i = 0; i < nout; i++)
+		if (rec_col(r, outcols[i]) >= 0)
+			tl_die("%s: input already has a field '%s'", r->name, outcols[i]);
+	for (i = 0; i < r->nhdr; i++) {
+		if (i > 0)
+			putc('\t', out);
+		rec_puts(out, r->hdr[i]);
+	}
+	for (i = 0; i < nout; i++) {
+		putc('\t', out);
+		rec_puts(out, outcols[i]);
+	}
+	putc('\n', out);
+	a.fixed = fixedflag;
+	while (rec_read(r)) {
+		rec_check_width(r);
+		getfield(r, c.name, &name);
+		a.name = name.s ? name.s : "";
+		m = memchr(a.name, '\0', name.len) ? NULL : model_find(a.name);
+		hasKT = c.ktime >= 0 && getfield(r, c.ktime, &tmp);
+		if (hasKT && num_double(tmp.s, tmp.len, &kt) < 0)
+			tl_die("%s: line %zu: Kernel Time (µs) is not a number: %s",
+			    r->name, r->lineno, tmp.s);
+		if (m != NULL) {
+			getjson(r, c.dims, &tmp, &a.dims, &a.has_dims, &a.bad_dims);
+			getjson(r, c.types, &tmp, &a.types, &a.has_types, &a.bad_types);
+			getjson(r, c.strides, &tmp, &a.strides, &a.has_strides,
+			    &a.bad_strides);
+			getjson(r, c.concrete, &tmp, &a.concrete, &a.has_concrete,
+			    &a.bad_concrete);
+			getjson(r, c.outtype, &tmp, &a.outtype, &a.has_outtype, &dummy);
+			getjson(r, c.knames, &tmp, &a.knames, &dummy, &dummy);
+			a.kname = c.kname >= 0 && getfield(r, c.kname, &kn) ? kn.s : NULL;
+			st = model_run(m, &a, &res, bwdflag);
+			if (st == M_FAIL)
+				warn_add(&w, a.name, res.why);
+			else if (st == M_OK && !res.has_bytes)
+				warn_add(&w, a.name, "unknown dtype, bytes left empty");
+		}
+		for (i = 0; i < r->nf; i++) {
+			if (i > 0)
+				putc('\t', out);
+			fwrite(r->f[i].s, 1, r->f[i].len, out);
+		}
+		model_cols(out, m, st, &res, hasKT, kt, arch);
+		putc('\n', out);
+	}
+	warn_print(&w);
+	buf_free(&name);
+	buf_free(&tmp);
+	buf_free(&kn);
+	buf_free(&res.params);
+	jdoc_free(&a.dims);
+	jdoc_free(&a.types);
+	jdoc_free(&a.strides);
+	jdoc_free(&a.concrete);
+	jdoc_free(&a.outtype);
+	jdoc_free(&a.knames);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option lo[] = {
+		{ "bwd", no_argument, NULL, 'b' },
+		{ "fixed-models", no_argument, NULL, 'F' },
+		{ "gpu-arch", required_argument, NULL, 'g' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rec_reader r;
+	struct arch arch;
+	const char *in = "-", *argv0 = argv[0];
+	FILE *fp;
+	int ch, st;
+
+	tl_setprogname(argv[0]);
+	tl_longopts(argc, argv, usage);
+	while ((ch = getopt_long(argc, argv, "bFg:", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'b': bwdflag = 1; break;
+		case 'F': fixedflag = 1; break;
+		case 'g': archarg = optarg; break;
+		default: usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(TL_EUSAGE);
+	if (argc == 1)
+		in = argv[0];
+	if (archarg != NULL)
+		arch_load(&arch, archarg, argv0);
+	fp = tl_fopen(in, "r");
+	rec_open(&r, fp, strcmp(in, "-") == 0 ? "<stdin>" : in);
+	roofline(&r, stdout, archarg ? &arch : NULL);
+	rec_close(&r);
+	if (fp != stdin)
+		fclose(fp);
+	if (archarg != NULL)
+		free(arch.path);
+	st = tl_fshut(stdout, "<stdout>");
+	return st;
+}
