@@ -1,0 +1,145 @@
+#!/bin/sh
+# Checks for bin/tl-gentrace.  Builds nothing: run after the binary exists.
+# Needs python3 for JSON validation; the last line is "N passed, N failed".
+
+cd "$(dirname "$0")/../.." || exit 1
+G=bin/tl-gentrace
+INV=tests/gentrace/invariants.py
+T=$(mktemp -d) || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# check description command...: passes when the command succeeds.
+check() {
+	d=$1
+	shift
+	if "$@" >"$T/out" 2>&1; then ok; else bad "$d"; cat "$T/out"; fi
+}
+
+# checkrc description status command...: passes on that exit status.
+checkrc() {
+	d=$1
+	want=$2
+	shift 2
+	"$@" >"$T/rcout" 2>"$T/rcerr"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$d: exit $rc, want $want"; fi
+}
+
+# python files...: run the JSON and invariant checks in one Python
+# process (starting Python dominates the run time) and count its verdicts.
+python() {
+	python3 "$INV" "$@" >"$T/py" 2>&1
+	n=$(grep -c '^ok ' "$T/py")
+	pass=$((pass + n))
+	n=$(grep -c -v '^ok ' "$T/py")
+	fail=$((fail + n))
+	grep -v '^ok ' "$T/py" | sed 's/^/FAIL: /; s/^FAIL: FAIL /FAIL: /'
+}
+
+size() { wc -c <"$1" | tr -d ' '; }
+
+if [ ! -x "$G" ]; then
+	echo "FAIL: $G not built"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# Seeds 1-13 cover every layout: parity picks header placement,
+# (seed/2)%4 the style, seed%3 relative time, seed%5==4 early metadata.
+files=
+for g in nvidia amd; do
+	for s in 1 2 3 4 5 6 7 9 12 13; do
+		f="$T/$g.$s.json"
+		if ! "$G" -s "$s" -g "$g" -n 2 -o "$f"; then
+			bad "generate -s $s -g $g"
+			continue
+		fi
+		files="$files $f"
+		"$G" -s "$s" -g "$g" -n 2 >"$T/again.json"
+		check "same bytes for -s $s -g $g" cmp -s "$f" "$T/again.json"
+	done
+done
+if cmp -s "$T/nvidia.1.json" "$T/nvidia.2.json"; then
+	bad "seeds 1 and 2 give the same trace"
+else
+	ok
+fi
+if cmp -s "$T/nvidia.1.json" "$T/amd.1.json"; then
+	bad "-g nvidia and -g amd give the same trace"
+else
+	ok
+fi
+check "amd trace has hipLaunchKernel" grep -q hipLaunchKernel "$T/amd.1.json"
+check "nvidia trace has cudaLaunchKernel" \
+    grep -q cudaLaunchKernel "$T/nvidia.1.json"
+check "default is two steps" \
+    test "$(grep -c '"user_annotation", "name": "ProfilerStep#' \
+    "$T/nvidia.1.json")" -eq 2
+
+# Many steps: rare events (graph replay, bleed, zero-length kernel) show up.
+"$G" -s 11 -n 24 -o "$T/long.json"
+files="$files $T/long.json"
+check "graph replay present" grep -q cudaGraphLaunch "$T/long.json"
+
+# -z: gzip of exactly the plain output, deterministic too.
+"$G" -z -s 5 -g amd -n 2 -o "$T/z.json.gz"
+files="$files $T/z.json.gz"
+check "gzip integrity" gzip -t "$T/z.json.gz"
+"$G" -s 5 -g amd -n 2 >"$T/z.json"
+gzip -dc "$T/z.json.gz" >"$T/z.out"
+check "-z holds the plain trace" cmp -s "$T/z.json" "$T/z.out"
+"$G" -z -s 5 -g amd -n 2 >"$T/z2.json.gz"
+check "-z is deterministic" cmp -s "$T/z.json.gz" "$T/z2.json.gz"
+
+# -S stops at the step boundary nearest the target.
+for s in 1 6; do
+	"$G" -s "$s" -n 1 -o "$T/n1.json"
+	"$G" -s "$s" -n 2 -o "$T/n2.json"
+	step=$(($(size "$T/n2.json") - $(size "$T/n1.json")))
+	for want in 2 6; do
+		n=$((want * 1048576))
+		"$G" -s "$s" -S "${want}M" -o "$T/sz.$s.$want.json"
+		got=$(size "$T/sz.$s.$want.json")
+		d=$((got - n))
+		[ "$d" -lt 0 ] && d=$((-d))
+		if [ "$d" -le "$step" ]; then
+			ok
+		else
+			bad "-s $s -S ${want}M gave $got bytes (step $step)"
+		fi
+	done
+	files="$files $T/sz.$s.6.json"
+done
+"$G" -S 1k -o "$T/tiny.json"
+files="$files $T/tiny.json"
+
+# shellcheck disable=SC2086
+python $files
+
+# Usage and errors.
+checkrc "-h exits 0" 0 "$G" -h
+check "-h prints usage" grep -q "^usage: tl-gentrace" "$T/rcout"
+checkrc "--help exits 0" 0 "$G" --help
+check "--help prints usage" grep -q "^usage: tl-gentrace" "$T/rcout"
+checkrc "--version exits 0" 0 "$G" --version
+check "--version prints a version" grep -q "^tl-gentrace [0-9]" "$T/rcout"
+checkrc "unknown option exits 2" 2 "$G" -x
+check "bad usage prints usage" grep -q "^usage: tl-gentrace" "$T/rcerr"
+checkrc "bad gpu exits 2" 2 "$G" -g intel
+checkrc "bad size exits 2" 2 "$G" -S 12Q
+checkrc "zero steps exits 2" 2 "$G" -n 0
+checkrc "operand exits 2" 2 "$G" extra
+checkrc "unwritable output exits 1" 1 "$G" -o "$T/no/such/dir/x.json"
+check "error message format" grep -q "^tl-gentrace: " "$T/rcerr"
+if [ -w /dev/full ]; then
+	checkrc "write error exits 1" 1 "$G" -n 1 -o /dev/full
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
