@@ -1,7 +1,7 @@
 # tl: streaming analysis of PyTorch profiler GPU traces.  See README.
 include config.mk
 
-HDR = common/tl.h
+HDR = $(wildcard common/*.h)
 COMMONSRC = $(wildcard common/*.c)
 COMMONOBJ = $(COMMONSRC:.c=.o)
 LIB = common/libtl.a
@@ -50,7 +50,7 @@ check: all
 
 check-asan:
 	$(MAKE) clean
-	$(MAKE) all CFLAGS='-std=c17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-fsanitize=address,undefined'
+	$(MAKE) all CFLAGS='-std=c17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-pthread -fsanitize=address,undefined'
 	TL_SAN=1 ASAN_OPTIONS=detect_leaks=0 sh tests/run
 	$(MAKE) clean
 

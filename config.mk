@@ -3,9 +3,9 @@ VERSION = 0.1.0
 PREFIX = /usr/local
 MANPREFIX = $(PREFIX)/share/man
 CC = cc
-CFLAGS = -std=c17 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+CFLAGS = -pthread -std=c17 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icommon
-LDFLAGS =
+LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
 # Debian packages the build needs, and a header each installs.
 DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h

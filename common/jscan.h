@@ -1,0 +1,129 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * jscan.h: find the events of a Chrome/Kineto trace in a byte stream
+ * without holding the trace, and the keys of each event.
+ *
+ * The scanner (jscan_*) is fed the JSON text in chunks of any size.  It
+ * checks the whole text against the JSON grammar (strings: escapes,
+ * surrogate pairs, UTF-8; numbers; nesting up to JSCAN_MAXDEPTH) while
+ * holding only a depth stack, and hands every element of the
+ * traceEvents array (or of a bare top-level array) to a callback as one
+ * contiguous, valid JSON object.  Everything else in the trace
+ * (metadata, deviceProperties ...) is checked and skipped.
+ *
+ * Along with each event come its members: where each key and value
+ * of the event object lies in its text, and those of every object
+ * that is a value of the event object (args).  Fields of a record can
+ * name nothing deeper, so nothing deeper is taken apart: a second pass
+ * with a tokeniser (jsmn) costs as much again as the whole scan.
+ * jstr_tsv and jval_tsv render one value as a tl(7) field.
+ */
+#ifndef JSCAN_H
+#define JSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define JSCAN_MAXDEPTH 1024		/* deepest nesting accepted */
+#define JSCAN_MAXEVENT (64 << 20)	/* default largest event, bytes */
+#define JSCAN_MAXMEMBERS (1 << 20)	/* most keys recorded for one event */
+
+/* Escape flags of a member (jmember.esc). */
+enum { JM_KEYESC = 1, JM_VALESC = 2 };
+
+/*
+ * One key of an event object, or of an object that is the value of
+ * one.  Offsets count from the event's first byte.
+ */
+struct jmember {
+	uint32_t key;		/* the key's text, without quotes */
+	uint32_t keylen;	/* its length in bytes */
+	uint32_t val;		/* a string's text without quotes, else the value */
+	uint32_t vallen;	/* its length in bytes */
+	int parent;		/* the member whose value holds this key, or -1 */
+	char type;		/* '"' string, '{' object, '[' array, '0' number, 't' literal */
+	char esc;		/* JM_KEYESC, JM_VALESC: the text has \ escapes */
+};
+
+/*
+ * Receives one event: its text ev[0..len) and its members m[0..nm) in
+ * text order (a member's own members follow it), all valid until the
+ * callback returns.
+ */
+typedef void jscan_fn(void *arg, const char *ev, size_t len,
+    const struct jmember *m, size_t nm);
+
+/*
+ * The scanner's state between two chunks.  Ownership: the scanner owns
+ * evbuf; the caller owns what arg points to.
+ */
+struct jscan {
+	size_t maxevent;	/* an event longer than this is an error */
+	jscan_fn *onevent;	/* called for each complete event */
+	void *arg;		/* passed to onevent */
+
+	uint64_t off;		/* stream offset of the next chunk's first byte */
+	uint64_t nevent;	/* events done: the UID of the one being read or handed out */
+	uint64_t lastend;	/* offset just past the last complete event */
+	int state;		/* where scanning resumes (enum in jscan.c) */
+	int sub;		/* step inside a string escape, number or literal */
+	unsigned hex;		/* \u escape value read so far */
+	int lo, hi;		/* allowed range of the next UTF-8 continuation byte */
+	int need;		/* UTF-8 continuation bytes still to come */
+	int hisurr;		/* a \u high surrogate wants its low half */
+	int iskey;		/* the string being read is an object key */
+	int topkey;		/* ... and a key of the top-level object */
+	int top;		/* top-level value: 0 not yet, '{' or '[' */
+	int wantev;		/* the next value is traceEvents's */
+	int seenev;		/* the events array was found */
+	unsigned depth;		/* open objects and arrays */
+	unsigned evdepth;	/* depth inside the events array, 0 outside it */
+	int inev;		/* inside an event */
+	const char *lit;	/* the literal being matched: true, false, null */
+	char kind[JSCAN_MAXDEPTH];	/* '{' or '[' for each open level */
+	char key[80];		/* raw text of the current top-level key */
+	size_t keylen;		/* its length (may exceed sizeof key) */
+	char *evbuf;		/* an event that straddles chunks, owned */
+	size_t evlen;		/* bytes of it gathered so far */
+	size_t evcap;		/* allocated size of evbuf */
+	struct jmember *mem;	/* members of the current event, owned */
+	size_t nmem;		/* members recorded so far */
+	size_t memcap;		/* allocated size of mem */
+	int cur1;		/* the last member of the event object itself */
+	int strrec;		/* the string being read is a member's key or value */
+	int stresc;		/* ... and has an escape */
+
+	const char *err;	/* what went wrong, or NULL */
+	uint64_t erroff;	/* stream offset of the offending byte */
+	int errinev;		/* the error is inside the events array */
+	int truncated;		/* the error is an early end of input */
+	char errbuf[64];	/* err, when it has to be formatted */
+};
+
+/*
+ * Start scanning a new stream; maxevent 0 means JSCAN_MAXEVENT.  s is
+ * zeroed memory or a scanner used before, whose buffers are reused.
+ */
+void jscan_init(struct jscan *s, size_t maxevent, jscan_fn *fn, void *arg);
+/* Scan the next n bytes; 0, or -1 with s->err set. */
+int jscan_feed(struct jscan *s, const char *p, size_t n);
+/* The stream ended; 0 if the trace was whole, else -1 with s->err set. */
+int jscan_end(struct jscan *s);
+void jscan_free(struct jscan *s);
+
+/*
+ * Write the JSON string body s[0..n) (no quotes, valid) decoded and
+ * escaped as a tl(7) field into out, which has room for n bytes (no
+ * escape grows); returns the bytes written.
+ */
+size_t jstr_tsv(char *out, const char *s, size_t n);
+/* Decode the JSON string body s[0..n) into out (room for n bytes). */
+size_t jstr_decode(char *out, const char *s, size_t n);
+/*
+ * Write the valid JSON value s[0..n) as compact JSON text (whitespace
+ * outside strings removed), escaped as a tl(7) field, into out (room
+ * for 2n bytes); returns the bytes written.
+ */
+size_t jval_tsv(char *out, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,843 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-parse: turn Chrome/Kineto trace JSON, plain or gzipped, into the
+ * event record stream of tl(7): a header line, then one record per
+ * element of traceEvents, in trace order.  The scanner (jscan.c) hands
+ * over one event at a time with its keys found; the chosen fields go
+ * to a record buffer written out in large blocks of whole records.
+ * Gzip input is inflated by a second thread so that parsing overlaps
+ * decompression.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "jscan.h"
+#include "tl.h"
+
+#define INBUF (1 << 20)		/* bytes per read() of plain input */
+#define ZINBUF (256 << 10)	/* bytes per read() of gzip input */
+#define SLOTS 4			/* inflated chunks in flight */
+#define SLOTSZ (1 << 20)	/* bytes of text in one chunk */
+#define OUTBUF (1 << 20)	/* records are written in blocks of this */
+
+/* Top-level keys of an event that can be fields. */
+enum { K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ID, K_BP, K_S,
+	K_ARGS, NTOP };
+static const char *const topname[NTOP] = {
+	"ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "bp", "s", "args"
+};
+
+static const char deffields[] = "UID,ph,cat,name,pid,tid,ts,dur,id,bp,"
+    "correlation,External id,stream,Sequence number,Input Dims,Input type,"
+    "Input Strides,Concrete Inputs,value,Process Group Name,"
+    "Process Group Ranks,Collective name,Group size,dtype,In msg nelems,"
+    "Out msg nelems,In split size,Out split size";
+
+/* What an output field is made of. */
+enum { F_UID, F_TOP, F_ARG, F_VALUE };
+
+/* One output field. */
+struct field {
+	int kind;		/* F_UID, F_TOP, F_ARG or F_VALUE */
+	int idx;		/* the K_ key (F_TOP) or argkey index (F_ARG) */
+};
+
+/* A name to look up among the keys of args. */
+struct argkey {
+	const char *s;		/* the key, points into the -f list */
+	size_t len;		/* its length */
+	int next;		/* the next argkey in its bylen chain, or -1 */
+};
+
+/* Options and what they parse into. */
+static struct field *fields;	/* the output fields, in order */
+static const char **fieldname;	/* their names, for the header */
+static size_t nfields;		/* how many fields */
+static struct argkey *argkeys;	/* keys of args some field needs */
+static size_t nargkeys;		/* how many argkeys */
+static int bylen[64];		/* argkeys by length mod 64: first of a chain */
+static int vname = -1, vlabels = -1, vsort = -1;	/* argkeys for value */
+static size_t maxref;		/* most fields that can show one member */
+static struct argkey *cats;	/* -c: categories kept, or none */
+static size_t ncats;		/* how many categories */
+static size_t maxevent = JSCAN_MAXEVENT;	/* -m */
+static int salvage;		/* --salvage */
+
+/* Records not yet written; only whole records are flushed. */
+struct obuf {
+	char *b;	/* bytes, owned */
+	size_t len;	/* bytes used */
+	size_t cap;	/* bytes allocated */
+};
+
+/* Parsing the traces.  Ownership: all owned but name. */
+struct parse {
+	const char *name;	/* the current trace's name for messages */
+	struct jscan js;	/* the event scanner */
+	int top[NTOP];		/* member of each top-level key, or -1 */
+	int *arg;		/* member of each argkey in args, or -1 */
+	int **slot;		/* per field: its entry of top or arg, or NULL */
+	char *key;		/* a key or string decoded, when it has escapes */
+	size_t keycap;		/* allocated size of key */
+	struct obuf out;	/* records to write */
+};
+
+/* One buffer of inflated text passed from the inflater to the parser. */
+struct slot {
+	char *b;	/* SLOTSZ bytes, owned by the gz */
+	size_t len;	/* bytes of text in b */
+	int full;	/* 1: the parser's turn; 0: the inflater's */
+	int last;	/* no slot follows this one */
+	const char *err;	/* after the last slot: what went wrong, or NULL */
+	int errnum;	/* ... or a read error's errno */
+	int trunc;	/* the error is a truncated stream */
+};
+
+/* Inflating one gzip file in a thread of its own. */
+struct gz {
+	pthread_mutex_t mu;	/* guards full in the slots */
+	pthread_cond_t cv;	/* signalled when a slot changes hands */
+	struct slot slot[SLOTS];	/* filled in turn */
+	int fd;			/* the compressed input, not owned */
+	unsigned char *in;	/* compressed input buffer, owned */
+	size_t inlen;		/* bytes already in it when the thread starts */
+};
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout, "usage: %s [-c cat[,cat ...]] "
+	    "[-f field[,field ...]] [-m size] [--salvage] [trace ...]\n",
+	    tl_progname());
+	exit(status);
+}
+
+/* ---- output ---- */
+
+static char *
+oroom(struct obuf *o, size_t n)
+{
+	if (o->cap - o->len < n)
+		tl_grow((void **)&o->b, &o->cap, o->len + n, 1);
+	return o->b + o->len;
+}
+
+static void
+oflush(struct obuf *o)
+{
+	if (o->len > 0 && fwrite(o->b, 1, o->len, stdout) != o->len) {
+		if (errno == EPIPE)
+			exit(TL_OK);
+		tl_die("<stdout>: write error:");
+	}
+	o->len = 0;
+}
+
+/* Before an error message: out with every whole record so far. */
+static void
+oflushall(struct obuf *o)
+{
+	oflush(o);
+	if (fflush(stdout) == EOF && errno != EPIPE)
+		tl_die("<stdout>: write error:");
+}
+
+static char *
+putu64(char *w, uint64_t v)
+{
+	char d[20];
+	int n = 0;
+
+	do
+		d[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n > 0)
+		*w++ = d[--n];
+	return w;
+}
+
+/* ---- one event ---- */
+
+/* The text of a key or string value, decoded if it has escapes. */
+static const char *
+text(struct parse *ps, const char *ev, uint32_t off, uint32_t len, int esc,
+    size_t *n)
+{
+	if (!esc) {
+		*n = len;
+		return ev + off;
+	}
+	tl_grow((void **)&ps->key, &ps->keycap, len, 1);
+	*n = jstr_decode(ps->key, ev + off, len);
+	return ps->key;
+}
+
+static int
+findkey(const struct argkey *keys, size_t nkeys, const char *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < nkeys; i++)
+		if (keys[i].len == n && memcmp(keys[i].s, k, n) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The argkey named k[0..n), found through the chains of bylen. */
+static int
+findarg(const char *k, size_t n)
+{
+	int i;
+
+	for (i = bylen[n % LEN(bylen)]; i >= 0; i = argkeys[i].next)
+		if (argkeys[i].len == n && argkeys[i].s[0] == k[0] &&
+		    memcmp(argkeys[i].s, k, n) == 0)
+			return i;
+	return -1;
+}
+
+/* Which top-level key k[0..n) is, or -1: every event has several. */
+static int
+findtop(const char *k, size_t n)
+{
+	int i;
+
+	switch (n) {
+	case 1:
+		return k[0] == 's' ? K_S : -1;
+	case 2:
+		switch (k[0]) {
+		case 'p': i = K_PH; break;
+		case 't': i = K_TS; break;
+		case 'i': i = K_ID; break;
+		case 'b': i = K_BP; break;
+		default: return -1;
+		}
+		break;
+	case 3:
+		switch (k[0]) {
+		case 'c': i = K_CAT; break;
+		case 'p': i = K_PID; break;
+		case 't': i = K_TID; break;
+		case 'd': i = K_DUR; break;
+		default: return -1;
+		}
+		break;
+	case 4:
+		if (k[0] != 'n' && k[0] != 'a')
+			return -1;
+		i = k[0] == 'n' ? K_NAME : K_ARGS;
+		break;
+	default:
+		return -1;
+	}
+	while (--n > 0)
+		if (topname[i][n] != k[n])
+			return -1;
+	return i;
+}
+
+/* Is member i (or -1) a string equal to s? */
+static int
+streq(struct parse *ps, const char *ev, const struct jmember *m, int i,
+    const char *s)
+{
+	const char *k;
+	size_t n;
+
+	if (i < 0 || m[i].type != '"')
+		return 0;
+	k = text(ps, ev, m[i].val, m[i].vallen, m[i].esc & JM_VALESC, &n);
+	return n == strlen(s) && memcmp(k, s, n) == 0;
+}
+
+/* The member that value stands for: a metadata event's payload. */
+static int
+valueof(struct parse *ps, const char *ev, const struct jmember *m)
+{
+	int k = ps->top[K_NAME];
+
+	if (!streq(ps, ev, m, ps->top[K_PH], "M"))
+		return -1;
+	if (streq(ps, ev, m, k, "process_name") ||
+	    streq(ps, ev, m, k, "thread_name"))
+		return ps->arg[vname];
+	if (streq(ps, ev, m, k, "process_labels"))
+		return ps->arg[vlabels];
+	if (streq(ps, ev, m, k, "process_sort_index") ||
+	    streq(ps, ev, m, k, "thread_sort_index"))
+		return ps->arg[vsort];
+	return -1;
+}
+
+static int
+keepcat(struct parse *ps, const char *ev, const struct jmember *m)
+{
+	const char *k;
+	size_t n;
+	int i = ps->top[K_CAT];
+
+	if (i < 0 || m[i].type != '"')
+		return 0;
+	k = text(ps, ev, m[i].val, m[i].vallen, m[i].esc & JM_VALESC, &n);
+	return findkey(cats, ncats, k, n) >= 0;
+}
+
+/* Find the fields of one event and write its record. */
+static void
+onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
+    size_t nm)
+{
+	struct parse *ps = arg;
+	const struct jmember *f;
+	const char *k;
+	size_t i, n;
+	int idx, args = -1;
+	char *w;
+
+	for (i = 0; i < NTOP; i++)
+		ps->top[i] = -1;
+	for (i = 0; i < nargkeys; i++)
+		ps->arg[i] = -1;
+	/* Duplicate keys: the last wins, as in Python's json. */
+	for (i = 0; i < nm; i++) {
+		k = text(ps, ev, m[i].key, m[i].keylen, m[i].esc & JM_KEYESC, &n);
+		if (m[i].parent < 0) {
+			if ((idx = findtop(k, n)) < 0)
+				continue;
+			ps->top[idx] = (int)i;
+			if (idx == K_ARGS && m[i].type == '{') {
+				args = (int)i;
+				for (n = 0; n < nargkeys; n++)
+					ps->arg[n] = -1;
+			}
+		} else if (m[i].parent == args && nargkeys > 0 &&
+		    (idx = findarg(k, n)) >= 0) {
+			ps->arg[idx] = (int)i;
+		}
+	}
+	if (ps->top[K_ARGS] != args)
+		for (i = 0; i < nargkeys; i++)
+			ps->arg[i] = -1;
+	if (ncats > 0 && !keepcat(ps, ev, m))
+		return;
+
+	/*
+	 * Room for the record: values come from the event and escapes at
+	 * most double them; no member is in more than maxref fields.
+	 */
+	w = oroom(&ps->out, nfields + 24 + 2 * len * maxref);
+	for (i = 0; i < nfields; i++) {
+		if (i > 0)
+			*w++ = '\t';
+		if (ps->slot[i] != NULL)
+			idx = *ps->slot[i];
+		else if (fields[i].kind == F_VALUE)
+			idx = valueof(ps, ev, m);
+		else {
+			w = putu64(w, ps->js.nevent);
+			continue;
+		}
+		if (idx < 0)
+			continue;
+		f = &m[idx];
+		if (f->type == '{' || f->type == '[') {
+			w += jval_tsv(w, ev + f->val, f->vallen);
+		} else if (f->esc & JM_VALESC) {
+			w += jstr_tsv(w, ev + f->val, f->vallen);
+		} else {
+			/* No escapes: no byte that tl(7) escapes. */
+			memcpy(w, ev + f->val, f->vallen);
+			w += f->vallen;
+		}
+	}
+	*w++ = '\n';
+	ps->out.len = (size_t)(w - ps->out.b);
+	if (ps->out.len >= OUTBUF)
+		oflush(&ps->out);
+}
+
+/* ---- one trace ---- */
+
+/* Report the scanner's error, or salvage what came before a truncation. */
+static void
+scanfail(struct parse *ps, const char *what, int trunc)
+{
+	struct jscan *s = &ps->js;
+	char ev[48] = "";
+
+	oflushall(&ps->out);
+	if (s->errinev)
+		snprintf(ev, sizeof(ev), " (event %" PRIu64 ")", s->nevent);
+	if (trunc && salvage && s->seenev) {
+		tl_warn("%s: byte %" PRIu64 "%s: %s: kept %" PRIu64 " event%s, "
+		    "dropped %" PRIu64 " byte%s", ps->name, s->erroff, ev, what,
+		    s->nevent, s->nevent == 1 ? "" : "s",
+		    s->erroff - s->lastend, s->erroff - s->lastend == 1 ? "" : "s");
+		return;
+	}
+	tl_die("%s: byte %" PRIu64 "%s: %s", ps->name, s->erroff, ev, what);
+}
+
+static void
+feed(struct parse *ps, const char *p, size_t n)
+{
+	if (jscan_feed(&ps->js, p, n) < 0)
+		scanfail(ps, ps->js.err, 0);
+}
+
+static void
+finish(struct parse *ps)
+{
+	if (jscan_end(&ps->js) < 0)
+		scanfail(ps, ps->js.err, ps->js.truncated);
+}
+
+static size_t
+xread(struct parse *ps, int fd, void *buf, size_t n)
+{
+	ssize_t r;
+
+	while ((r = read(fd, buf, n)) < 0) {
+		if (errno != EINTR) {
+			oflushall(&ps->out);
+			tl_die("%s: read error:", ps->name);
+		}
+	}
+	return (size_t)r;
+}
+
+static void
+slotput(struct gz *g, struct slot *sl)
+{
+	pthread_mutex_lock(&g->mu);
+	sl->full = 1;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+/* The inflater thread: fills the slots in turn until the stream ends. */
+static void *
+inflater(void *arg)
+{
+	struct gz *g = arg;
+	struct slot *sl;
+	z_stream z;
+	ssize_t r;
+	int i, zr, ended = 0, last = 0;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		g->slot[0].err = "zlib: cannot initialise";
+		g->slot[0].last = 1;
+		slotput(g, &g->slot[0]);
+		return NULL;
+	}
+	z.next_in = g->in;
+	z.avail_in = (uInt)g->inlen;
+	for (i = 0; !last; i = (i + 1) % SLOTS) {
+		sl = &g->slot[i];
+		pthread_mutex_lock(&g->mu);
+		while (sl->full)
+			pthread_cond_wait(&g->cv, &g->mu);
+		pthread_mutex_unlock(&g->mu);
+		z.next_out = (unsigned char *)sl->b;
+		z.avail_out = SLOTSZ;
+		while (z.avail_out > 0 && !last) {
+			if (z.avail_in == 0) {
+				while ((r = read(g->fd, g->in, ZINBUF)) < 0 &&
+				    errno == EINTR)
+					;
+				if (r < 0) {
+					sl->errnum = errno;
+					last = 1;
+				} else if (r == 0) {
+					if (!ended) {
+						sl->err = "unexpected end of "
+						    "gzip data (truncated?)";
+						sl->trunc = 1;
+					}
+					last = 1;
+				}
+				z.next_in = g->in;
+				z.avail_in = r > 0 ? (uInt)r : 0;
+				continue;
+			}
+			if (ended) {
+				/* Another gzip member, as gzip -d allows. */
+				if (z.next_in[0] != 0x1f || (z.avail_in > 1 &&
+				    z.next_in[1] != 0x8b)) {
+					sl->err = "trailing garbage after "
+					    "gzip data";
+					last = 1;
+					continue;
+				}
+				inflateReset(&z);
+				ended = 0;
+			}
+			zr = inflate(&z, Z_NO_FLUSH);
+			if (zr == Z_STREAM_END) {
+				ended = 1;
+			} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+				sl->err = z.msg ? z.msg : "gzip data error";
+				last = 1;
+			}
+		}
+		sl->len = SLOTSZ - z.avail_out;
+		sl->last = last;
+		slotput(g, sl);
+	}
+	inflateEnd(&z);
+	return NULL;
+}
+
+/* Parse gzip input; buf[0..n) holds its first bytes. */
+static void
+gunzip(struct parse *ps, int fd, char *buf, size_t n)
+{
+	struct gz g;
+	struct slot *sl;
+	pthread_t th;
+	char what[160];
+	int i;
+
+	memset(&g, 0, sizeof(g));
+	pthread_mutex_init(&g.mu, NULL);
+	pthread_cond_init(&g.cv, NULL);
+	for (i = 0; i < SLOTS; i++)
+		g.slot[i].b = tl_malloc(SLOTSZ);
+	g.fd = fd;
+	g.in = tl_malloc(MAX(n, ZINBUF));
+	g.inlen = n;
+	memcpy(g.in, buf, n);
+	if ((errno = pthread_create(&th, NULL, inflater, &g)) != 0)
+		tl_die("pthread_create:");
+	for (i = 0;; i = (i + 1) % SLOTS) {
+		sl = &g.slot[i];
+		pthread_mutex_lock(&g.mu);
+		while (!sl->full)
+			pthread_cond_wait(&g.cv, &g.mu);
+		pthread_mutex_unlock(&g.mu);
+		if (sl->len > 0)
+			feed(ps, sl->b, sl->len);
+		if (sl->last)
+			break;
+		pthread_mutex_lock(&g.mu);
+		sl->full = 0;
+		pthread_cond_broadcast(&g.cv);
+		pthread_mutex_unlock(&g.mu);
+	}
+	pthread_join(th, NULL);
+	if (sl->errnum != 0) {
+		oflushall(&ps->out);
+		errno = sl->errnum;
+		tl_die("%s: read error:", ps->name);
+	}
+	if (sl->err != NULL) {
+		/* Place the error where the text stopped, as jscan would. */
+		ps->js.erroff = ps->js.off;
+		ps->js.errinev = ps->js.evdepth != 0;
+		snprintf(what, sizeof(what), "%s%s", sl->trunc ? "" : "gzip: ",
+		    sl->err);
+		scanfail(ps, what, sl->trunc);
+	} else {
+		finish(ps);
+	}
+	for (i = 0; i < SLOTS; i++)
+		free(g.slot[i].b);
+	free(g.in);
+	pthread_mutex_destroy(&g.mu);
+	pthread_cond_destroy(&g.cv);
+}
+
+static void
+parsefd(struct parse *ps, int fd, const char *name)
+{
+	char *buf = tl_malloc(INBUF);
+	size_t n = 0, r;
+
+	ps->name = name;
+	jscan_init(&ps->js, maxevent, onevent, ps);
+	/* Told apart by content, not name: gzip starts with 1f 8b. */
+	while (n < 2 && (r = xread(ps, fd, buf + n, INBUF - n)) > 0)
+		n += r;
+	if (n >= 2 && (unsigned char)buf[0] == 0x1f &&
+	    (unsigned char)buf[1] == 0x8b) {
+		gunzip(ps, fd, buf, n);
+	} else {
+		while (n > 0) {
+			feed(ps, buf, n);
+			n = xread(ps, fd, buf, INBUF);
+		}
+		finish(ps);
+	}
+	free(buf);
+}
+
+/* ---- options ---- */
+
+/* Split a comma-separated list in place; returns the number of items. */
+static size_t
+split(char *s, char ***items)
+{
+	size_t n = 1, i;
+	char *p;
+
+	for (p = s; *p; p++)
+		n += *p == ',';
+	*items = tl_calloc(n, sizeof(**items));
+	for (i = 0; i < n; i++) {
+		(*items)[i] = s;
+		if ((p = strchr(s, ',')) != NULL) {
+			*p = '\0';
+			s = p + 1;
+		}
+	}
+	return n;
+}
+
+static int
+addargkey(const char *s)
+{
+	int i = findkey(argkeys, nargkeys, s, strlen(s));
+
+	if (i >= 0)
+		return i;
+	argkeys = tl_realloc(argkeys, (nargkeys + 1) * sizeof(*argkeys));
+	argkeys[nargkeys].s = s;
+	argkeys[nargkeys].len = strlen(s);
+	argkeys[nargkeys].next = -1;
+	return (int)nargkeys++;
+}
+
+/* The most fields that can show one member (value shows an args key). */
+static size_t
+maxrefs(void)
+{
+	size_t i, j, n, most = 1;
+
+	for (i = 0; i < nfields; i++) {
+		for (n = 0, j = 0; j < nfields; j++) {
+			if (fields[j].kind == F_VALUE || (fields[j].kind ==
+			    fields[i].kind && fields[j].idx == fields[i].idx))
+				n++;
+			else if (fields[i].kind == F_VALUE &&
+			    fields[j].kind == F_ARG)
+				n++;
+		}
+		most = MAX(most, n);
+	}
+	return most;
+}
+
+static void
+setfields(char *list)
+{
+	char **names;
+	size_t i;
+	int k;
+
+	/* A later -f replaces an earlier one. */
+	free(fields);
+	free(fieldname);
+	free(argkeys);
+	argkeys = NULL;
+	nargkeys = 0;
+	vname = vlabels = vsort = -1;
+	nfields = split(list, &names);
+	fields = tl_calloc(nfields, sizeof(*fields));
+	fieldname = (const char **)names;
+	for (i = 0; i < nfields; i++) {
+		if (names[i][0] == '\0')
+			tl_usage_die("-f: empty field name");
+		if (strcmp(names[i], "UID") == 0) {
+			fields[i].kind = F_UID;
+		} else if ((k = findtop(names[i], strlen(names[i]))) >= 0) {
+			fields[i].kind = F_TOP;
+			fields[i].idx = k;
+		} else if (strcmp(names[i], "value") == 0) {
+			fields[i].kind = F_VALUE;
+			vname = addargkey("name");
+			vlabels = addargkey("labels");
+			vsort = addargkey("sort_index");
+		} else {
+			fields[i].kind = F_ARG;
+			fields[i].idx = addargkey(names[i]);
+		}
+	}
+	maxref = maxrefs();
+	for (i = 0; i < LEN(bylen); i++)
+		bylen[i] = -1;
+	for (k = (int)nargkeys - 1; k >= 0; k--) {
+		argkeys[k].next = bylen[argkeys[k].len % LEN(bylen)];
+		bylen[argkeys[k].len % LEN(bylen)] = k;
+	}
+}
+
+static void
+setcats(char *list)
+{
+	char **names;
+	size_t i;
+
+	free(cats);
+	ncats = split(list, &names);
+	cats = tl_calloc(ncats, sizeof(*cats));
+	for (i = 0; i < ncats; i++) {
+		cats[i].s = names[i];
+		cats[i].len = strlen(names[i]);
+	}
+	free(names);
+}
+
+/* A byte count with an optional k, M or G (binary) suffix. */
+static size_t
+sizearg(const char *s)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	switch (*end) {
+	case 'k': case 'K': v = v > 1ULL << 30 ? 0 : v << 10; end++; break;
+	case 'm': case 'M': v = v > 1ULL << 30 ? 0 : v << 20; end++; break;
+	case 'g': case 'G': v = v > 1ULL << 30 ? 0 : v << 30; end++; break;
+	}
+	if (!(*s >= '0' && *s <= '9') || *end != '\0' || errno != 0 ||
+	    v < 2 || v > 1ULL << 30)
+		tl_usage_die("-m: invalid size '%s' (want 2 to 1G bytes)", s);
+	return (size_t)v;
+}
+
+/* Take --salvage out of argv, so getopt sees the rest. */
+static int
+longopt(int argc, char *argv[])
+{
+	int i, j;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--salvage") != 0) {
+			/* Skip an option's argument given as a word of its own. */
+			if (argv[i][0] == '-' && argv[i][1] != '\0' &&
+			    strchr("cfm", argv[i][strlen(argv[i]) - 1]) &&
+			    strspn(argv[i] + 1, "cfmh") == strlen(argv[i] + 1))
+				i++;
+			continue;
+		}
+		salvage = 1;
+		for (j = i; j < argc; j++)
+			argv[j] = argv[j + 1];
+		argc--;
+		i--;
+	}
+	return argc;
+}
+
+/* Open every trace first, so that a bad name stops us before output. */
+static int *
+opentraces(int argc, char *argv[])
+{
+	struct stat st;
+	int i, *fd = tl_calloc((size_t)argc, sizeof(*fd));
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-") == 0)
+			fd[i] = STDIN_FILENO;
+		else if ((fd[i] = open(argv[i], O_RDONLY)) < 0)
+			tl_die("%s:", argv[i]);
+		if (fstat(fd[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			tl_die("%s:", argv[i]);
+		}
+	}
+	return fd;
+}
+
+static void
+parseinit(struct parse *ps)
+{
+	size_t i;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->arg = tl_calloc(nargkeys + 1, sizeof(*ps->arg));
+	ps->slot = tl_calloc(nfields, sizeof(*ps->slot));
+	for (i = 0; i < nfields; i++) {
+		if (fields[i].kind == F_TOP)
+			ps->slot[i] = &ps->top[fields[i].idx];
+		else if (fields[i].kind == F_ARG)
+			ps->slot[i] = &ps->arg[fields[i].idx];
+	}
+}
+
+static void
+parsefree(struct parse *ps)
+{
+	jscan_free(&ps->js);
+	free(ps->out.b);
+	free(ps->arg);
+	free(ps->slot);
+	free(ps->key);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static char deflist[sizeof(deffields)];
+	static char *stdinv[] = { "-", NULL };
+	struct parse ps;
+	int c, i, *fd;
+
+	tl_setprogname(argv[0]);
+	tl_longopts(argc, argv, usage);
+	argc = longopt(argc, argv);
+	while ((c = getopt(argc, argv, "c:f:hm:")) != -1) {
+		switch (c) {
+		case 'c':
+			setcats(optarg);
+			break;
+		case 'f':
+			setfields(optarg);
+			break;
+		case 'h':
+			usage(TL_OK);
+			break;
+		case 'm':
+			maxevent = sizearg(optarg);
+			break;
+		default:
+			usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (fields == NULL) {
+		memcpy(deflist, deffields, sizeof(deffields));
+		setfields(deflist);
+	}
+	if (argc == 0) {
+		argc = 1;
+		argv = stdinv;
+	}
+
+	fd = opentraces(argc, argv);
+	parseinit(&ps);
+	rec_write(stdout, fieldname, nfields);
+	for (i = 0; i < argc; i++) {
+		parsefd(&ps, fd[i], strcmp(argv[i], "-") == 0 ? "<stdin>" :
+		    argv[i]);
+		if (fd[i] != STDIN_FILENO)
+			close(fd[i]);
+	}
+	oflush(&ps.out);
+	parsefree(&ps);
+	free(fd);
+	return tl_fshut(stdout, "<stdout>");
+}

@@ -1,0 +1,247 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * libFuzzer target for the event scanner (common/jscan.c), built and
+ * run by scripts/fuzz.  For each input it checks that:
+ * - the result does not depend on how the text is cut into chunks:
+ *   whole, in chunks of 1 to 64 bytes, and byte by byte give the same
+ *   events, members and error (message and byte offset);
+ * - every event handed out is one JSON object that jsmn (strict, used
+ *   here as an independent tokeniser) accepts whole, and its members
+ *   are exactly jsmn's keys and values at the two levels recorded;
+ * - jstr_tsv and jval_tsv stay within their stated room, write no raw
+ *   TAB, LF, CR or NUL, and rec_unescape gives back the decoded string
+ *   or the compact JSON text;
+ * and runs it all again with a 40-byte event limit.
+ *
+ * fuzz-sources: common/jscan.c common/rec.c common/util.c
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSMN_STATIC
+#define JSMN_STRICT
+#define JSMN_PARENT_LINKS
+#include <jsmn.h>
+
+#include "jscan.h"
+#include "tl.h"
+
+/* What one scan produced. */
+struct result {
+	uint64_t hash;		/* FNV-1a over events and members */
+	uint64_t nevent;	/* events handed out */
+	const char *err;	/* error message, or NULL */
+	uint64_t erroff;	/* its byte offset */
+	int errinev;		/* the scanner's errinev */
+	int truncated;		/* the scanner's truncated */
+	uint64_t lastend;	/* the scanner's lastend */
+	int seenev;		/* the scanner's seenev */
+};
+
+#define CHECK(c) do { if (!(c)) { \
+	fprintf(stderr, "fuzz_jscan: %s:%d: check failed: %s\n", \
+	    __FILE__, __LINE__, #c); abort(); } } while (0)
+
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n-- > 0)
+		h = (h ^ *b++) * 1099511628211ULL;
+	return h;
+}
+
+static char
+toktype(const jsmntok_t *t, const char *ev)
+{
+	switch (t->type) {
+	case JSMN_OBJECT: return '{';
+	case JSMN_ARRAY: return '[';
+	case JSMN_STRING: return '"';
+	default: return ev[t->start] == '-' ||
+	    (ev[t->start] >= '0' && ev[t->start] <= '9') ? '0' : 't';
+	}
+}
+
+static int
+next(const jsmntok_t *t, int n, int i)
+{
+	int j = i + 1;
+
+	while (j < n && t[j].start < t[i].end)
+		j++;
+	return j;
+}
+
+/* Compare a member with the key token k and its value token. */
+static void
+samemember(const struct jmember *m, const jsmntok_t *t, int k,
+    const char *ev, int parent)
+{
+	CHECK(t[k].type == JSMN_STRING);
+	CHECK(m->key == (uint32_t)t[k].start);
+	CHECK(m->keylen == (uint32_t)(t[k].end - t[k].start));
+	CHECK(m->parent == parent);
+	CHECK(m->type == toktype(&t[k + 1], ev));
+	CHECK(m->val == (uint32_t)t[k + 1].start);
+	CHECK(m->vallen == (uint32_t)(t[k + 1].end - t[k + 1].start));
+	CHECK(!(m->esc & JM_KEYESC) == !memchr(ev + m->key, '\\', m->keylen));
+	if (m->type == '"')
+		CHECK(!(m->esc & JM_VALESC) ==
+		    !memchr(ev + m->val, '\\', m->vallen));
+}
+
+/* Check jstr_tsv and jval_tsv on one value. */
+static void
+render(const char *ev, const struct jmember *m)
+{
+	const char *v = ev + m->val;
+	size_t n = m->vallen, a, b, i;
+	char *x = malloc(2 * n + 1), *y = malloc(n + 1);
+
+	CHECK(x && y);
+	if (m->type == '"') {
+		a = jstr_tsv(x, v, n);
+		CHECK(a <= n);
+		b = jstr_decode(y, v, n);
+		CHECK(b <= n);
+	} else {
+		a = jval_tsv(x, v, n);
+		CHECK(a <= 2 * n);
+		/* The compact text: v without whitespace outside strings. */
+		for (b = 0, i = 0; i < n; i++) {
+			if (v[i] == '"') {
+				do {
+					y[b++] = v[i];
+					if (v[i] == '\\')
+						y[b++] = v[++i];
+				} while (v[++i] != '"');
+			}
+			if (!strchr(" \t\n\r", v[i]))
+				y[b++] = v[i];
+		}
+	}
+	for (i = 0; i < a; i++)
+		CHECK(x[i] != '\t' && x[i] != '\n' && x[i] != '\r' &&
+		    x[i] != '\0');
+	CHECK(rec_unescape(x, a) == b && memcmp(x, y, b) == 0);
+	free(x);
+	free(y);
+}
+
+/* The scanner's callback: check the event against jsmn, hash it. */
+static void
+onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
+    size_t nm)
+{
+	struct result *r = arg;
+	static jsmntok_t *t;
+	static unsigned cap;
+	jsmn_parser p;
+	size_t mi = 0, k2;
+	int n, i, j, k, top;
+
+	if (cap == 0)
+		cap = 64;
+	if (t == NULL)
+		CHECK((t = malloc(cap * sizeof(*t))) != NULL);
+	jsmn_init(&p);
+	while ((n = jsmn_parse(&p, ev, len, t, cap)) == JSMN_ERROR_NOMEM)
+		CHECK((t = realloc(t, (cap *= 2) * sizeof(*t))) != NULL);
+	CHECK(n >= 1);
+	CHECK(t[0].type == JSMN_OBJECT && t[0].start == 0 &&
+	    (size_t)t[0].end == len);
+	CHECK(ev[0] == '{' && ev[len - 1] == '}');
+	for (i = 1, k = 0; k < t[0].size; k++) {
+		CHECK(mi < nm);
+		top = (int)mi;
+		samemember(&m[mi++], t, i, ev, -1);
+		if (t[i + 1].type == JSMN_OBJECT) {
+			for (j = i + 2, k2 = 0; k2 < (size_t)t[i + 1].size; k2++) {
+				CHECK(mi < nm);
+				samemember(&m[mi++], t, j, ev, top);
+				j = next(t, n, j + 1);
+			}
+		}
+		i = next(t, n, i + 1);
+	}
+	CHECK(mi == nm);
+	for (mi = 0; mi < nm; mi++) {
+		render(ev, &m[mi]);
+		r->hash = fnv(r->hash, &m[mi], sizeof(m[mi]));
+	}
+	r->hash = fnv(r->hash, ev, len);
+	r->nevent++;
+}
+
+/* Scan data in chunks of size chunk, or of varying sizes when 0. */
+static void
+scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
+    size_t chunk)
+{
+	static struct jscan s;
+	size_t off, n;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->hash = 14695981039346656037ULL;
+	jscan_init(&s, maxevent, onevent, r);
+	for (off = 0; off < size && rc == 0; off += n) {
+		n = chunk ? chunk : 1 + (off * 7 + size) % 64;
+		n = MIN(n, size - off);
+		rc = jscan_feed(&s, (const char *)data + off, n);
+	}
+	if (rc == 0)
+		rc = jscan_end(&s);
+	CHECK((rc != 0) == (s.err != NULL));
+	r->err = s.err == s.errbuf ? "too long" : s.err;
+	r->erroff = s.erroff;
+	r->errinev = s.errinev;
+	r->truncated = s.truncated;
+	r->lastend = s.lastend;
+	r->seenev = s.seenev;
+	CHECK(s.nevent == r->nevent);
+	if (s.err)
+		CHECK(s.erroff <= size);
+	if (s.truncated)
+		CHECK(s.erroff == size && s.lastend <= size);
+	jscan_free(&s);
+}
+
+static void
+same(const struct result *a, const struct result *b)
+{
+	CHECK(a->hash == b->hash);
+	CHECK(a->nevent == b->nevent);
+	CHECK((a->err == NULL) == (b->err == NULL));
+	CHECK(a->err == NULL || strcmp(a->err, b->err) == 0);
+	CHECK(a->erroff == b->erroff);
+	CHECK(a->errinev == b->errinev);
+	CHECK(a->truncated == b->truncated);
+	CHECK(a->lastend == b->lastend);
+	CHECK(a->seenev == b->seenev);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const size_t limits[] = { 0, 40 };
+	struct result whole, part;
+	size_t i;
+
+	for (i = 0; i < LEN(limits); i++) {
+		scan(&whole, data, size, limits[i], size ? size : 1);
+		scan(&part, data, size, limits[i], 0);
+		same(&whole, &part);
+		if (size <= 4096) {
+			scan(&part, data, size, limits[i], 1);
+			same(&whole, &part);
+		}
+	}
+	return 0;
+}
