@@ -50,7 +50,7 @@ check: all
 
 check-asan:
 	$(MAKE) clean
-	$(MAKE) all CFLAGS='-std=c17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-pthread -fsanitize=address,undefined'
+	$(MAKE) all CFLAGS='-pthread -std=c17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-pthread -fsanitize=address,undefined'
 	TL_SAN=1 ASAN_OPTIONS=detect_leaks=0 sh tests/run
 	$(MAKE) clean
 
