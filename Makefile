@@ -6,9 +6,9 @@ COMMONSRC = $(wildcard common/*.c)
 COMMONOBJ = $(COMMONSRC:.c=.o)
 LIB = common/libtl.a
 FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
-SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib.sh,$(wildcard scripts/tl-*.sh)))
+SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib%,$(wildcard scripts/tl-*.sh)))
 TOOLS = bin/tl-gentrace
-SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib.sh))
+SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
 BIN = $(FILTERS) $(SCRIPTS) $(TOOLS) $(SHLIB)
 MAN = $(wildcard man/*.1 man/*.7)
 
@@ -37,9 +37,9 @@ bin/%: scripts/%.sh
 	chmod +x $@
 
 # The shell library the scripts source: installed beside them, not run.
-bin/tl-lib.sh: scripts/tl-lib.sh
+bin/tl-lib%.sh: scripts/tl-lib%.sh
 	@mkdir -p bin
-	cp scripts/tl-lib.sh $@
+	cp $< $@
 
 bin/tl-gentrace: scripts/tl-gentrace.c .deps
 	@mkdir -p bin

@@ -128,10 +128,25 @@ num_pyrepr(double d, char *buf, size_t size)
 		snprintf(buf, size, signbit(d) ? "-0.0" : "0.0");
 		return buf;
 	}
-	for (prec = 0; prec < 17; prec++) {
-		snprintf(dig, sizeof(dig), "%.*e", prec, d);
-		if (strtod(dig, NULL) == d)
-			break;
+	/*
+	 * If p digits after the point read back as d, so do p + 1: bisect
+	 * for the shortest, after the common case of needing all 17.
+	 */
+	snprintf(dig, sizeof(dig), "%.*e", 15, d);
+	if (strtod(dig, NULL) != d)
+		snprintf(dig, sizeof(dig), "%.*e", 16, d);
+	else {
+		int lo = 0, hi = 15;
+
+		while (lo < hi) {
+			prec = (lo + hi) / 2;
+			snprintf(dig, sizeof(dig), "%.*e", prec, d);
+			if (strtod(dig, NULL) == d)
+				hi = prec;
+			else
+				lo = prec + 1;
+		}
+		snprintf(dig, sizeof(dig), "%.*e", lo, d);
 	}
 	/* dig is "[-]D.DDDDe[+-]XX": split into digits and exponent */
 	p = dig;

@@ -328,7 +328,7 @@ putfix(int64_t micro)
 static int		 lvl;		/* depth of the innermost container */
 static unsigned char	 fresh[MAXLVL];	/* container has no member yet */
 static unsigned char	 mlin[MAXLVL];	/* 1: members break on hints, 2: always */
-static int		 brk;		/* Kineto: next member on a new line */
+static int		 nlnext;		/* Kineto: next member on a new line */
 static int		 glue;		/* Kineto: next comma has no blank */
 static int		 padn;		/* Kineto: blanks after next comma */
 
@@ -363,7 +363,7 @@ sep(void)
 		if (multi(lvl))
 			nlind(lvl);
 	} else if (tr.style == ST_INDENT || mlin[lvl] == 2 ||
-	    (brk && mlin[lvl])) {
+	    (nlnext && mlin[lvl])) {
 		putch(',');
 		nlind(lvl);
 	} else if (glue) {
@@ -374,11 +374,11 @@ sep(void)
 		memset(obuf + olen, ' ', 1 + (size_t)padn);
 		olen += 1 + (size_t)padn;
 	}
-	brk = glue = padn = 0;
+	nlnext = glue = padn = 0;
 }
 
 /* Layout hints only Kineto's own writer follows. */
-static void jbr(void) { brk = tr.style == ST_KINETO; }
+static void jbr(void) { nlnext = tr.style == ST_KINETO; }
 static void jglue(void) { glue = tr.style == ST_KINETO; }
 static void jpad(int n) { padn = tr.style == ST_KINETO ? n : 0; }
 

@@ -1,0 +1,234 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * A row reader for CSV files and tl(7) record streams (see csvread.h).
+ * CSV goes through libcsv one input line at a time: libcsv pushes
+ * fields and row ends through callbacks, which fill a small queue of
+ * completed rows; csvr_next() hands them out one by one.  Unquoted
+ * spaces are kept, as pandas keeps them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "tl.h"
+#include "csvread.h"
+
+/* pandas trims nothing around unquoted fields; libcsv would trim blanks. */
+static int
+nospace(unsigned char c)
+{
+	(void)c;
+	return 0;
+}
+
+void
+csvr_open(struct csvr *r, FILE *fp, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->fp = fp;
+	r->name = name;
+}
+
+void
+csvr_close(struct csvr *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->qcap; i++) {
+		free(r->q[i].data);
+		free(r->q[i].off);
+	}
+	free(r->q);
+	free(r->f);
+	free(r->flen);
+	free(r->line);
+	if (r->cpinit)
+		csv_free(&r->cp);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The row being built: the slot just after the completed ones. */
+static struct csvr_row *
+building(struct csvr *r)
+{
+	size_t old = r->qcap;
+
+	if (r->nq >= r->qcap) {
+		tl_grow((void **)&r->q, &r->qcap, r->nq + 1, sizeof(*r->q));
+		memset(r->q + old, 0, (r->qcap - old) * sizeof(*r->q));
+	}
+	return &r->q[r->nq];
+}
+
+static void
+addfield(struct csvr_row *w, const char *s, size_t len)
+{
+	tl_grow((void **)&w->off, &w->offcap, w->nf + 1, sizeof(*w->off));
+	tl_grow((void **)&w->data, &w->cap, w->len + len + 1, 1);
+	w->off[w->nf++] = w->len;
+	if (len > 0)
+		memcpy(w->data + w->len, s, len);
+	w->len += len;
+	w->data[w->len++] = '\0';
+}
+
+/* libcsv callback: one field has ended. */
+static void
+onfield(void *s, size_t len, void *data)
+{
+	struct csvr *r = data;
+
+	addfield(building(r), s ? s : "", s ? len : 0);
+}
+
+/* libcsv callback: a row has ended; queue it and start the next. */
+static void
+onrow(int c, void *data)
+{
+	struct csvr *r = data;
+	struct csvr_row *w;
+
+	(void)c;
+	w = building(r);
+	w->lineno = r->lineno;
+	r->nq++;
+	w = building(r);
+	w->len = 0;
+	w->nf = 0;
+}
+
+/* Split one tl(7) line into a queued row, undoing the escapes. */
+static void
+tsvrow(struct csvr *r, char *line, size_t n)
+{
+	struct csvr_row *w = building(r);
+	char *p = line, *end = line + n, *tab;
+	size_t len;
+
+	w->len = 0;
+	w->nf = 0;
+	for (;;) {
+		tab = memchr(p, '\t', (size_t)(end - p));
+		if (tab == NULL)
+			tab = end;
+		len = rec_unescape(p, (size_t)(tab - p));
+		addfield(w, p, len);
+		if (tab == end)
+			break;
+		p = tab + 1;
+	}
+	w->lineno = r->lineno;
+	r->nq++;
+}
+
+/* Read one more input line and parse it; 0 at EOF, -1 on error. */
+static int
+feed(struct csvr *r)
+{
+	ssize_t n;
+	char *s;
+
+	n = getline(&r->line, &r->linecap, r->fp);
+	if (n < 0) {
+		if (ferror(r->fp)) {
+			r->err = "read error";
+			return -1;
+		}
+		r->eof = 1;
+		if (r->fmt == CSVR_CSV &&
+		    csv_fini(&r->cp, onfield, onrow, r) != CSV_SUCCESS) {
+			r->err = "end of input inside a quoted field";
+			return -1;
+		}
+		return 0;
+	}
+	r->lineno++;
+	s = r->line;
+	if (r->fmt == CSVR_UNKNOWN) {
+		if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+			s += 3;	/* a UTF-8 byte-order mark, as pandas skips it */
+			n -= 3;
+		}
+		if (memchr(s, '\t', (size_t)n) && !memchr(s, '"', (size_t)n))
+			r->fmt = CSVR_TSV;
+		else {
+			r->fmt = CSVR_CSV;
+			if (csv_init(&r->cp, CSV_STRICT_FINI) != 0) {
+				r->err = "out of memory";
+				return -1;
+			}
+			r->cpinit = 1;
+			csv_set_space_func(&r->cp, nospace);
+		}
+	}
+	if (r->fmt == CSVR_TSV) {
+		if (n > 0 && s[n - 1] == '\n')
+			s[--n] = '\0';
+		else {
+			r->err = "no newline at end of input (truncated?)";
+			return -1;
+		}
+		if (n > 0 && s[n - 1] == '\r') {
+			r->err = "CR before LF in a tab-separated file";
+			return -1;
+		}
+		tsvrow(r, s, (size_t)n);
+		return 1;
+	}
+	if (csv_parse(&r->cp, s, (size_t)n, onfield, onrow, r) != (size_t)n) {
+		r->err = csv_strerror(csv_error(&r->cp));
+		return -1;
+	}
+	return 1;
+}
+
+int
+csvr_next(struct csvr *r)
+{
+	struct csvr_row *w, t;
+	size_t i;
+	int st;
+
+	if (r->qhead >= r->nq) {
+		/* Every queued row was handed out: reuse the slots, keeping
+		 * the half-built row (a quoted field may span lines). */
+		if (r->nq > 0) {
+			building(r);
+			t = r->q[0];
+			r->q[0] = r->q[r->nq];
+			r->q[r->nq] = t;
+		}
+		r->nq = r->qhead = 0;
+		while (r->nq == 0) {
+			if (r->eof)
+				return 0;
+			if ((st = feed(r)) < 0)
+				return -1;
+		}
+	}
+	w = &r->q[r->qhead++];
+	i = r->fcap;
+	tl_grow((void **)&r->f, &r->fcap, w->nf + 1, sizeof(*r->f));
+	if (r->fcap != i || r->flen == NULL)
+		r->flen = tl_realloc(r->flen, r->fcap * sizeof(*r->flen));
+	for (i = 0; i < w->nf; i++) {
+		r->f[i] = w->data + w->off[i];
+		r->flen[i] = (i + 1 < w->nf ? w->off[i + 1] : w->len) -
+		    w->off[i] - 1;
+	}
+	r->nf = w->nf;
+	r->rowline = w->lineno;
+	r->rowno++;
+	return 1;
+}
+
+int
+csvr_read(struct csvr *r)
+{
+	int st = csvr_next(r);
+
+	if (st < 0)
+		tl_die("%s: line %zu: %s", r->name, r->lineno, r->err);
+	return st;
+}

@@ -1,0 +1,528 @@
+#!/bin/sh
+# See LICENSE file for copyright and license details.
+#
+# tl-compare: compare two or more report directories (one CSV per
+# sheet) the way TraceLens_compare_perf_reports_pytorch --output_csvs_dir
+# does: same sheets, columns, rows and numbers.  The first report is
+# the baseline.  Every sheet goes through one pipeline:
+#
+#   tl-join -p SHEET.csv                 rows behind a byte-comparable key
+#   LC_ALL=C sort -s -k1,1               pandas' merge order
+#   tl-join -k ... -t ... -d ...         outer join, diff and pct columns
+#   tl-join -p -c -r -k TAG::COL | sort  TraceLens's descending sort
+#   awk                                  split, drop empty columns, CSV
+#
+# Memory: sort(1) holds at most -S; tl-join one key group per input;
+# awk one row.  The output directory is built beside OUT_DIR and renamed
+# into place, so it appears complete or not at all.
+set -u
+set -f
+LC_ALL=C
+export LC_ALL
+
+prog=tl-compare
+tab=$(printf '\t')
+nl='
+'
+sortmem=${TL_SORT_MEM:-64M}
+
+usage() {
+	if [ "${1:-2}" = 0 ]; then exec 2>&1; fi
+	echo "usage: tl-compare [-f] [--names tag ...] [--sheets group ...] -o out_dir report ..." >&2
+	exit "${1:-2}"
+}
+die() { echo "$prog: $*" >&2; exit 1; }
+udie() { echo "$prog: $*" >&2; exit 2; }
+note() { echo "$prog: $*" >&2; }
+
+# ---- options (TraceLens's spellings too) ----
+dcol= sortcol= odir= csvdir= force=0 names= nnames=0 namesgiven=0 sheets= reports= nrep=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o | --output)
+		[ $# -ge 2 ] || usage
+		odir=$2
+		shift 2 ;;
+	--output=*) odir=${1#*=}; shift ;;
+	-o?*) odir=${1#-o}; shift ;;
+	--output_csvs_dir | --output-csvs-dir)
+		[ $# -ge 2 ] || usage
+		csvdir=$2
+		shift 2 ;;
+	--output_csvs_dir=* | --output-csvs-dir=*) csvdir=${1#*=}; shift ;;
+	--names)
+		# argparse's nargs: every word up to the next option
+		shift
+		namesgiven=1
+		while [ $# -gt 0 ]; do
+			case $1 in -?*) break ;; esac
+			names=$names$1$nl
+			nnames=$((nnames + 1))
+			shift
+		done ;;
+	--sheets)
+		shift
+		[ $# -gt 0 ] && case $1 in -?*) false ;; esac ||
+			udie "--sheets needs at least one group"
+		while [ $# -gt 0 ]; do
+			case $1 in -?*) break ;; esac
+			sheets=$sheets$1$nl
+			shift
+		done ;;
+	-f | --force) force=1; shift ;;
+	-h | --help) usage 0 ;;
+	--version) echo "tl-compare 0.1.0"; exit 0 ;;
+	--) shift
+		for r; do reports=$reports$r$nl; nrep=$((nrep + 1)); done
+		break ;;
+	-?*) udie "unknown option: $1" ;;
+	*) reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
+	esac
+done
+
+IFS=$nl
+if [ -n "$csvdir" ]; then
+	case $odir in
+	*.xlsx | *.xls) note "no Excel output: writing CSV files to $csvdir" ;;
+	?*) [ "$odir" = "$csvdir" ] ||
+		udie "two output directories: -o $odir and --output_csvs_dir $csvdir" ;;
+	esac
+	odir=$csvdir
+fi
+case $odir in
+'') usage ;;
+*.xlsx | *.xls) udie "Excel output is not supported: use -o DIR for CSV files" ;;
+esac
+[ "$nrep" -ge 2 ] || udie "need at least two reports"
+[ "$nnames" = 0 ] && namesgiven=0	# argparse: "--names" alone is no names
+[ "$namesgiven" = 0 ] || [ "$nnames" = "$nrep" ] ||
+	udie "$nnames names for $nrep reports"
+[ -n "$sheets" ] || sheets=all
+for s in $sheets; do
+	case $s in
+	gpu_timeline | ops_summary | kernel_summary | ops_all | roofline | all) ;;
+	*) udie "unknown sheet group '$s' (gpu_timeline, ops_summary, kernel_summary, ops_all, roofline, all)" ;;
+	esac
+done
+want() {
+	for s in $sheets; do
+		[ "$s" = "$1" ] || [ "$s" = all ] && return 0
+	done
+	return 1
+}
+
+# Tags: --names, or TraceLens's default (basename without extension).
+if [ "$namesgiven" = 0 ]; then
+	for r in $reports; do
+		while :; do case $r in ?*/) r=${r%/} ;; *) break ;; esac; done
+		t=${r##*/}
+		case $t in ?*.*) t=${t%.*} ;; esac
+		names=$names$t$nl
+	done
+fi
+for t in $names; do
+	case $t in
+	*/*) udie "invalid tag '$t': a tag names files" ;;
+	esac
+done
+n=0 seen=$nl
+for t in $names; do
+	n=$((n + 1))
+	case $seen in *"$nl$t$nl"*) udie "tags must be unique: use --names" ;; esac
+	seen=$seen$t$nl
+done
+[ "$n" = "$nrep" ] || udie "tags must be non-empty: use --names"
+for r in $reports; do
+	[ -d "$r" ] || die "$r: no such report directory"
+done
+base=${names%%"$nl"*}
+
+# Which tl-join: the one installed beside us, else PATH's.
+case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
+if [ -x "$here/tl-join" ]; then join=$here/tl-join; else join=tl-join; fi
+
+# ---- output directory: built beside OUT_DIR, renamed at the end ----
+odir=${odir%/}
+[ -n "$odir" ] || odir=/
+if [ -e "$odir" ] && [ "$force" = 0 ]; then
+	die "$odir exists (use --force to replace it)"
+fi
+case $odir in */*) parent=${odir%/*} ;; *) parent=. ;; esac
+[ -n "$parent" ] || parent=/
+[ -d "$parent" ] || die "$parent: no such directory"
+work=$(mktemp -d "$parent/.tl-compare.XXXXXX") || die "cannot create a directory in $parent"
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
+out=$work/out
+tmp=$work/tmp
+mkdir "$out" "$tmp" || die "cannot create $work"
+
+# ---- helpers ----
+
+# LC_ALL=C sort on the first field only, stable: one byte-comparable key.
+keysort() {
+	sort -s -t "$tab" -k1,1 -S "$sortmem" -T "$tmp" "$1" >"$2" ||
+		die "sort failed"
+}
+
+# havesheet SHEET: do all reports have SHEET.csv?  If not, say so.
+# Sets $files to their paths, one a line.
+havesheet() {
+	files=
+	for r in $reports; do
+		if [ ! -f "$r/$1.csv" ]; then
+			note "$1: skipped: $r has no $1.csv"
+			return 1
+		fi
+		files=$files$r/$1.csv$nl
+	done
+}
+
+# convert: $files as records, for the groups that read headers first;
+# $files then names the copies.
+convert() {
+	i=0 conv=
+	for f in $files; do
+		i=$((i + 1))
+		"$join" -p "$f" >"$tmp/c.$i" || exit 1
+		conv=$conv$tmp/c.$i$nl
+	done
+	files=$conv
+}
+
+# headers FILE...: how many of these tl-join -p files have no rows, then
+# the header names starting with "param:" that all of them have, in
+# byte order (Python's sorted()).  With -k NAME: whether the first file
+# has a field NAME (1 or 0).
+headers() {
+	if [ "$1" = -k ]; then field=$2; shift 2; else field=; fi
+	awk -F '\t' -v n="$#" -v want="$field" '
+	function unesc(s) {
+		gsub(/\\\\/, "\001", s)
+		gsub(/\\t/, "\t", s)
+		gsub(/\\n/, "\n", s)
+		gsub(/\\r/, "\r", s)
+		gsub(/\001/, "\\", s)
+		return s
+	}
+	FNR == 1 {
+		nf++
+		for (i = 2; i <= NF; i++) {
+			h = unesc($i)
+			if (nf == 1 && h == want)
+				found = 1
+			if (h ~ /^param:/ && !((nf, h) in seen)) {
+				seen[nf, h]
+				c[h]++
+			}
+		}
+	}
+	FNR == 2 { rows++ }
+	END {
+		if (want != "") {
+			print found + 0
+			exit
+		}
+		print n - rows
+		m = 0
+		for (h in c)
+			if (c[h] == n) {
+				for (j = ++m; j > 1 && p[j - 1] > h; j--)
+					p[j] = p[j - 1]
+				p[j] = h
+			}
+		for (j = 1; j <= m; j++)
+			print p[j]
+	}' "$@"
+}
+
+# joinsheet LABEL: prepare and sort the sheets in $files (one per
+# report, in report order) and join them into $tmp/m: keyed by $keys,
+# diffing $dcols, leaving out $dropall (every report) and $dropvar (all
+# but the baseline).  Returns 1, with a notice, when a sheet is empty.
+joinsheet() {
+	label=$1
+	i=0
+	for f in $files; do
+		i=$((i + 1))
+		set -- -p
+		for k in $keys; do set -- "$@" -k "$k"; done
+		for x in $dropall; do set -- "$@" -x "$x"; done
+		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
+		"$join" "$@" "$f" >"$tmp/p" || exit 1
+		if [ ! -s "$tmp/p" ]; then
+			note "$label: skipped: $f is empty"
+			return 1
+		fi
+		keysort "$tmp/p" "$tmp/s.$i"
+	done
+	set --
+	for k in $keys; do set -- "$@" -k "$k"; done
+	for t in $names; do set -- "$@" -t "$t"; done
+	for d in $dcols; do set -- "$@" -d "$d"; done
+	i=0
+	for t in $names; do i=$((i + 1)); set -- "$@" "$tmp/s.$i"; done
+	if ! "$join" "$@" >"$tmp/m" 2>"$tmp/err"; then
+		cat "$tmp/err" >&2
+		exit 1
+	fi
+	while IFS= read -r line; do
+		note "$label: ${line#tl-join: }"
+	done <"$tmp/err"
+	return 0
+}
+
+# sortdesc TAG...: $tmp/m into $tmp/sorted, ordered by the first TAG's
+# $sortcol, descending, missing values last (TraceLens's sort_values);
+# rows without it by the next TAG's, and so on.
+sortdesc() {
+	for t; do set -- "$@" -k "$t::$sortcol"; shift; done
+	"$join" -p -c -r "$@" "$tmp/m" >"$tmp/p" || exit 1
+	keysort "$tmp/p" "$tmp/sorted"
+}
+
+# csv SKIP FILE OUT: write FILE (tl(7) records, with SKIP leading fields
+# such as #key left out) as the CSV sheet OUT, every row and column.
+# csv SKIP FILE -s NAME TAG: write TraceLens's three split sheets for
+# variant TAG: NAME_intersect_TAG (rows where the baseline and TAG both
+# have $dcol), NAME_only_baseline_TAG and NAME_only_variant_TAG, each
+# with the key columns and the columns of its reports, less the columns
+# left empty.  FILE must be sorted by the baseline's sort column, and
+# rows without it by TAG's.
+csv() {
+	awk -F '\t' -v skip="$1" -v out="$3" -v name="${4:-}" -v tag="${5:-}" \
+	    -v base="$base" -v dcol="$dcol" -v dir="$out" '
+	function unesc(s) {
+		if (index(s, "\\") == 0)
+			return s
+		gsub(/\\\\/, "\001", s)
+		gsub(/\\t/, "\t", s)
+		gsub(/\\n/, "\n", s)
+		gsub(/\\r/, "\r", s)
+		gsub(/\001/, "\\", s)
+		return s
+	}
+	function cell(s) {
+		s = unesc(s)
+		if (s ~ /[",\r\n]/) {
+			gsub(/"/, "\"\"", s)
+			s = "\"" s "\""
+		}
+		return s
+	}
+	# The tag of a diff or pct column, as re.findall("__(.+?)_(?:diff|pct)$")
+	# finds it; SUBSEP when the name is not one.
+	function difftag(n,   p, t) {
+		while ((p = index(n, "__")) > 0) {
+			t = substr(n, p + 2)
+			if (t ~ /._diff$/) return substr(t, 1, length(t) - 5)
+			if (t ~ /._pct$/) return substr(t, 1, length(t) - 4)
+			n = substr(n, p + 1)
+		}
+		return SUBSEP
+	}
+	# TraceLens keeps a column in a split if its tag is one the split
+	# is about; key columns have none.
+	function kept(k, t) {
+		if (t == SUBSEP) return 1
+		if (k == 1) return t == base || t == tag
+		if (k == 2) return t == base
+		return t == tag
+	}
+	# Which split the row is in: 1 intersect, 2 only_baseline, 3 only_variant.
+	function which(   b, v) {
+		b = bi > 0 && $bi != ""
+		v = ti > 0 && $ti != ""
+		return b && v ? 1 : b ? 2 : v ? 3 : 0
+	}
+	function emit(k, f,   j, n, b, c, line) {
+		n = ncol[k]
+		b = k * 100000
+		if (n == 1 && $col[b + 1] == "") {
+			print "\"\"" >f	# as Python csv writes a lone empty field
+			return
+		}
+		line = ""
+		for (j = 1; j <= n; j++) {
+			c = $col[b + j]
+			if (c ~ /[\\",\r]/)
+				c = cell(c)
+			line = j > 1 ? line "," c : c
+		}
+		print line >f
+	}
+	BEGIN {
+		spl = out == "-s"
+		nk = spl ? 3 : 1
+		if (spl) {
+			file[1] = dir "/" name "_intersect_" tag ".csv"
+			file[2] = dir "/" name "_only_baseline_" tag ".csv"
+			file[3] = dir "/" name "_only_variant_" tag ".csv"
+		} else
+			file[1] = out
+	}
+	NR == 1 {
+		for (i = 1 + skip; i <= NF; i++) {
+			n = unesc($i)
+			if (n == base "::" dcol) bi = i
+			if (n == tag "::" dcol) ti = i
+			p = index(n, "::")
+			t = p > 0 ? substr(n, 1, p - 1) : difftag(n)
+			for (k = 1; k <= nk; k++)
+				keep[k, i] = !spl || kept(k, t)
+			if (!spl)
+				col[100000 + ++ncol[1]] = i
+		}
+		if (!spl) {
+			emit(1, file[1])
+			OFS = ","
+		}
+		next
+	}
+	!spl {
+		# every column: quote in place, let awk join the fields
+		for (i = 1 + skip; i <= NF; i++)
+			if ($i ~ /[\\",\r]/)
+				$i = cell($i)
+		if (NF == 1 + skip && $NF == "")
+			$NF = "\"\""
+		if (skip) {
+			$1 = ""
+			print substr($0, 2) >file[1]
+		} else {
+			$1 = $1
+			print >file[1]
+		}
+		next
+	}
+	NR == FNR {
+		if ((k = which()) == 0)
+			next
+		rows[k]++
+		for (i = 1 + skip; i <= NF; i++)
+			if ($i != "")
+				full[k, i] = 1
+		next
+	}
+	FNR == 1 {
+		for (k = 1; k <= nk; k++) {
+			if (spl && !rows[k]) {
+				print "" >file[k]	# pandas: an empty frame is one newline
+				continue
+			}
+			for (i = 1 + skip; i <= NF; i++)
+				if (keep[k, i] && full[k, i])
+					col[k * 100000 + ++ncol[k]] = i
+			emit(k, file[k])
+		}
+		next
+	}
+	(k = which()) > 0 {
+		emit(k, file[k])
+	}
+	END {
+		for (k = 1; k <= nk; k++)
+			if (close(file[k]) < 0)
+				exit 1
+	}' "$2" ${4:+"$2"} || die "$out: write failed"
+}
+
+# splits NAME: TraceLens's three sheets per variant, from $tmp/m.
+splits() {
+	for t in $names; do
+		[ "$t" = "$base" ] && continue
+		sortdesc "$base" "$t"
+		csv 1 "$tmp/sorted" -s "$1" "$t"
+	done
+}
+
+# ---- sheet groups (TraceLens's SHEETS_COMPARE_CONFIG) ----
+
+if want gpu_timeline && havesheet gpu_timeline; then
+	keys=type dcols='time ms' dropall= dropvar=
+	joinsheet gpu_timeline && csv 0 "$tmp/m" "$out/gpu_timeline.csv"
+fi
+
+if want ops_summary && havesheet ops_summary; then
+	keys=name
+	dcols="total_direct_kernel_time_ms${nl}Count"
+	dropall=total_direct_kernel_time_sum
+	dropvar='Cumulative Percentage (%)'
+	sortcol=total_direct_kernel_time_ms
+	if joinsheet ops_summary; then
+		sortdesc "$base"
+		csv 1 "$tmp/sorted" "$out/ops_summary.csv"
+	fi
+fi
+
+if want kernel_summary && havesheet kernel_summary; then
+	# TraceLens picks the layout by the baseline's columns.
+	"$join" -p "${files%%"$nl"*}" >"$tmp/c.1" || exit 1
+	if [ "$(headers -k 'Kernel name' "$tmp/c.1")" = 1 ]; then
+		keys='Kernel name'
+		dcols="Kernel duration (µs)_sum${nl}Kernel duration (µs)_mean${nl}Kernel duration (µs)_count"
+		dropall="Kernel duration (µs)_min${nl}Kernel duration (µs)_max${nl}Parent op category"
+		sortcol='Kernel duration (µs)_sum'
+	else	# the legacy (rocprof) layout
+		keys=name
+		dcols="Total Kernel Time (ms)${nl}Mean Kernel Time (µs)${nl}Count"
+		dropall="Total Kernel Time (µs)${nl}Median Kernel Time (µs)${nl}Std Kernel Time (µs)${nl}Min Kernel Time (µs)${nl}Max Kernel Time (µs)${nl}Category"
+		sortcol='Total Kernel Time (ms)'
+	fi
+	dropvar='Cumulative Percentage (%)'
+	if joinsheet kernel_summary; then
+		sortdesc "$base"
+		csv 1 "$tmp/sorted" "$out/kernel_summary.csv"
+	fi
+fi
+
+first=${reports%%"$nl"*}
+if want ops_all; then
+	for sheet in ops_all ops_unique_args unified_perf_summary; do
+		[ -f "$first/$sheet.csv" ] || continue
+		havesheet "$sheet" || continue
+		keys="name${nl}Input type${nl}Input Dims${nl}Input Strides${nl}Concrete Inputs"
+		case $sheet in
+		unified_perf_summary)
+			dcols="Kernel Time (µs)_sum${nl}Kernel Time (µs)_mean${nl}operation_count" ;;
+		*)
+			dcols="total_direct_kernel_time_sum${nl}total_direct_kernel_time_mean${nl}operation_count" ;;
+		esac
+		dcol=${dcols%%"$nl"*}
+		sortcol=$dcol
+		dropall= dropvar=
+		joinsheet "$sheet" && splits "$sheet"
+	done
+fi
+
+if want roofline; then
+	for sheet in GEMM SDPA_fwd SDPA_bwd CONV_fwd CONV_bwd UnaryElementwise BinaryElementwise; do
+		[ -f "$first/$sheet.csv" ] || continue
+		havesheet "$sheet" || continue
+		convert
+		h=$(headers $files)
+		# Keys: name, then the param: columns every report has, sorted.
+		case $h in
+		0 | 0"$nl"*) keys=name$nl${h#0} ;;
+		*) note "$sheet: skipped: a report has no rows"; continue ;;
+		esac
+		dcols="Kernel Time (µs)_sum${nl}Kernel Time (µs)_mean${nl}name_count${nl}TFLOPS/s_mean${nl}TB/s_mean"
+		dcol='Kernel Time (µs)_sum'
+		sortcol=$dcol
+		dropall=
+		dropvar="GFLOPS_first${nl}Data Moved (MB)_first${nl}FLOPS/Byte_first${nl}Input type_first${nl}Input Dims_first${nl}Input Strides_first${nl}Concrete Inputs_first"
+		joinsheet "$sheet" || continue
+		case $sheet in
+		UnaryElementwise) splits un_eltwise ;;
+		BinaryElementwise) splits bin_eltwise ;;
+		*) splits "$sheet" ;;
+		esac
+	done
+fi
+
+# ---- publish ----
+if [ -e "$odir" ]; then
+	mv "$odir" "$work/old" || die "cannot replace $odir"
+fi
+mv -T "$out" "$odir" || die "cannot create $odir"
+exit 0
