@@ -1,0 +1,24 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * opcat.h: TraceLens's op categorizer (categorize_torch_op).
+ *
+ * An op's category comes from its name: first the registry of every
+ * op TraceLens has a performance model for (GEMM, SDPA_fwd, NORM_fwd,
+ * elementwise ...) and of the category-only names; then the patterns
+ * ^triton and ^record_param_comms; then, for an op whose first kernel
+ * is an ATen native kernel, the kind of that kernel; else "other".
+ */
+#ifndef OPCAT_H
+#define OPCAT_H
+
+/*
+ * The category of the host op called name.  first_kernel is the name
+ * of the first (earliest) kernel the op launches directly, or NULL when
+ * it launches none.  Returns a static string, never NULL.
+ */
+const char *opcat(const char *name, const char *first_kernel);
+
+/* The registry's category for name, or NULL when name is not in it. */
+const char *opcat_lookup(const char *name);
+
+#endif

@@ -1,0 +1,1418 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-aggregate: streaming group-by over a record stream.
+ *
+ * Records arrive sorted by the group keys; a group is a run of records
+ * with equal keys, and only the current group is held.  Each operation
+ * folds one or more fields of the group into one output field, with
+ * the arithmetic pandas and numpy use, so that sums, means and standard
+ * deviations come out as TraceLens writes them.  Interval operations
+ * (union, span, gaps, minus) measure time the way TraceLens's GPU
+ * timeline does: intervals [ts, ts+dur] merged in start order, lengths
+ * summed in that order, in IEEE doubles (or exact nanoseconds with -x).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define JSMN_STATIC
+#include <jsmn.h>
+
+#include "tl.h"
+#include "opcat.h"
+
+enum opkind {
+	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
+	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT,
+	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS
+};
+
+/* The name of each operation on the command line, by enum opkind. */
+static const char *const opnames[] = {
+	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
+	"first", "last", "set", "list", "pylit", "opcat",
+	"kstats", "ktrunc", "union", "span", "gaps", "minus"
+};
+
+/* A time: a double in microseconds, or exact nanoseconds with -x. */
+union tv {
+	double d;	/* microseconds, TraceLens's arithmetic */
+	int64_t n;	/* nanoseconds (-x) */
+};
+
+/* A time interval [s, e]. */
+struct iv {
+	union tv s;	/* start */
+	union tv e;	/* end */
+};
+
+/* A growable array of intervals. */
+struct ivlist {
+	struct iv *v;	/* intervals, owned */
+	size_t n;	/* used */
+	size_t cap;	/* allocated */
+};
+
+/* Intervals merged on the fly, in start order: TraceLens's merge_intervals. */
+struct merger {
+	int open;		/* an interval is being merged */
+	struct iv cur;		/* the interval being merged */
+	union tv first;		/* start of the first interval */
+	union tv sum;		/* lengths of the closed intervals, in order */
+	union tv gsum;		/* lengths of the selected gaps, in order */
+	union tv last;		/* start of the last interval seen (order check) */
+	int seen;		/* some interval was seen */
+	struct ivlist keep;	/* closed intervals, kept for minus only */
+	int keeping;		/* closed intervals go to keep */
+};
+
+/* Position-wise kernel durations for kstats/ktrunc. */
+struct kpos {
+	struct buf name;	/* decoded kernel name of the template */
+	struct buf rest;	/* other template members as Python "'k': v, " */
+	double *d;		/* durations at this position, owned */
+	size_t n;		/* used */
+	size_t cap;		/* allocated */
+};
+
+/* One operation of the command line and its state for the current group. */
+struct op {
+	enum opkind kind;	/* what it computes */
+	int f[3];		/* input columns (-1: none) */
+	int nf;			/* columns named */
+	char *outname;		/* output column name, owned */
+	char *fname[3];		/* field names as given, owned */
+	char *sel;		/* union: FIELD=VALUE value; minus: B; owned */
+	char *sub[2];		/* minus: classes subtracted, in order; owned */
+	double thresh;		/* gaps: threshold */
+	int cmp;		/* gaps: 0 all, '<' below, '>' at or above */
+	char **listf;		/* list: member names, owned */
+	int nlist;		/* list: number of members */
+	int *listc;		/* list: member columns */
+	/* group state */
+	size_t n;		/* values counted */
+	double sum, comp;	/* Kahan sum and compensation (pandas) */
+	double mean, m2;	/* Welford mean and sum of squares (pandas var) */
+	double *vals;		/* median: values, owned */
+	size_t nvals, capvals;	/* median: used, allocated */
+	double ext;		/* min/max: extreme value */
+	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
+	struct buf txt2;	/* opcat: first kernel name */
+	int have2;		/* opcat: txt2 is set */
+	char **set;		/* set: values, owned */
+	size_t nset, capset;	/* set: used, allocated */
+	struct kpos *kp;	/* kstats: template positions, owned */
+	size_t nkp;		/* kstats: positions; 0 before the template */
+	int ktemplate;		/* kstats: the template is set */
+	jsmntok_t *tok;		/* kstats: JSON tokens, owned, reused */
+	size_t ntok;		/* kstats: tokens allocated */
+	struct merger m[3];	/* interval mergers: [0] main, minus: B, A1, A2 */
+};
+
+/* A group key column. */
+struct key {
+	char *name;	/* field name, owned */
+	int col;	/* input column */
+	int num;	/* compared as a number (NAME:n) */
+};
+
+static int xflag;	/* -x: exact integer nanoseconds */
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: tl-aggregate [-x] [-g key[,key...]] op[:field[,field...]][=name] ...\n");
+	exit(status);
+}
+
+/* ---- times ---- */
+
+static int
+parsetime(const char *s, size_t len, union tv *t)
+{
+	if (xflag)
+		return num_us_to_ns(s, len, &t->n);
+	return num_double(s, len, &t->d);
+}
+
+static union tv
+tv_add(union tv a, union tv b)
+{
+	union tv r;
+
+	if (xflag)
+		r.n = a.n + b.n;
+	else
+		r.d = a.d + b.d;
+	return r;
+}
+
+static union tv
+tv_sub(union tv a, union tv b)
+{
+	union tv r;
+
+	if (xflag)
+		r.n = a.n - b.n;
+	else
+		r.d = a.d - b.d;
+	return r;
+}
+
+static int
+tv_cmp(union tv a, union tv b)
+{
+	if (xflag)
+		return (a.n > b.n) - (a.n < b.n);
+	return (a.d > b.d) - (a.d < b.d);
+}
+
+static union tv
+tv_zero(void)
+{
+	union tv r;
+
+	memset(&r, 0, sizeof(r));
+	if (!xflag)
+		r.d = 0.0;
+	return r;
+}
+
+static void
+tv_put(FILE *fp, union tv t)
+{
+	char b[64];
+
+	if (xflag)
+		fputs(num_ns_to_us(t.n, b, sizeof(b)), fp);
+	else
+		fputs(num_pyrepr(t.d, b, sizeof(b)), fp);
+}
+
+static void
+ivpush(struct ivlist *l, struct iv iv)
+{
+	tl_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = iv;
+}
+
+/* Close the interval being merged. */
+static void
+mclose(struct merger *m, struct op *o)
+{
+	if (!m->open)
+		return;
+	m->sum = tv_add(m->sum, tv_sub(m->cur.e, m->cur.s));
+	if (m->keeping)
+		ivpush(&m->keep, m->cur);
+	m->open = 0;
+	(void)o;
+}
+
+/* Add [s, e] to m; starts must not decrease. */
+static void
+madd(struct merger *m, struct op *o, union tv s, union tv e,
+    struct rec_reader *r)
+{
+	union tv gap;
+	int c;
+
+	if (m->seen && tv_cmp(s, m->last) < 0)
+		tl_die("%s: line %zu: %s: '%s' decreases within the group "
+		    "(interval operations need the group in start order)",
+		    r->name, r->lineno, opnames[o->kind], o->fname[0]);
+	if (!m->seen) {
+		m->first = s;
+		m->sum = tv_zero();
+		m->gsum = tv_zero();
+	}
+	m->seen = 1;
+	m->last = s;
+	if (m->open && tv_cmp(s, m->cur.e) <= 0) {
+		if (tv_cmp(e, m->cur.e) > 0)
+			m->cur.e = e;
+		return;
+	}
+	if (m->open) {
+		gap = tv_sub(s, m->cur.e);
+		c = 1;
+		if (o->cmp == '<')
+			c = xflag ? (double)gap.n / 1000 < o->thresh :
+			    gap.d < o->thresh;
+		else if (o->cmp == '>')
+			c = xflag ? (double)gap.n / 1000 >= o->thresh :
+			    gap.d >= o->thresh;
+		mclose(m, o);
+		if (c)
+			m->gsum = tv_add(m->gsum, gap);
+	}
+	m->cur.s = s;
+	m->cur.e = e;
+	m->open = 1;
+}
+
+static void
+mreset(struct merger *m, int keeping)
+{
+	m->open = 0;
+	m->seen = 0;
+	m->keep.n = 0;
+	m->keeping = keeping;
+}
+
+/*
+ * Subtract the sorted disjoint intervals a from the sorted disjoint
+ * intervals b, piece by piece as TraceLens's subtract_intervalsA_from_B
+ * does (the pieces, and so the rounding of their sum, are the same).
+ */
+static void
+ivminus(const struct ivlist *a, const struct ivlist *b, struct ivlist *out)
+{
+	size_t ai = 0, t, bi;
+	union tv cur, bs, be;
+	struct iv piece;
+
+	out->n = 0;
+	for (bi = 0; bi < b->n; bi++) {
+		bs = b->v[bi].s;
+		be = b->v[bi].e;
+		cur = bs;
+		while (ai < a->n && tv_cmp(a->v[ai].e, bs) <= 0)
+			ai++;
+		for (t = ai; t < a->n && tv_cmp(a->v[t].s, be) < 0; t++) {
+			if (tv_cmp(a->v[t].s, cur) > 0) {
+				piece.s = cur;
+				piece.e = tv_cmp(be, a->v[t].s) < 0 ? be :
+				    a->v[t].s;
+				ivpush(out, piece);
+			}
+			if (tv_cmp(a->v[t].e, cur) > 0)
+				cur = a->v[t].e;
+			if (tv_cmp(cur, be) >= 0)
+				break;
+		}
+		if (tv_cmp(cur, be) < 0) {
+			piece.s = cur;
+			piece.e = be;
+			ivpush(out, piece);
+		}
+	}
+}
+
+/* ---- numbers as pandas and numpy compute them ---- */
+
+static int
+dblcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* numpy's pairwise summation (np.sum, np.mean, np.std). */
+static double
+pairwise(const double *a, size_t n)
+{
+	double r[8], res;
+	size_t i, j, n2;
+
+	if (n < 8) {
+		res = 0.;
+		for (i = 0; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	if (n <= 128) {
+		for (j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		res = ((r[0] + r[1]) + (r[2] + r[3])) +
+		    ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	n2 = n / 2;
+	n2 -= n2 % 8;
+	return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+
+/* Median of a[0..n), n > 0; sorts a. */
+static double
+median(double *a, size_t n)
+{
+	qsort(a, n, sizeof(*a), dblcmp);
+	if (n % 2)
+		return a[n / 2];
+	return (a[n / 2 - 1] + a[n / 2]) / 2;
+}
+
+static void
+putnum(FILE *fp, double d)
+{
+	char b[64];
+
+	fputs(num_pyrepr(d, b, sizeof(b)), fp);
+}
+
+/* ---- JSON lists of kernels (kstats, ktrunc) ---- */
+
+/* Index of the token after token i and everything inside it. */
+static int
+tokskip(const jsmntok_t *t, int i)
+{
+	int j = i + 1, k;
+
+	for (k = 0; k < t[i].size; k++)
+		j = tokskip(t, j);
+	return j;
+}
+
+static void
+utf8put(struct buf *b, unsigned cp)
+{
+	char u[4];
+
+	if (cp < 0x80) {
+		buf_addc(b, (char)cp);
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 2);
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 3);
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		buf_add(b, u, 4);
+	}
+}
+
+/* Decode the JSON string body s[0..n) (no quotes) into b. */
+static void
+jdecode(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+	unsigned cp, lo;
+
+	buf_reset(b);
+	buf_add(b, "", 0);
+	for (i = 0; i < n; i++) {
+		if (s[i] != '\\' || i + 1 == n) {
+			buf_addc(b, s[i]);
+			continue;
+		}
+		switch (s[++i]) {
+		case 'b': buf_addc(b, '\b'); break;
+		case 'f': buf_addc(b, '\f'); break;
+		case 'n': buf_addc(b, '\n'); break;
+		case 'r': buf_addc(b, '\r'); break;
+		case 't': buf_addc(b, '\t'); break;
+		case 'u':
+			if (i + 4 >= n || sscanf(s + i + 1, "%4x", &cp) != 1)
+				break;
+			i += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && i + 6 < n &&
+			    s[i + 1] == '\\' && s[i + 2] == 'u' &&
+			    sscanf(s + i + 3, "%4x", &lo) == 1 &&
+			    lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				i += 6;
+			}
+			utf8put(b, cp);
+			break;
+		default: buf_addc(b, s[i]); break;
+		}
+	}
+}
+
+/* Add one kernel list (JSON text) to the position-wise durations of o. */
+static void
+kadd(struct op *o, const char *json, size_t len, struct rec_reader *r)
+{
+	jsmntok_t *tok;
+	jsmn_parser p;
+	struct kpos *k;
+	struct buf key = {0}, val = {0};
+	int nt, i, j, e, m, nel, pos;
+	double d;
+
+	for (;;) {
+		if (o->ntok == 0) {
+			o->ntok = 256;
+			o->tok = tl_malloc(o->ntok * sizeof(*o->tok));
+		}
+		jsmn_init(&p);
+		nt = jsmn_parse(&p, json, len, o->tok, (unsigned)o->ntok);
+		if (nt != JSMN_ERROR_NOMEM)
+			break;
+		o->ntok *= 2;
+		o->tok = tl_realloc(o->tok, o->ntok * sizeof(*o->tok));
+	}
+	tok = o->tok;
+	if (nt < 1 || tok[0].type != JSMN_ARRAY)
+		tl_die("%s: line %zu: %s: '%s' is not a JSON list",
+		    r->name, r->lineno, opnames[o->kind], o->fname[0]);
+	nel = tok[0].size;
+	if (nel == 0)
+		return;
+	if (!o->ktemplate) {
+		o->ktemplate = 1;
+		o->nkp = (size_t)nel;
+		o->kp = tl_calloc(o->nkp, sizeof(*o->kp));
+		for (e = 0, i = 1; e < nel; e++, i = tokskip(tok, i)) {
+			k = &o->kp[e];
+			if (tok[i].type != JSMN_OBJECT)
+				tl_die("%s: line %zu: %s: list item %d is not "
+				    "an object", r->name, r->lineno,
+				    opnames[o->kind], e);
+			for (m = 0, j = i + 1; m < tok[i].size; m++) {
+				jdecode(&key, json + tok[j].start,
+				    (size_t)(tok[j].end - tok[j].start));
+				if (strcmp(key.s, "name") == 0) {
+					jdecode(&k->name, json + tok[j + 1].start,
+					    (size_t)(tok[j + 1].end -
+					    tok[j + 1].start));
+				} else if (strcmp(key.s, "dur") != 0 &&
+				    strcmp(key.s, "gpu_op_uid") != 0) {
+					pystr(&k->rest, key.s, key.len);
+					buf_adds(&k->rest, ": ");
+					buf_reset(&val);
+					if (tok[j + 1].type == JSMN_STRING)
+						pylit(&val, json +
+						    tok[j + 1].start - 1,
+						    (size_t)(tok[j + 1].end -
+						    tok[j + 1].start + 2), 1);
+					else
+						pylit(&val, json +
+						    tok[j + 1].start,
+						    (size_t)(tok[j + 1].end -
+						    tok[j + 1].start), 1);
+					buf_add(&k->rest, val.s ? val.s : "",
+					    val.len);
+					buf_adds(&k->rest, ", ");
+				}
+				j = tokskip(tok, j);
+			}
+		}
+	}
+	/* TraceLens skips a list whose length differs from the template */
+	if ((size_t)nel != o->nkp)
+		goto out;
+	for (e = 0, i = 1; e < nel; e++, i = tokskip(tok, i)) {
+		pos = 0;
+		for (m = 0, j = i + 1; m < tok[i].size; m++, j = tokskip(tok, j)) {
+			if (tok[j].end - tok[j].start != 3 ||
+			    memcmp(json + tok[j].start, "dur", 3) != 0)
+				continue;
+			if (num_double(json + tok[j + 1].start,
+			    (size_t)(tok[j + 1].end - tok[j + 1].start), &d) < 0)
+				tl_die("%s: line %zu: %s: bad dur in list item %d",
+				    r->name, r->lineno, opnames[o->kind], e);
+			k = &o->kp[e];
+			tl_grow((void **)&k->d, &k->cap, k->n + 1, sizeof(*k->d));
+			k->d[k->n++] = d;
+			pos = 1;
+		}
+		if (!pos)
+			tl_die("%s: line %zu: %s: list item %d has no dur",
+			    r->name, r->lineno, opnames[o->kind], e);
+	}
+out:
+	buf_free(&key);
+	buf_free(&val);
+}
+
+/* The summary of one template position, as TraceLens computes it. */
+struct kres {
+	struct kpos *k;		/* its position, not owned */
+	double total, mean, med, std, min, max;	/* statistics */
+	int empty;		/* no durations: only count and total */
+};
+
+static int
+krescmp(const void *a, const void *b)
+{
+	const struct kres *x = a, *y = b;
+	int c;
+
+	if (x->total != y->total)
+		return x->total < y->total ? -1 : 1;
+	c = strcmp(x->k->name.s ? x->k->name.s : "",
+	    y->k->name.s ? y->k->name.s : "");
+	if (c)
+		return c;
+	return (x > y) - (x < y);	/* stable, like Python's sort */
+}
+
+/* name[:64] + '...' when longer than 64 characters (code points). */
+static void
+truncname(struct buf *b, const char *s, size_t len)
+{
+	size_t i, nch = 0, cut = len;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (nch == 64 && cut == len)
+				cut = i;
+			nch++;
+		}
+	if (nch <= 64) {
+		pystr(b, s, len);
+		return;
+	}
+	{
+		struct buf t = {0};
+
+		buf_add(&t, s, cut);
+		buf_adds(&t, "...");
+		pystr(b, t.s, t.len);
+		buf_free(&t);
+	}
+}
+
+static void
+kput(FILE *fp, struct op *o)
+{
+	struct kres *res;
+	struct buf b = {0};
+	char nb[64];
+	size_t i, n;
+	double *x, *sq;
+
+	if (!o->ktemplate) {
+		if (o->kind == OP_KSTATS)
+			rec_puts(fp, "[]");
+		return;
+	}
+	res = tl_calloc(o->nkp, sizeof(*res));
+	for (i = 0; i < o->nkp; i++) {
+		struct kpos *k = &o->kp[i];
+
+		res[i].k = k;
+		if (k->name.s == NULL)
+			buf_add(&k->name, "", 0);
+		n = k->n;
+		res[i].total = pairwise(k->d, n);
+		if (n == 0) {
+			res[i].empty = 1;
+			continue;
+		}
+		res[i].mean = res[i].total / (double)n;
+		x = tl_malloc(n * sizeof(*x));
+		sq = tl_malloc(n * sizeof(*sq));
+		memcpy(x, k->d, n * sizeof(*x));
+		for (size_t j = 0; j < n; j++) {
+			double dv = fabs(k->d[j] - res[i].mean);
+
+			sq[j] = dv * dv;
+		}
+		res[i].std = sqrt(pairwise(sq, n) / (double)n);
+		res[i].med = median(x, n);
+		res[i].min = x[0];
+		res[i].max = x[n - 1];
+		free(x);
+		free(sq);
+	}
+	qsort(res, o->nkp, sizeof(*res), krescmp);
+	buf_addc(&b, '[');
+	for (i = 0; i < o->nkp; i++) {
+		struct kres *q = &res[i];
+
+		if (i)
+			buf_adds(&b, ", ");
+		buf_adds(&b, "{'name': ");
+		if (o->kind == OP_KTRUNC) {
+			truncname(&b, q->k->name.s, q->k->name.len);
+			buf_adds(&b, ", ");
+			if (q->k->rest.len > 0)
+				buf_add(&b, q->k->rest.s, q->k->rest.len);
+			else
+				buf_adds(&b, "'stream': None, ");
+			buf_adds(&b, "'mean_duration_us': ");
+			/* numpy's round(x, 2): rint(x * 100) / 100 */
+			buf_adds(&b, q->empty ? "0" :
+			    num_pyrepr(rint(q->mean * 100) / 100, nb, sizeof(nb)));
+			buf_addc(&b, '}');
+			continue;
+		}
+		pystr(&b, q->k->name.s, q->k->name.len);
+		buf_adds(&b, ", ");
+		if (q->k->rest.len > 0)
+			buf_add(&b, q->k->rest.s, q->k->rest.len);
+		snprintf(nb, sizeof(nb), "%zu", q->k->n);
+		buf_adds(&b, "'count': ");
+		buf_adds(&b, nb);
+		buf_adds(&b, ", 'total_duration_us': ");
+		buf_adds(&b, num_pyrepr(q->total, nb, sizeof(nb)));
+		if (!q->empty) {
+			buf_adds(&b, ", 'mean_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->mean, nb, sizeof(nb)));
+			buf_adds(&b, ", 'median_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->med, nb, sizeof(nb)));
+			buf_adds(&b, ", 'std_dev_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->std, nb, sizeof(nb)));
+			buf_adds(&b, ", 'min_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->min, nb, sizeof(nb)));
+			buf_adds(&b, ", 'max_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->max, nb, sizeof(nb)));
+		}
+		buf_addc(&b, '}');
+	}
+	buf_addc(&b, ']');
+	rec_put(fp, b.s, b.len);
+	buf_free(&b);
+	free(res);
+}
+
+/* ---- JSON output for list ---- */
+
+static void
+jstr(struct buf *b, const char *s, size_t len)
+{
+	size_t i;
+	char u[8];
+
+	buf_addc(b, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+		} else if (c < 0x20) {
+			snprintf(u, sizeof(u), "\\u%04x", c);
+			buf_adds(b, u);
+		} else
+			buf_addc(b, (char)c);
+	}
+	buf_addc(b, '"');
+}
+
+/* A field value as JSON: numbers stay numbers, empty is null. */
+static void
+jval(struct buf *b, char *s, size_t len)
+{
+	double d;
+
+	if (len == 0) {
+		buf_adds(b, "null");
+		return;
+	}
+	if (num_double(s, len, &d) == 0 && (s[0] == '-' ||
+	    (s[0] >= '0' && s[0] <= '9')) && isfinite(d)) {
+		buf_add(b, s, len);
+		return;
+	}
+	{
+		char *t = tl_strndup(s, len);
+		size_t n = rec_unescape(t, len);
+
+		jstr(b, t, n);
+		free(t);
+	}
+}
+
+/* ---- operations ---- */
+
+static int
+setcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+opreset(struct op *o)
+{
+	size_t i;
+
+	o->n = 0;
+	o->sum = o->comp = 0;
+	o->mean = o->m2 = 0;
+	o->nvals = 0;
+	buf_reset(&o->txt);
+	buf_reset(&o->txt2);
+	o->have2 = 0;
+	for (i = 0; i < o->nset; i++)
+		free(o->set[i]);
+	o->nset = 0;
+	for (i = 0; i < o->nkp; i++) {
+		buf_free(&o->kp[i].name);
+		buf_free(&o->kp[i].rest);
+		free(o->kp[i].d);
+	}
+	free(o->kp);
+	o->kp = NULL;
+	o->nkp = 0;
+	o->ktemplate = 0;
+	for (i = 0; i < 3; i++)
+		mreset(&o->m[i], o->kind == OP_MINUS);
+}
+
+static double
+getnum(struct op *o, const char *s, size_t len, struct rec_reader *r)
+{
+	double d;
+
+	if (num_double(s, len, &d) < 0)
+		tl_die("%s: line %zu: %s: '%s' is not a number: %.40s",
+		    r->name, r->lineno, opnames[o->kind], o->fname[0], s);
+	return d;
+}
+
+static void
+opadd(struct op *o, struct rec_reader *r)
+{
+	const char *s;
+	size_t len, i;
+	double d, y, t, old;
+	union tv ts, dur, e;
+	int mi;
+
+	s = rec_get(r, o->f[0], &len);
+	switch (o->kind) {
+	case OP_COUNT:
+		if (o->f[0] < 0 || len > 0)
+			o->n++;
+		break;
+	case OP_SUM:
+	case OP_MEAN:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		/* pandas' group sum and mean: Kahan summation */
+		y = d - o->comp;
+		t = o->sum + y;
+		o->comp = t - o->sum - y;
+		o->sum = t;
+		o->n++;
+		break;
+	case OP_STD:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		/* pandas' group var: Welford's update */
+		o->n++;
+		old = o->mean;
+		o->mean += (d - old) / (double)o->n;
+		o->m2 += (d - o->mean) * (d - old);
+		break;
+	case OP_MEDIAN:
+	case OP_NPSUM:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		tl_grow((void **)&o->vals, &o->capvals, o->nvals + 1,
+		    sizeof(*o->vals));
+		o->vals[o->nvals++] = d;
+		break;
+	case OP_MIN:
+	case OP_MAX:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		if (o->n == 0 || (o->kind == OP_MIN ? d < o->ext : d > o->ext)) {
+			o->ext = d;
+			buf_reset(&o->txt);
+			buf_add(&o->txt, s, len);
+		}
+		o->n++;
+		break;
+	case OP_FIRST:
+	case OP_PYLIT:
+		if (len == 0 || o->n > 0)
+			break;
+		buf_add(&o->txt, s, len);
+		o->n = 1;
+		break;
+	case OP_LAST:
+		if (len == 0)
+			break;
+		buf_reset(&o->txt);
+		buf_add(&o->txt, s, len);
+		o->n = 1;
+		break;
+	case OP_OPCAT:
+		if (o->n == 0) {
+			buf_add(&o->txt, s, len);
+			o->n = 1;
+		}
+		if (o->nf > 1 && !o->have2) {
+			s = rec_get(r, o->f[1], &len);
+			if (len > 0) {
+				buf_add(&o->txt2, s, len);
+				o->have2 = 1;
+			}
+		}
+		break;
+	case OP_SET:
+		if (len == 0)
+			break;
+		for (i = 0; i < o->nset; i++)
+			if (strlen(o->set[i]) == len &&
+			    memcmp(o->set[i], s, len) == 0)
+				break;
+		if (i < o->nset)
+			break;
+		tl_grow((void **)&o->set, &o->capset, o->nset + 1,
+		    sizeof(*o->set));
+		o->set[o->nset++] = tl_strndup(s, len);
+		break;
+	case OP_LIST:
+		buf_addc(&o->txt, o->n ? ',' : '[');
+		buf_addc(&o->txt, '{');
+		for (i = 0; i < (size_t)o->nlist; i++) {
+			char *v;
+
+			if (i)
+				buf_addc(&o->txt, ',');
+			jstr(&o->txt, o->listf[i], strlen(o->listf[i]));
+			buf_addc(&o->txt, ':');
+			v = (char *)rec_get(r, o->listc[i], &len);
+			jval(&o->txt, v, len);
+		}
+		buf_addc(&o->txt, '}');
+		o->n++;
+		break;
+	case OP_KSTATS:
+	case OP_KTRUNC:
+		if (len == 0)
+			break;
+		{
+			char *u = tl_strndup(s, len);
+			size_t n = rec_unescape(u, len);
+
+			kadd(o, u, n, r);
+			free(u);
+		}
+		break;
+	case OP_UNION:
+	case OP_SPAN:
+	case OP_GAPS:
+	case OP_MINUS:
+		mi = 0;
+		if (o->sel != NULL) {
+			const char *c;
+			size_t clen;
+
+			/* minus: [0] is B, [1] and [2] the classes taken away */
+			c = rec_get(r, o->f[2], &clen);
+			if (clen == strlen(o->sel) && memcmp(c, o->sel, clen) == 0)
+				mi = 0;
+			else if (o->kind != OP_MINUS)
+				break;
+			else if (clen == strlen(o->sub[0]) &&
+			    memcmp(c, o->sub[0], clen) == 0)
+				mi = 1;
+			else if (o->sub[1] != NULL &&
+			    clen == strlen(o->sub[1]) &&
+			    memcmp(c, o->sub[1], clen) == 0)
+				mi = 2;
+			else
+				break;
+		}
+		if (parsetime(s, len, &ts) < 0)
+			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
+			    r->name, r->lineno, opnames[o->kind], o->fname[0], s);
+		s = rec_get(r, o->f[1], &len);
+		if (parsetime(s, len, &dur) < 0)
+			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
+			    r->name, r->lineno, opnames[o->kind], o->fname[1], s);
+		e = tv_add(ts, dur);
+		madd(&o->m[mi], o, ts, e, r);
+		break;
+	}
+}
+
+static void
+opput(FILE *fp, struct op *o)
+{
+	struct buf b = {0};
+	char nb[64];
+	size_t i;
+	struct merger *m = &o->m[0];
+	struct ivlist p1 = {0}, p2 = {0};
+	union tv sum;
+
+	switch (o->kind) {
+	case OP_COUNT:
+		fprintf(fp, "%zu", o->n);
+		break;
+	case OP_SUM:
+		putnum(fp, o->sum);
+		break;
+	case OP_MEAN:
+		if (o->n > 0)
+			putnum(fp, o->sum / (double)o->n);
+		break;
+	case OP_STD:
+		if (o->n > 1)
+			putnum(fp, sqrt(o->m2 / (double)(o->n - 1)));
+		break;
+	case OP_MEDIAN:
+		if (o->nvals > 0)
+			putnum(fp, median(o->vals, o->nvals));
+		break;
+	case OP_NPSUM:
+		putnum(fp, pairwise(o->vals, o->nvals));
+		break;
+	case OP_MIN:
+	case OP_MAX:
+	case OP_FIRST:
+	case OP_LAST:
+		fwrite(o->txt.s ? o->txt.s : "", 1, o->txt.len, fp);
+		break;
+	case OP_PYLIT:
+		if (o->n == 0)
+			break;
+		{
+			char *t = tl_strndup(o->txt.s, o->txt.len);
+			size_t n = rec_unescape(t, o->txt.len);
+
+			if (pylit(&b, t, n, 1) < 0) {
+				buf_reset(&b);
+				buf_add(&b, t, n);
+			}
+			rec_put(fp, b.s ? b.s : "", b.len);
+			free(t);
+		}
+		break;
+	case OP_OPCAT:
+		{
+			char *nm = tl_strndup(o->txt.s ? o->txt.s : "", o->txt.len);
+			char *kn = NULL;
+
+			rec_unescape(nm, o->txt.len);
+			if (o->have2) {
+				kn = tl_strndup(o->txt2.s, o->txt2.len);
+				rec_unescape(kn, o->txt2.len);
+			}
+			rec_puts(fp, opcat(nm, kn));
+			free(nm);
+			free(kn);
+		}
+		break;
+	case OP_SET:
+		for (i = 0; i < o->nset; i++)
+			rec_unescape(o->set[i], strlen(o->set[i]));
+		qsort(o->set, o->nset, sizeof(*o->set), setcmp);
+		buf_addc(&b, '[');
+		for (i = 0; i < o->nset; i++) {
+			if (i)
+				buf_adds(&b, ", ");
+			pystr(&b, o->set[i], strlen(o->set[i]));
+		}
+		buf_addc(&b, ']');
+		rec_put(fp, b.s, b.len);
+		break;
+	case OP_LIST:
+		if (o->n > 0)
+			buf_addc(&o->txt, ']');
+		rec_put(fp, o->txt.s ? o->txt.s : "", o->txt.len);
+		break;
+	case OP_KSTATS:
+	case OP_KTRUNC:
+		kput(fp, o);
+		break;
+	case OP_UNION:
+		mclose(m, o);
+		if (m->seen)
+			tv_put(fp, m->sum);
+		else
+			tv_put(fp, tv_zero());
+		break;
+	case OP_SPAN:
+		if (m->seen) {
+			union tv end = m->cur.e;
+
+			mclose(m, o);
+			tv_put(fp, tv_sub(end, m->first));
+		}
+		break;
+	case OP_GAPS:
+		mclose(m, o);
+		tv_put(fp, m->seen ? m->gsum : tv_zero());
+		break;
+	case OP_MINUS:
+		for (i = 0; i < 3; i++)
+			mclose(&o->m[i], o);
+		ivminus(&o->m[1].keep, &o->m[0].keep, &p1);
+		if (o->sub[1] != NULL) {
+			ivminus(&o->m[2].keep, &p1, &p2);
+			p1.n = 0;
+			for (i = 0; i < p2.n; i++)
+				ivpush(&p1, p2.v[i]);
+		}
+		sum = tv_zero();
+		for (i = 0; i < p1.n; i++)
+			sum = tv_add(sum, tv_sub(p1.v[i].e, p1.v[i].s));
+		tv_put(fp, sum);
+		free(p1.v);
+		free(p2.v);
+		break;
+	}
+	(void)nb;
+	buf_free(&b);
+}
+
+/* ---- command line ---- */
+
+static char *
+splitnext(char **p, int c)
+{
+	char *s = *p, *e;
+
+	if (s == NULL)
+		return NULL;
+	if ((e = strchr(s, c)) != NULL) {
+		*e = '\0';
+		*p = e + 1;
+	} else
+		*p = NULL;
+	return s;
+}
+
+/* Parse [name=]op[:field[,field...]]. */
+static void
+opparse(struct op *o, const char *spec)
+{
+	char *s = tl_strdup(spec), *args, *eq, *p, *f, *end;
+	char *fl[8];
+	size_t k;
+	int i, nfl = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->f[0] = o->f[1] = o->f[2] = -1;
+	args = s;
+	/* a name is what comes before an '=' that precedes any ':' */
+	eq = strchr(s, '=');
+	if (eq != NULL && (strchr(s, ':') == NULL || eq < strchr(s, ':'))) {
+		*eq = '\0';
+		o->outname = tl_strdup(s);
+		args = eq + 1;
+	}
+	p = strchr(args, ':');
+	if (p != NULL)
+		*p++ = '\0';
+	for (k = 0; k < LEN(opnames); k++)
+		if (strcmp(args, opnames[k]) == 0)
+			break;
+	if (k == LEN(opnames))
+		tl_usage_die("unknown operation '%s'", args);
+	o->kind = (enum opkind)k;
+	while ((f = splitnext(&p, ',')) != NULL) {
+		if (o->kind == OP_LIST) {
+			o->listf = tl_realloc(o->listf,
+			    (size_t)(o->nlist + 1) * sizeof(*o->listf));
+			o->listf[o->nlist++] = tl_strdup(f);
+		} else if (nfl < (int)LEN(fl))
+			fl[nfl++] = f;
+		else
+			tl_usage_die("%s: too many fields", opnames[k]);
+	}
+	switch (o->kind) {
+	case OP_LIST:
+		if (o->nlist == 0)
+			tl_usage_die("list needs fields: list:f1,f2,...");
+		break;
+	case OP_COUNT:
+		if (nfl > 1)
+			tl_usage_die("count takes at most one field");
+		break;
+	case OP_OPCAT:
+		if (nfl < 1 || nfl > 2)
+			tl_usage_die("opcat takes a name field and an optional "
+			    "kernel-name field");
+		break;
+	case OP_UNION:
+	case OP_SPAN:
+	case OP_GAPS:
+		if (nfl < 2 || nfl > 3)
+			tl_usage_die("%s needs ts,dur and at most one more "
+			    "argument", opnames[k]);
+		if (nfl == 3 && o->kind == OP_GAPS) {
+			/* gaps:ts,dur,<T or >=T */
+			f = fl[2];
+			if (f[0] == '<')
+				o->cmp = '<', f++;
+			else if (f[0] == '>' && f[1] == '=')
+				o->cmp = '>', f += 2;
+			else
+				tl_usage_die("gaps: third argument is <T or >=T");
+			o->thresh = strtod(f, &end);
+			if (*f == '\0' || *end != '\0')
+				tl_usage_die("gaps: bad threshold '%s'", f);
+			nfl = 2;
+		} else if (nfl == 3) {
+			/* FIELD=VALUE: only the records whose FIELD is VALUE */
+			if ((f = strchr(fl[2], '=')) == NULL)
+				tl_usage_die("%s: third argument is FIELD=VALUE",
+				    opnames[k]);
+			*f++ = '\0';
+			o->sel = tl_strdup(f);
+		}
+		break;
+	case OP_MINUS:
+		/* minus:ts,dur,FIELD=B,A1[,A2] */
+		if (nfl < 4 || nfl > 5 || (f = strchr(fl[2], '=')) == NULL)
+			tl_usage_die("minus: use minus:ts,dur,FIELD=B,A1[,A2]");
+		*f++ = '\0';
+		o->sel = tl_strdup(f);
+		o->sub[0] = tl_strdup(fl[3]);
+		if (nfl == 5)
+			o->sub[1] = tl_strdup(fl[4]);
+		nfl = 3;
+		break;
+	default:
+		if (nfl != 1)
+			tl_usage_die("%s takes one field", opnames[k]);
+		break;
+	}
+	for (i = 0; i < nfl && i < 3; i++)
+		o->fname[o->nf++] = tl_strdup(fl[i]);
+	if (o->outname == NULL) {
+		struct buf b = {0};
+
+		if (o->nf > 0 && o->kind != OP_UNION && o->kind != OP_SPAN &&
+		    o->kind != OP_GAPS && o->kind != OP_MINUS) {
+			buf_adds(&b, o->fname[0]);
+			buf_addc(&b, '_');
+		}
+		buf_adds(&b, opnames[k]);
+		o->outname = b.s;
+	}
+	free(s);
+}
+
+static void
+opbind(struct op *o, struct rec_reader *r)
+{
+	int i;
+
+	if (o->kind == OP_LIST) {
+		o->listc = tl_calloc((size_t)o->nlist, sizeof(*o->listc));
+		for (i = 0; i < o->nlist; i++)
+			o->listc[i] = rec_need(r, o->listf[i]);
+		return;
+	}
+	for (i = 0; i < o->nf; i++)
+		o->f[i] = rec_need(r, o->fname[i]);
+	if (o->sel != NULL)
+		o->f[2] = rec_need(r, o->fname[2]);
+}
+
+static void
+opfree(struct op *o)
+{
+	int i;
+
+	opreset(o);
+	free(o->outname);
+	for (i = 0; i < 3; i++) {
+		free(o->fname[i]);
+		free(o->m[i].keep.v);
+	}
+	free(o->sel);
+	free(o->sub[0]);
+	free(o->sub[1]);
+	for (i = 0; i < o->nlist; i++)
+		free(o->listf[i]);
+	free(o->listf);
+	free(o->listc);
+	free(o->tok);
+	free(o->vals);
+	free(o->set);
+	buf_free(&o->txt);
+	buf_free(&o->txt2);
+}
+
+/* ---- keys ---- */
+
+/* Compare decimal number texts a and b numerically (as sort -n does). */
+static int
+numcmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	long double x, y;
+	char ba[128], bb[128];
+
+	if (alen >= sizeof(ba) || blen >= sizeof(bb))
+		return 0;
+	memcpy(ba, a, alen);
+	ba[alen] = '\0';
+	memcpy(bb, b, blen);
+	bb[blen] = '\0';
+	x = alen ? strtold(ba, NULL) : 0;
+	y = blen ? strtold(bb, NULL) : 0;
+	return (x > y) - (x < y);
+}
+
+static int
+bytecmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, MIN(alen, blen));
+
+	if (c)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
+static void
+keyparse(const char *spec, struct key **keys, int *nkeys)
+{
+	char *s = tl_strdup(spec), *p = s, *f;
+	size_t len;
+	struct key *k;
+
+	while ((f = splitnext(&p, ',')) != NULL) {
+		*keys = tl_realloc(*keys, (size_t)(*nkeys + 1) * sizeof(**keys));
+		k = &(*keys)[(*nkeys)++];
+		len = strlen(f);
+		k->num = len > 2 && strcmp(f + len - 2, ":n") == 0;
+		k->name = tl_strndup(f, k->num ? len - 2 : len);
+		k->col = -1;
+	}
+	free(s);
+}
+
+/* ---- main loop ---- */
+
+static void
+emit(FILE *fp, struct key *keys, int nkeys, struct buf *kv, size_t *koff,
+    struct op *ops, int nops)
+{
+	int i;
+
+	for (i = 0; i < nkeys; i++) {
+		fwrite(kv->s + koff[i], 1, koff[i + 1] - koff[i] - 1, fp);
+		putc('\t', fp);
+	}
+	for (i = 0; i < nops; i++) {
+		if (i)
+			putc('\t', fp);
+		opput(fp, &ops[i]);
+	}
+	putc('\n', fp);
+	(void)keys;
+}
+
+static int
+aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
+    struct op *ops, int nops)
+{
+	struct rec_reader r;
+	struct buf kv = {0};
+	size_t *koff, len;
+	const char *s;
+	int i, c, ingroup = 0, diff;
+
+	rec_open(&r, in, name);
+	rec_read_header(&r);
+	for (i = 0; i < nkeys; i++)
+		keys[i].col = rec_need(&r, keys[i].name);
+	for (i = 0; i < nops; i++)
+		opbind(&ops[i], &r);
+	for (i = 0; i < nkeys; i++) {
+		rec_puts(out, keys[i].name);
+		putc('\t', out);
+	}
+	for (i = 0; i < nops; i++) {
+		if (i)
+			putc('\t', out);
+		rec_puts(out, ops[i].outname);
+	}
+	putc('\n', out);
+	koff = tl_calloc((size_t)nkeys + 1, sizeof(*koff));
+	while (rec_read(&r)) {
+		rec_check_width(&r);
+		diff = !ingroup;
+		for (i = 0; ingroup && i < nkeys; i++) {
+			s = rec_get(&r, keys[i].col, &len);
+			c = keys[i].num ?
+			    numcmp(kv.s + koff[i], koff[i + 1] - koff[i] - 1, s, len) :
+			    bytecmp(kv.s + koff[i], koff[i + 1] - koff[i] - 1, s, len);
+			if (c > 0)
+				tl_die("%s: line %zu: input not sorted by '%s' "
+				    "(tl-aggregate needs it sorted by its group keys)",
+				    name, r.lineno, keys[i].name);
+			if (c < 0) {
+				diff = 1;
+				break;
+			}
+		}
+		if (diff) {
+			if (ingroup)
+				emit(out, keys, nkeys, &kv, koff, ops, nops);
+			buf_reset(&kv);
+			for (i = 0; i < nkeys; i++) {
+				koff[i] = kv.len;
+				s = rec_get(&r, keys[i].col, &len);
+				buf_add(&kv, s, len);
+				buf_addc(&kv, '\0');
+			}
+			koff[nkeys] = kv.len;
+			for (i = 0; i < nops; i++)
+				opreset(&ops[i]);
+			ingroup = 1;
+		}
+		for (i = 0; i < nops; i++)
+			opadd(&ops[i], &r);
+	}
+	if (ingroup)
+		emit(out, keys, nkeys, &kv, koff, ops, nops);
+	free(koff);
+	buf_free(&kv);
+	rec_close(&r);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct key *keys = NULL;
+	struct op *ops;
+	int nkeys = 0, nops, c, i, st;
+
+	tl_setprogname(argv[0]);
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--exact-time") == 0)
+			argv[i] = "-x";
+	tl_longopts(argc, argv, usage);
+	while ((c = getopt(argc, argv, "g:x")) != -1) {
+		switch (c) {
+		case 'g':
+			keyparse(optarg, &keys, &nkeys);
+			break;
+		case 'x':
+			xflag = 1;
+			break;
+		default:
+			usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage(TL_EUSAGE);
+	nops = argc;
+	ops = tl_calloc((size_t)nops, sizeof(*ops));
+	for (i = 0; i < nops; i++)
+		opparse(&ops[i], argv[i]);
+	aggregate(stdin, "<stdin>", stdout, keys, nkeys, ops, nops);
+	st = tl_fshut(stdout, "<stdout>");
+	for (i = 0; i < nops; i++)
+		opfree(&ops[i]);
+	free(ops);
+	for (i = 0; i < nkeys; i++)
+		free(keys[i].name);
+	free(keys);
+	return st;
+}

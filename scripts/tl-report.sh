@@ -1,0 +1,630 @@
+#!/bin/sh
+# tl-report: TraceLens's perf report (one CSV per sheet) from a PyTorch
+# profiler trace, made by composing tl-parse, sort, tl-tree and
+# tl-aggregate.  See tl-report(1).
+set -u
+LC_ALL=C; export LC_ALL
+prog=tl-report
+bindir=$(cd "$(dirname "$0")" && pwd)
+PATH=$bindir:$PATH; export PATH
+TL_TREE_OPTS=${TL_TREE_OPTS:-}
+. "$bindir/tl-lib.sh"
+# The perf-model sheets and unified_perf_summary (tl-roofline(1)).
+[ -r "$bindir/tl-lib-roofline.sh" ] && . "$bindir/tl-lib-roofline.sh"
+TAB=$(printf '\t')
+
+usage() {
+	cat <<EOF
+usage: tl-report [--force] [--exact-time] [--short-kernel-study]
+                 [--short-kernel-threshold-us N] [--short-kernel-histogram-bins N]
+                 [--topk-short-kernels N] [--micro-idle-thresh-us N]
+                 [--include-unlinked-kernels] [--no-coll-analysis]
+                 [--no-kernel-summary] [--gpu-arch NAME|FILE] TRACE OUT_DIR
+EOF
+	exit "$1"
+}
+
+die() { echo "$prog: $*" >&2; exit 1; }
+usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
+
+# ---- options (TraceLens's snake_case names are aliases) ----
+force=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
+trace= out=
+needarg() { [ $# -ge 2 ] || usedie "option $1 needs a value"; }
+isint() { case $1 in ''|*[!0-9]*) usedie "$2: not a whole number: $1" ;; esac; }
+while [ $# -gt 0 ]; do
+	o=$1 v=
+	case $o in --*=*) v=${o#*=}; o=${o%%=*}; shift; set -- "$o" "$v" "$@" ;; esac
+	o=$(printf '%s' "$1" | tr _ -)
+	case $o in
+	--help|-h) usage 0 ;;
+	--version) echo "tl-report 0.1.0"; exit 0 ;;
+	--force) force=1 ;;
+	--exact-time) xflag=-x ;;
+	--short-kernel-study) short=1 ;;
+	--short-kernel-threshold-us) needarg "$@"; isint "$2" "$1"; thresh=$2; shift ;;
+	--short-kernel-histogram-bins) needarg "$@"; isint "$2" "$1"; bins=$2; shift
+		[ "$bins" -ge 1 ] || usedie "$1 must be positive" ;;
+	--topk-short-kernels) needarg "$@"; isint "$2" "$1"; topk=$2; shift ;;
+	--micro-idle-thresh-us) needarg "$@"; isint "$2" "$1"; micro=$2; shift ;;
+	--include-unlinked-kernels) unlinked=1 ;;
+	--no-coll-analysis|--disable-coll-analysis) coll=0 ;;
+	--enable-kernel-summary) ksum=1 ;;
+	--no-kernel-summary) ksum=0 ;;
+	--profile-json-path) needarg "$@"; trace=$2; shift ;;
+	--output-csvs-dir) needarg "$@"; out=$2; shift ;;
+	--gpu-arch|--gpu-arch-json-path|--gpu-arch-platform)
+		needarg "$@"; TL_GPU_ARCH=$2; export TL_GPU_ARCH; shift ;;
+	--topk-ops|--topk-roofline-ops) needarg "$@"; shift ;;	# no-ops in TraceLens too
+	--) shift; break ;;
+	-?*) usedie "unknown option: $1" ;;
+	*) break ;;
+	esac
+	shift
+done
+[ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
+[ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
+[ $# -eq 0 ] && [ -n "$trace" ] && [ -n "$out" ] || usage 2 >&2
+[ -r "$trace" ] || die "$trace: cannot read"
+case $out in */) out=${out%/} ;; esac
+if [ -e "$out" ] || [ -L "$out" ]; then
+	[ "$force" = 1 ] || die "$out: exists (use --force to replace it)"
+	[ -d "$out" ] || die "$out: exists and is not a directory"
+fi
+
+# ---- the temporary directory beside OUT_DIR, removed on any exit ----
+parent=$(dirname "$out")
+[ -d "$parent" ] || die "$parent: no such directory"
+tmp=$(mktemp -d "$parent/.tl-report.XXXXXX") || die "cannot make a temporary directory in $parent"
+old=
+cleanup() {
+	rm -rf "$tmp"
+	[ -n "$old" ] && [ -d "$old" ] && rm -rf "$old"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+w=$tmp/.work
+R=$tmp/report
+mkdir "$w" "$R" || die "cannot write in $tmp"
+TMPDIR=$w; export TMPDIR
+F=$w/failed
+SORT="sort -S ${TL_SORT_MEM:-32M} -T $w"
+
+# st CMD...: run one stage of a pipeline; a failure is noted in $F.
+st() {
+	"$@" && return 0
+	echo "$1: exit $?" >>"$F"
+	return 1
+}
+# ok: every stage since the last check succeeded.
+ok() {
+	[ -s "$F" ] && die "$(head -1 "$F") (see the messages above)"
+	return 0
+}
+# hsort ARGS: sort the body of stdin, the header line first.
+hsort() {
+	IFS= read -r h || return 0
+	printf '%s\n' "$h"
+	$SORT "$@"
+}
+
+# Functions every awk program below can use.
+AWKLIB='
+function rep(c, n,   s) { s = ""; while (n-- > 0) s = s c; return s }
+# Python repr(float): the shortest digits that read back the same.
+function pyrepr(x,   s, p, neg, i, m, e, d, n, o) {
+	if (x != x) return "nan"
+	if (x == 0) return "0.0"
+	if (x > 1.7976931348623157e308) return "inf"
+	if (x < -1.7976931348623157e308) return "-inf"
+	for (p = 0; p < 17; p++) { s = sprintf("%." p "e", x); if (s + 0 == x) break }
+	neg = substr(s, 1, 1) == "-"
+	if (neg) s = substr(s, 2)
+	i = index(s, "e"); m = substr(s, 1, i - 1); e = substr(s, i + 1) + 0
+	d = m; gsub(/\./, "", d); sub(/0+$/, "", d); if (d == "") d = "0"
+	n = length(d)
+	if (e >= -4 && e < 16) {
+		if (e < 0) o = "0." rep("0", -e - 1) d
+		else if (n > e + 1) o = substr(d, 1, e + 1) "." substr(d, e + 2)
+		else o = d rep("0", e + 1 - n) ".0"
+	} else {
+		o = substr(d, 1, 1)
+		if (n > 1) o = o "." substr(d, 2)
+		o = o "e" (e < 0 ? "-" : "+") sprintf("%02d", e < 0 ? -e : e)
+	}
+	return (neg ? "-" : "") o
+}
+# Undo the tl(7) field escapes.
+function unesc(s,   o, i, c, n) {
+	if (index(s, "\\") == 0) return s
+	o = ""; n = length(s)
+	for (i = 1; i <= n; i++) {
+		c = substr(s, i, 1)
+		if (c == "\\" && i < n) {
+			c = substr(s, ++i, 1)
+			if (c == "t") c = "\t"; else if (c == "n") c = "\n"
+			else if (c == "r") c = "\r"; else if (c == "0") c = ""
+		}
+		o = o c
+	}
+	return o
+}
+# A CSV cell as pandas writes it (QUOTE_MINIMAL).
+function csv(s) {
+	if (s ~ /[,"\r\n]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
+	return s
+}
+function cell(s) { return csv(unesc(s)) }
+# numpy pairwise summation of v[lo..lo+n-1].
+function pwsum(v, lo, n,   r0, r1, r2, r3, r4, r5, r6, r7, i, res, n2) {
+	if (n < 8) { res = 0; for (i = 0; i < n; i++) res += v[lo + i]; return res }
+	if (n <= 128) {
+		r0 = v[lo]; r1 = v[lo+1]; r2 = v[lo+2]; r3 = v[lo+3]
+		r4 = v[lo+4]; r5 = v[lo+5]; r6 = v[lo+6]; r7 = v[lo+7]
+		for (i = 8; i < n - (n % 8); i += 8) {
+			r0 += v[lo+i]; r1 += v[lo+i+1]; r2 += v[lo+i+2]; r3 += v[lo+i+3]
+			r4 += v[lo+i+4]; r5 += v[lo+i+5]; r6 += v[lo+i+6]; r7 += v[lo+i+7]
+		}
+		res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+		for (; i < n; i++) res += v[lo + i]
+		return res
+	}
+	n2 = int(n / 2); n2 -= n2 % 8
+	return pwsum(v, lo, n2) + pwsum(v, lo + n2, n - n2)
+}
+# numpy argsort(kind="quicksort") of v[t[0..num)], in place on t.
+function aqsort(v, t, num,   pl, pr, sp, st, pm, pi, pj, pk, vp, x, vi) {
+	pl = 0; pr = num - 1; sp = 0
+	for (;;) {
+		while (pr - pl > 15) {
+			pm = pl + int((pr - pl) / 2)
+			if (v[t[pm]] < v[t[pl]]) { x = t[pm]; t[pm] = t[pl]; t[pl] = x }
+			if (v[t[pr]] < v[t[pm]]) { x = t[pr]; t[pr] = t[pm]; t[pm] = x }
+			if (v[t[pm]] < v[t[pl]]) { x = t[pm]; t[pm] = t[pl]; t[pl] = x }
+			vp = v[t[pm]]; pi = pl; pj = pr - 1
+			x = t[pm]; t[pm] = t[pj]; t[pj] = x
+			for (;;) {
+				do ++pi; while (v[t[pi]] < vp)
+				do --pj; while (vp < v[t[pj]])
+				if (pi >= pj) break
+				x = t[pi]; t[pi] = t[pj]; t[pj] = x
+			}
+			pk = pr - 1
+			x = t[pi]; t[pi] = t[pk]; t[pk] = x
+			if (pi - pl < pr - pi) { st[sp++] = pi + 1; st[sp++] = pr; pr = pi - 1 }
+			else { st[sp++] = pl; st[sp++] = pi - 1; pl = pi + 1 }
+		}
+		for (pi = pl + 1; pi <= pr; ++pi) {
+			vi = t[pi]; vp = v[vi]; pj = pi; pk = pi - 1
+			while (pj > pl && vp < v[t[pk]]) t[pj--] = t[pk--]
+			t[pj] = vi
+		}
+		if (sp == 0) break
+		pr = st[--sp]; pl = st[--sp]
+	}
+}
+# The row order of pandas sort_values(ascending=False) on val[1..n]
+# (nargsort: reverse, numpy quicksort, reverse), ties included.
+function descorder(val, n, ord,   i, v, t) {
+	for (i = 0; i < n; i++) { v[i] = val[n - i] + 0; t[i] = i }
+	aqsort(v, t, n)
+	for (i = 1; i <= n; i++) ord[i] = n - t[n - i]
+}
+# Column numbers by header name: col["name"].
+function header(   i) { for (i = 1; i <= NF; i++) col[unesc($i)] = i }
+'
+# awkx PROGRAM ARGS...: awk with tab-separated fields and AWKLIB.
+awkx() {
+	p=$1; shift
+	awk -F '\t' -v OFS='\t' "$AWKLIB$p" "$@"
+}
+
+# ---- 1. events and the call tree ----
+st tl-parse "$trace" >"$w/events.tsv"; ok
+T=$w/tree
+mkdir "$T" || die "cannot write in $w"
+tl_tree_stage "$w/events.tsv" "$T" || die "tree stage failed"
+for f in gpu ops intervals meta health; do
+	[ -f "$T/$f.tsv" ] || die "tree stage wrote no $f.tsv"
+done
+
+# What kind of trace: GPU events at all, cpu_ops at all (TraceLens's
+# GPU-only test), and the collective kernels for coll_analysis.
+st awkx '
+NR == 1 { header(); next }
+$col["cat"] == "cpu_op" || $col["cat"] == "python_func" { ncpu++ }
+$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
+	c = $col["correlation"]; x = $col["External id"]
+	if ((c == "" || c == "null") && (x == "" || x == "null")) next
+	print $col["name"], $col["ts"], $col["dur"], $col["Process Group Name"],
+	    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
+	    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
+	    $col["In split size"], $col["Out split size"], $col["stream"] >coll
+}
+END { print ncpu + 0 >kind }' coll="$w/coll.tsv" kind="$w/ncpu" "$w/events.tsv"; ok
+: >>"$w/coll.tsv"
+ncpu=$(cat "$w/ncpu")
+gpuonly=0; [ "$ncpu" = 0 ] && gpuonly=1
+ngpu=$(awk 'END { print NR - 1 }' "$T/gpu.tsv")
+
+# ---- 2. gpu_timeline ----
+# ts, dur and class (comp, comm, memcpy) of every GPU event counted.
+st awkx '
+NR == 1 { header(); next }
+unl || $col["linked"] == 1 {
+	c = $col["cat"]; n = $col["name"]
+	if (c == "gpu_memcpy") k = "memcpy"
+	else if (c == "kernel" && n ~ /^(MEMORY_COPY_(HOST_TO_DEVICE|DEVICE_TO_HOST|DEVICE_TO_DEVICE)|__amd_rocclr_copyBuffer(Rect)?(Aligned)?)(\.kd)?$/) k = "memcpy"
+	else if (c == "kernel" && n ~ /^__amd_rocclr_fillBuffer(Aligned)?(\.kd)?$/) k = "comp"
+	else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
+	else k = "comp"
+	print $col["ts"], $col["dur"], k
+}' unl="$unlinked" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; ok
+ntl=$(awk 'END { print NR }' "$w/tl.body")
+if [ "$ntl" -gt 0 ]; then
+	if [ -n "$micro" ]; then
+		idle="micro=gaps:ts,dur,<$micro macro=gaps:ts,dur,>=$micro"
+	else
+		idle="idle=gaps:ts,dur"
+	fi
+	{ printf 'ts\tdur\tclass\n'; cat "$w/tl.body"; } |
+	st tl-aggregate $xflag 'comp=union:ts,dur,class=comp' \
+	    'xcomm=minus:ts,dur,class=comm,comp' \
+	    'xmem=minus:ts,dur,class=memcpy,comp,comm' 'busy=union:ts,dur' \
+	    $idle 'total=span:ts,dur' 'comm=union:ts,dur,class=comm' \
+	    'memcpy=union:ts,dur,class=memcpy' >"$w/tl.agg"; ok
+	st awkx '
+	NR == 1 { header(); next }
+	{
+		tot = $col["total"]
+		print "type,time ms,percent"
+		row("computation_time", $col["comp"])
+		row("exposed_comm_time", $col["xcomm"])
+		row("exposed_memcpy_time", $col["xmem"])
+		row("busy_time", $col["busy"])
+		if ("micro" in col) {
+			row("micro_idle_time", $col["micro"])
+			row("macro_idle_time", $col["macro"])
+		} else
+			row("idle_time", exact ? $col["idle"] : $col["total"] - $col["busy"])
+		row("total_time", tot)
+		row("total_comm_time", $col["comm"])
+		row("total_memcpy_time", $col["memcpy"])
+		printf "%.17g\n", tot >totf
+	}
+	function row(name, t) { print name "," pyrepr(t / 1e3) "," pyrepr(t / tot * 100) }
+	' OFS=, exact="$xflag" totf="$w/total" "$w/tl.agg" >"$R/gpu_timeline.csv"; ok
+	total_us=$(cat "$w/total")
+else
+	echo "$prog: $trace: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
+	total_us=
+fi
+
+# ---- 3. kernel launchers: one row per op that launches kernels ----
+# intervals.tsv kind d: the op's direct kernels; kind s: its subtree's.
+st awkx 'NR == 1 || $2 == "d"' "$T/intervals.tsv" |
+st tl-aggregate $xflag -g op:n 'direct=union:ts,dur' 'count' 'g1=min:gpu' \
+    'k1=first:name' 'kd=list:name,dur,stream' >"$w/direct.tsv"; ok
+st awkx 'NR == 1 || $2 == "s"' "$T/intervals.tsv" |
+st tl-aggregate $xflag -g op:n 'subtree=union:ts,dur' >"$w/subtree.tsv"; ok
+# Join op fields (ops.tsv, UID order), subtree times and the process and
+# thread names (meta.tsv) onto the launchers, all in UID order.
+st awkx '
+FILENAME == meta { if (FNR > 1) m[$1 SUBSEP $2 SUBSEP $3] = $4; next }
+FNR == 1 {
+	header()
+	print "UID", "name", "ts", "process_name", "process_label", "thread_name",
+	    "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
+	    "direct", "subtree", "count", "g1", "k1", "kd"
+	getline sl <subf; ohdr = ""; getline ohdr <ops; split(ohdr, oh, "\t")
+	for (i in oh) oc[oh[i]] = i
+	next
+}
+{
+	op = $1 + 0
+	while (shave == 0 || sop < op) { if ((getline sl <subf) <= 0) { sop = 1e30; break } split(sl, s, "\t"); sop = s[1] + 0; shave = 1 }
+	while (ohave == 0 || oop < op) { if ((getline ol <ops) <= 0) { oop = 1e30; break } split(ol, o, "\t"); oop = o[oc["UID"]] + 0; ohave = 1 }
+	if (oop != op) { print "tl-report: launcher " $1 " is not in ops.tsv" >"/dev/stderr"; exit 1 }
+	pid = o[oc["pid"]]; tid = o[oc["tid"]]
+	pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
+	pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
+	tn = (pid SUBSEP tid SUBSEP "thread_name") in m ? m[pid, tid, "thread_name"] : "Unknown"
+	print $1, o[oc["name"]], o[oc["ts"]], pn, pl, tn, o[oc["Input Dims"]],
+	    o[oc["Input type"]], o[oc["Input Strides"]], o[oc["Concrete Inputs"]],
+	    $col["direct"], (sop == op ? s[2] : 0), $col["count"], $col["g1"],
+	    $col["k1"], $col["kd"]
+}' meta="$T/meta.tsv" subf="$w/subtree.tsv" ops="$T/ops.tsv" "$T/meta.tsv" "$w/direct.tsv" >"$w/join.tsv"; ok
+# Categorise (TraceLens's categorize_torch_op); the layout of L, the
+# launcher table: the nine unique-args keys first.
+st tl-aggregate -g UID:n 'name=first:name' 'op category=opcat:name,k1' \
+    'process_name=first:process_name' 'process_label=first:process_label' \
+    'thread_name=first:thread_name' 'Input Dims=first:Input Dims' \
+    'Input type=first:Input type' 'Input Strides=first:Input Strides' \
+    'Concrete Inputs=first:Concrete Inputs' 'ts=first:ts' 'direct=first:direct' \
+    'subtree=first:subtree' 'g1=first:g1' 'k1=first:k1' 'kd=first:kd' \
+    <"$w/join.tsv" >"$w/Lu.tsv"; ok
+# L: the launchers in TraceLens's order (by ts, ties by first kernel).
+st awkx '{ printf "%s", $2; for (i = 3; i <= NF; i++) printf "\t%s", $i; printf "\t%s\n", $1 }' "$w/Lu.tsv" |
+st hsort -s -t "$TAB" -k10,10n -k13,13n >"$w/L.tsv"; ok
+# L columns: 1 name 2 op category 3 process_name 4 process_label
+# 5 thread_name 6-9 Input Dims/type/Strides, Concrete Inputs 10 ts
+# 11 direct 12 subtree 13 g1 14 k1 15 kd 16 UID
+nl=$(awk 'END { print NR - 1 }' "$w/L.tsv")
+
+# pct FILE SUMCOL: print the body of a sorted sheet (TSV) with the
+# Percentage and Cumulative Percentage of column SUMCOL appended, as
+# pandas computes them; the caller's awk program formats each row.
+if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
+	# ---- ops_summary_by_category ----
+	st hsort -s -t "$TAB" -k2,2 <"$w/L.tsv" |
+	st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' >"$w/cat.tsv"; ok
+	st awkx '
+	NR == 1 { print "op category,Count,total_direct_kernel_time_ms,Percentage (%),Cumulative Percentage (%)"; next }
+	{ n++; c[n] = $1; k[n] = $3; sm[n] = $2 }
+	END {
+		descorder(sm, n, o)
+		for (i = 1; i <= n; i++) ms[i] = sm[o[i]] / 1000
+		tot = pwsum(ms, 1, n)
+		for (i = 1; i <= n; i++) {
+			p = ms[i] / tot * 100; cum += p
+			print cell(c[o[i]]) "," k[o[i]] "," pyrepr(ms[i]) "," pyrepr(p) "," pyrepr(cum)
+		}
+	}' "$w/cat.tsv" >"$R/ops_summary_by_category.csv"; ok
+
+	# ---- ops_summary ----
+	st hsort -s -t "$TAB" -k1,1 <"$w/L.tsv" |
+	st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
+	    'Categories=set:op category' >"$w/ops.tsv"; ok
+	st awkx '
+	NR == 1 { print "name,total_direct_kernel_time_sum,total_subtree_kernel_time_sum,total_direct_kernel_time_ms,total_subtree_kernel_time_ms,Count,Categories,Percentage (%),Cumulative Percentage (%)"; next }
+	{ n++; nm[n] = $1; d[n] = $2; s[n] = $3; k[n] = $4; c[n] = $5 }
+	END {
+		descorder(d, n, o)
+		for (i = 1; i <= n; i++) ms[i] = d[o[i]] / 1000
+		tot = pwsum(ms, 1, n)
+		for (i = 1; i <= n; i++) {
+			j = o[i]; p = ms[i] / tot * 100; cum += p
+			print cell(nm[j]) "," pyrepr(d[j]) "," pyrepr(s[j]) "," pyrepr(ms[i]) "," \
+			    pyrepr(s[j] / 1000) "," k[j] "," cell(c[j]) "," pyrepr(p) "," pyrepr(cum)
+		}
+	}' "$w/ops.tsv" >"$R/ops_summary.csv"; ok
+
+	# ---- ops_unique_args ----
+	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6 -k7,7 -k8,8 -k9,9 <"$w/L.tsv" |
+	st tl-aggregate -g 'name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs' \
+	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
+	    'operation_count=count:UID' \
+	    'total_direct_kernel_time_mean=mean:direct' 'total_subtree_kernel_time_mean=mean:subtree' \
+	    'total_direct_kernel_time_median=median:direct' 'total_subtree_kernel_time_median=median:subtree' \
+	    'total_direct_kernel_time_std=std:direct' 'total_subtree_kernel_time_std=std:subtree' \
+	    'total_direct_kernel_time_min=min:direct' 'total_subtree_kernel_time_min=min:subtree' \
+	    'total_direct_kernel_time_max=max:direct' 'total_subtree_kernel_time_max=max:subtree' \
+	    'total_direct_kernel_time_sum=sum:direct' 'total_subtree_kernel_time_sum=sum:subtree' \
+	    'ex_UID=first:UID' 'kernel_details_summary=kstats:kd' 'trunc_kernel_details=ktrunc:kd' |
+	st hsort -t "$TAB" -k25,25gr -k27,27n >"$w/uniq.tsv"; ok
+	st awkx '
+	NR == 1 {
+		printf "name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs"
+		for (i = 14; i <= NF; i++) printf ",%s", $i
+		print ",Percentage (%),Cumulative Percentage (%)"
+		next
+	}
+	{ n++; row[n] = $0; v[n] = $25 + 0 }
+	END {
+		tot = pwsum(v, 1, n)
+		for (r = 1; r <= n; r++) {
+			split(row[r], f, "\t")
+			o = cell(f[1]) "," cell(f[2]) "," cell(f[3]) "," cell(f[4]) "," cell(f[5])
+			for (i = 10; i <= 13; i++) o = o "," cell(f[i])
+			o = o "," f[14]
+			for (i = 15; i <= 24; i++) o = o "," (f[i] == "" ? "" : pyrepr(f[i]))
+			o = o "," pyrepr(f[25]) "," pyrepr(f[26]) "," f[27] "," cell(f[28]) "," cell(f[29])
+			p = v[r] / tot * 100; cum += p
+			print o "," pyrepr(p) "," pyrepr(cum)
+		}
+	}' "$w/uniq.tsv" >"$R/ops_unique_args.csv"; ok
+fi
+
+# ---- 4. kernels: kernel_summary and the short-kernel sheets ----
+# One row per kernel (cat kernel, linked or not), in UID order:
+# cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
+st awkx '
+NR == 1 { header(); next }
+$col["cat"] == "kernel" {
+	print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
+	    $col["linked"], $col["name"], $col["stream"], $col["dur"],
+	    $col["Input Dims"], $col["Input Strides"], $col["Concrete Inputs"]
+}' "$T/gpu.tsv" >"$w/k.tsv"; ok
+nk=$(awk 'END { print NR }' "$w/k.tsv")
+hascpu=$(awk -F '\t' '$1 != "" { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
+haslaunch=$(awk -F '\t' '$5 == 1 { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
+if [ "$nk" -gt 0 ]; then
+	# The category of each kernel's cpu_op: TraceLens categorises the
+	# cpu_op with its own first kernel when it is a launcher.
+	{ printf 'cpu_op\tname\tk1\n'
+	  st awkx 'FNR == NR { if (FNR > 1) k1[$1] = $15; next }
+	  $1 != "" && !($1 in seen) { seen[$1]; print $1, $3, ($1 in k1) ? k1[$1] : "" }' \
+	      "$w/Lu.tsv" "$w/k.tsv" | st $SORT -t "$TAB" -k1,1n; } |
+	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; ok
+	# pcat pcpu name stream dur UID dims strides concrete
+	st awkx '
+	FNR == NR { if (FNR > 1) cat[$1] = $2; next }
+	{
+		if ($1 != "") { pc = cat[$1]; pu = $3 }
+		else if ($5 == 1) {
+			l = tolower(unesc($4))
+			pc = (l ~ /cudagraph|graphlaunch/) ? "graph" : "runtime"
+			pu = hascpu ? $4 : ""
+		} else { pc = ""; pu = "" }
+		print pc, pu, $6, $7, $8, $2, $9, $10, $11
+	}' hascpu="$hascpu" "$w/kcat.tsv" "$w/k.tsv" >"$w/kk.tsv"; ok
+fi
+if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
+	# Percent of kernels time divides by the sum of all kernel durations
+	# as pandas takes it (numpy's pairwise sum, in trace order).
+	tk=$({ printf 'dur\n'; cut -f5 "$w/kk.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); ok
+	{ printf 'pcat\tpcpu\tname\tstream\tdur\n'; cut -f1-5 "$w/kk.tsv"; } |
+	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n |
+	st tl-aggregate -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' >"$w/ks.tsv"; ok
+	st awkx '
+	NR == 1 {
+		printf "Parent op category,%sKernel name,Kernel stream,", hascpu ? "Parent cpu_op," : ""
+		print "Kernel duration (µs)_sum,Kernel duration (µs)_count,Kernel duration (µs)_mean,Kernel duration (µs)_min,Kernel duration (µs)_max,Percent of kernels time (%),Percent of total time (%)"
+		next
+	}
+	{ n++; row[n] = $0; v[n] = $5 }
+	END {
+		tt = total / 1e3 * 1e3
+		descorder(v, n, ord)
+		for (r = 1; r <= n; r++) {
+			split(row[ord[r]], f, "\t")
+			o = cell(f[1]) "," (hascpu ? cell(f[2]) "," : "") cell(f[3]) "," cell(f[4])
+			o = o "," pyrepr(f[5]) "," f[6] "," pyrepr(f[7]) "," pyrepr(f[8]) "," pyrepr(f[9])
+			o = o "," (tk + 0 > 0 ? pyrepr(f[5] / tk * 100) : "")
+			o = o "," (total != "" && tt != 0 ? pyrepr(f[5] / tt * 100) : "")
+			print o
+		}
+	}' hascpu="$hascpu" total="$total_us" tk="$tk" "$w/ks.tsv" >"$R/kernel_summary.csv"; ok
+fi
+if [ "$short" = 1 ]; then
+	# short_kernel_histogram: numpy.histogram of the short durations.
+	st awkx '
+	FNR == NR { if ($5 + 0 < th) { d = $5 + 0; if (!n || d < lo) lo = d; if (!n || d > hi) hi = d; n++ } next }
+	FNR == 1 {
+		print "bin_start,bin_end,count"
+		if (!n) exit
+		if (lo == hi) { lo -= 0.5; hi += 0.5 }
+		step = (hi - lo) / bins
+		for (i = 0; i < bins; i++) e[i] = i * step + lo
+		e[bins] = hi
+		norm = bins / (hi - lo)
+	}
+	$5 + 0 < th {
+		d = $5 + 0
+		j = int((d - lo) * norm)
+		if (j == bins) j--
+		if (d < e[j]) j--
+		if (d >= e[j + 1] && j != bins - 1) j++
+		c[j]++
+	}
+	END { if (n) for (i = 0; i < bins; i++) print pyrepr(e[i]) "," pyrepr(e[i + 1]) "," c[i] + 0 }
+	' th="$thresh" bins="$bins" "$w/kk.tsv" "$w/kk.tsv" >"$R/short_kernel_histogram.csv"; ok
+	# short_kernels_summary: grouped in first-appearance order (a
+	# sequence number per group keeps it), rows with a missing key dropped.
+	if [ "$gpuonly" = 1 ]; then keys='name'; else keys='pcpu,dims,strides,concrete,name'; fi
+	st awkx '
+	BEGIN { print "seq", "pcpu", "dims", "strides", "concrete", "name", "dur" }
+	$5 + 0 < th {
+		if (!gpuonly && ($2 == "" || $7 == "" || $8 == "" || $9 == "")) next
+		k = gpuonly ? $3 : $2 "\t" $7 "\t" $8 "\t" $9 "\t" $3
+		if (!(k in seq)) seq[k] = sprintf("%012d", ++ns)
+		print seq[k], $2, $7, $8, $9, $3, $5
+	}' th="$thresh" gpuonly="$gpuonly" "$w/kk.tsv" |
+	st hsort -s -t "$TAB" -k1,1 |
+	st tl-aggregate -g seq 'p=first:pcpu' 'd=pylit:dims' 's=pylit:strides' 'c=pylit:concrete' \
+	    'n=first:name' 'sum:dur' 'count:dur' 'mean:dur' |
+	st hsort -s -t "$TAB" -k7,7gr -k8,8n -k9,9g >"$w/short.tsv"; ok
+	st awkx '
+	NR == 1 {
+		# pandas writes an empty group-by with its two-level header
+		if (n0 == 0) { print (nshort > 0 ? "Kernel duration (µs),Kernel duration (µs),Kernel duration (µs)\nsum,count,mean" : ""); exit }
+		if (!gpuonly) printf "Parent cpu_op,Input dims,Input strides,Concrete Inputs,"
+		print "Kernel name,Short Kernel duration (µs) sum,Short Kernel count,Short Kernel duration (µs) mean,Short Kernel duration (µs) percent of total time"
+		next
+	}
+	topk != "" && NR - 1 > topk + 0 { exit }
+	{
+		o = gpuonly ? "" : cell($2) "," cell($3) "," cell($4) "," cell($5) ","
+		print o cell($6) "," pyrepr($7) "," $8 "," pyrepr($9) "," pyrepr($7 / (total / 1e3 * 1e3) * 100)
+	}' gpuonly="$gpuonly" topk="$topk" total="$total_us" nshort="$(awk -F '\t' '$5 + 0 < th' th="$thresh" "$w/kk.tsv" | wc -l)" n0="$(($(wc -l <"$w/short.tsv") - 1))" \
+	    "$w/short.tsv" >"$R/short_kernels_summary.csv"; ok
+fi
+
+# ---- 5. coll_analysis: collective kernels, as TraceLens's NcclAnalyser ----
+if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ] && [ -s "$w/coll.tsv" ]; then
+	# name ts dur pgname pgranks coll gsize dtype innel outnel insplit outsplit stream
+	st awkx '
+	FNR == NR {
+		if ($4 != "" && $4 != "null" && $4 != "Unknown_Group") pg = 1
+		if ($13 != "" && $13 != "null") s[$13]
+		next
+	}
+	FNR == 1 {
+		ns = 0; for (k in s) ns++
+		simple = !pg && ns <= 1
+		b["Float"] = 4; b["Int"] = 4; b["Long"] = 8; b["BFloat16"] = 2; b["Bool"] = 1
+		b["Byte"] = 1; b["Double"] = 8; b["Half"] = 2; b["Short"] = 2
+		print "rank", "Process Group Name", "Process Group Ranks", "Collective name",
+		    "Group size", "dtype", "In msg nelems", "Out msg nelems", "In split size",
+		    "Out split size", "stream", "in_mb", "out_mb", "dur"
+	}
+	{
+		for (i = 4; i <= 13; i++) if ($i == "null") $i = ""
+		if (simple) $4 = "all"
+		else if ($4 == "") $4 = "Unknown_Group"
+		if ($6 == "" && tolower($1) ~ /cross_device_reduce/) $6 = "allreduce"
+		im = om = ""
+		if (($8 in b) && $9 != "") { im = $9 * b[$8] / 1048576; om = $10 * b[$8] / 1048576 }
+		for (i = 4; i <= 13; i++) if ($i == "") next
+		print 0, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, (im == "" ? "" : pyrepr(im)), (om == "" ? "" : pyrepr(om)), $3
+	}' "$w/coll.tsv" "$w/coll.tsv" |
+	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5n -k6,6 -k7,7n -k8,8n -k9,9 -k10,10 -k11,11n |
+	st tl-aggregate -g 'rank,Process Group Name,Process Group Ranks,Collective name,Group size:n,dtype,In msg nelems:n,Out msg nelems:n,In split size,Out split size,stream:n' \
+	    'r=pylit:Process Group Ranks' 'i=pylit:In split size' 'o=pylit:Out split size' \
+	    'first:in_mb' 'first:out_mb' 'sum:dur' 'mean:dur' 'std:dur' 'min:dur' 'max:dur' 'count:dur' >"$w/coll.agg"; ok
+	if [ "$(wc -l <"$w/coll.agg")" -gt 1 ]; then
+		st awkx '
+		NR == 1 { print "rank,Process Group Name,Process Group Ranks,Collective name,Group size,dtype,In msg nelems,Out msg nelems,In split size,Out split size,stream,In msg size (MB)_first,Out msg size (MB)_first,dur_sum,dur_mean,dur_std,dur_min,dur_max,operation_count"; next }
+		{ n++; row[n] = $0; v[n] = $17 }
+		END {
+			descorder(v, n, ord)
+			for (r = 1; r <= n; r++) {
+				split(row[ord[r]], f, "\t")
+				print f[1] "," cell(f[2]) "," cell(f[12]) "," cell(f[4]) "," cell(f[5]) "," cell(f[6]) "," \
+				    cell(f[7]) "," cell(f[8]) "," cell(f[13]) "," cell(f[14]) "," cell(f[11]) "," f[15] "," f[16] "," \
+				    pyrepr(f[17]) "," pyrepr(f[18]) "," (f[19] == "" ? "" : pyrepr(f[19])) "," pyrepr(f[20]) "," pyrepr(f[21]) "," f[22]
+			}
+		}' "$w/coll.agg" >"$R/coll_analysis.csv"; ok
+	fi
+fi
+
+# ---- 6. roofline sheets: tl-roofline(1) hook ----
+# When tl-roofline is installed it writes unified_perf_summary and the
+# perf-model sheets from the same tree files into the report directory.
+if command -v tl-roofline >/dev/null 2>&1 && [ "$gpuonly" = 0 ] &&
+    [ -n "${TL_REPORT_ROOFLINE:-1}" ] && type tl_roofline_stage >/dev/null 2>&1; then
+	tl_roofline_stage "$T" "$R" || die "roofline stage failed"
+fi
+
+# ---- 7. health: what TraceLens absorbs silently ----
+st awkx '
+NR == 1 { print "fact,count"; next }
+{
+	print cell($1) "," cell($2)
+	if ($1 ~ /^(host_events_dropped|gpu_events_unlinked|gpu_events_same_stream_overlap|gpu_events_zero_duration|events_out_of_time_order)$/ && $2 + 0 > 0) {
+		msg = msg sep $2 " " $1; sep = ", "
+	}
+}
+END { if (msg != "") print "tl-report: " tr ": health: " msg >"/dev/stderr" }
+' tr="$trace" "$T/health.tsv" >"$R/health.csv"; ok
+
+# ---- CPU-only traces: the CPU ops, so that the report says something ----
+if [ "$ngpu" = 0 ]; then
+	st awkx 'NR == 1 { header(); print "name", "dur"; next } $col["cat"] == "cpu_op" { print $col["name"], $col["dur"] }' "$T/ops.tsv" |
+	st hsort -s -t "$TAB" -k1,1 |
+	st tl-aggregate -g name 'sum:dur' 'count:dur' 'mean:dur' |
+	st hsort -t "$TAB" -k2,2gr >"$w/cpu.tsv"; ok
+	st awkx 'NR == 1 { print "name,cpu_time_sum_us,Count,cpu_time_mean_us"; next }
+	{ print cell($1) "," pyrepr($2) "," $3 "," pyrepr($4) }' "$w/cpu.tsv" >"$R/cpu_ops_summary.csv"; ok
+fi
+
+# ---- publish: OUT_DIR appears complete or not at all ----
+rm -rf "$w"
+if [ -e "$out" ]; then
+	old=$tmp.old
+	mv "$out" "$old" || die "cannot move the old $out away"
+fi
+mv "$R" "$out" || { [ -n "$old" ] && mv "$old" "$out"; die "cannot rename into $out"; }
+exit 0

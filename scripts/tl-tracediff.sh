@@ -1,0 +1,422 @@
+#!/bin/sh
+# tl-tracediff: TraceLens's TraceDiff (compare two traces by the shape of
+# their call trees) from two PyTorch profiler traces, made by composing
+# tl-parse, tl-tree, sort, tl-diff and tl-lca.  See tl-tracediff(1).
+set -u
+LC_ALL=C; export LC_ALL
+prog=tl-tracediff
+bindir=$(cd "$(dirname "$0")" && pwd)
+PATH=$bindir:$PATH; export PATH
+# TraceDiff's trees have no python functions
+TL_TREE_OPTS=
+. "$bindir/tl-lib.sh"
+TAB=$(printf '\t')
+
+usage() {
+	cat <<EOF
+usage: tl-tracediff [--prune-non-gpu] [--force] TRACE1 TRACE2 OUT_DIR
+       tl-tracediff --records TRACE1 TRACE2 DIR
+EOF
+	exit "$1"
+}
+
+die() { echo "$prog: $*" >&2; exit 1; }
+usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
+
+prune= force=0 records=0
+while [ $# -gt 0 ]; do
+	o=$(printf '%s' "$1" | tr _ -)
+	case $o in
+	--help|-h) usage 0 ;;
+	--version) echo "tl-tracediff 0.1.0"; exit 0 ;;
+	--prune-non-gpu) prune=-p ;;
+	--force) force=1 ;;
+	--records) records=1 ;;
+	--) shift; break ;;
+	-?*) usedie "unknown option: $1" ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# -eq 3 ] || usedie "need TRACE1 TRACE2 OUT_DIR"
+t1=$1 t2=$2 out=$3
+for t in "$t1" "$t2"; do
+	[ -r "$t" ] && [ -f "$t" ] || die "$t: cannot read"
+done
+out=${out%/}
+[ -n "$out" ] || out=/
+if [ -e "$out" ] && [ "$records" = 0 ]; then
+	[ -d "$out" ] || die "$out exists and is not a directory"
+	[ "$force" = 1 ] || [ -z "$(ls -A "$out")" ] ||
+		die "$out exists and is not empty (use --force to replace it)"
+fi
+if [ "$records" = 1 ]; then
+	[ -d "$out" ] || die "$out: not a directory"
+	[ ! -e "$out/diff_stats.csv" ] && [ ! -e "$out/lca_totals.tsv" ] ||
+		die "$out already holds diff_stats.csv or lca_totals.tsv"
+fi
+parent=$(dirname "$out")
+[ -d "$parent" ] || die "$parent: no such directory"
+tmp=$(mktemp -d "$parent/.tl-tracediff.XXXXXX") || die "cannot make a temporary directory in $parent"
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+ok() { [ $? -eq 0 ] || die "${1:-a pipeline stage failed}"; }
+
+# ---- trees ----
+# tree N TRACE: tl-parse and the tree stage into $tmp/N.
+tree() {
+	mkdir "$tmp/$1" || return 1
+	tl-parse -- "$2" >"$tmp/$1/ev.tsv" || return 1
+	tl_tree_stage "$tmp/$1/ev.tsv" "$tmp/$1" || return 1
+	rm -f "$tmp/$1/ev.tsv" "$tmp/$1/intervals.tsv"
+}
+tree 1 "$t1" & p1=$!
+tree 2 "$t2" & p2=$!
+wait $p1; s1=$?
+wait $p2; s2=$?
+# the failing program has said why
+[ $s1 = 0 ] && [ $s2 = 0 ] || exit 1
+
+# withroot FILE: FILE with a trailing root column.  tl-tree writes it; for
+# an older tl-tree without it, derive it here (this keeps a UID -> parent
+# map in memory).
+withroot() {
+	if head -n 1 "$1" | tr '\t' '\n' | grep -qx root; then
+		cat "$1"
+		return
+	fi
+	awk -F'\t' -v OFS='\t' '
+	function top(u,  p) { while ((p = par[u]) != "") u = p; return u }
+	FNR == 1 { f++ }
+	f == 1 && FNR > 1 { par[$cu] = $cp; next }
+	f == 1 { for (i = 1; i <= NF; i++) { if ($i == "UID") cu = i; if ($i == "parent") cp = i }; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) { if ($i == "UID") u = i; if ($i == "runtime") r = i }
+		print $0, "root"; next }
+	r { print $0, ($r == "" ? "" : top($r)); next }
+	{ print $0, top($u) }
+	' "$2" "$1"
+}
+
+# nodes N: the node records of trace N (tl(7)), grouped by root in
+# TraceLens's root order: roots ranked by their first cpu_root_nodes
+# event in (ts, UID) order; top-level trees with no cpu_op are left out.
+nodes() {
+	_d=$tmp/$1
+	withroot "$_d/ops.tsv" "$_d/ops.tsv" >"$_d/ops.r" || return 1
+	withroot "$_d/gpu.tsv" "$_d/ops.tsv" >"$_d/gpu.r" || return 1
+	awk -F'\t' -v OFS='\t' '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["cpu_root"] == 1 { print $c["root"], $c["ts"], $c["UID"] }
+	' "$_d/ops.r" | tl_sort -t "$TAB" -k2,2g -k3,3n |
+		awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
+		tl_sort -t "$TAB" -k1,1 -k2,2 |
+		awk -F'\t' 'NR == 1 || $1 "" != prev { print; prev = $1 "" }' >"$_d/ranks" || return 1
+	{
+		awk -F'\t' -v OFS='\t' '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["root"], $c["UID"], $c["parent"], $c["cat"], $c["name"],
+		    $c["ts"], $c["dur"], $c["ngpu"], "", "", $c["Input Dims"],
+		    $c["Input type"], $c["Input Strides"], $c["Concrete Inputs"] }
+		' "$_d/ops.r"
+		awk -F'\t' -v OFS='\t' '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["linked"] == 1 && $c["root"] != "" {
+		    print $c["root"], $c["UID"], $c["runtime"], $c["cat"], $c["name"],
+		    $c["ts"], $c["dur"], "", $c["cpu_op"], $c["cpu_op_name"],
+		    $c["Input Dims"], $c["Input type"], $c["Input Strides"],
+		    $c["Concrete Inputs"] }
+		' "$_d/gpu.r"
+	} | tl_sort -t "$TAB" -k1,1 >"$_d/n0" || return 1
+	rm -f "$_d/ops.r" "$_d/gpu.r"
+	{
+		printf 'root\trank\tUID\tparent\tcat\tname\tts\tdur\tngpu\tcpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\tConcrete Inputs\n'
+		join -t "$TAB" "$_d/ranks" "$_d/n0" | tl_sort -t "$TAB" -k2,2
+	} >"$_d/nodes" || return 1
+	rm -f "$_d/n0"
+}
+nodes 1 & p1=$!
+nodes 2 & p2=$!
+wait $p1; s1=$?
+wait $p2; s2=$?
+[ $s1 = 0 ] && [ $s2 = 0 ] || die "cannot group the trees by root"
+# TraceLens's TraceDiff refuses these too (ValueError: no cpu_root_nodes)
+[ -s "$tmp/1/ranks" ] || die "$t1: no CPU ops: nothing to compare"
+[ -s "$tmp/2/ranks" ] || die "$t2: no CPU ops: nothing to compare"
+
+M=$tmp/merged
+tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
+rm -f "$tmp/1/nodes" "$tmp/2/nodes"
+
+R=$tmp/out
+mkdir "$R" || die "cannot make $R"
+if [ "$records" = 0 ]; then
+	tl-lca -m tree $prune "$M" >"$R/merged_tree_output.txt" || exit 1
+fi
+S=$tmp/stats
+tl-lca "$M" >"$S" || exit 1
+if [ "$records" = 1 ]; then
+	tl-lca -m totals "$M" >"$R/lca_totals.tsv" || exit 1
+fi
+rm -f "$M"
+
+# Identical traces (TraceLens: trace1 rows equal trace2 rows, source
+# aside) keep only the trace1 rows, without the source column.
+: >"$tmp/s1"; : >"$tmp/s2"
+awk -F'\t' -v OFS='\t' 'NR > 1 { f = $4 == "trace1" ? a : b; $4 = ""; print >f }' \
+	a="$tmp/s1" b="$tmp/s2" "$S" || die "cannot split the rows"
+ident=0
+[ -s "$tmp/s1" ] && cmp -s "$tmp/s1" "$tmp/s2" && ident=1
+rm -f "$tmp/s1" "$tmp/s2"
+nrows=$(($(wc -l <"$S") - 1))
+
+# pandas writes a column of numbers as floats when one of them is not a
+# whole number (or is missing): which of these columns are all whole?
+wholecols=$(awk -F'\t' '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
+	    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }; next }
+	{ for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0 }
+	END { for (i in c) if (w[i]) printf "%s,", c[i] }' "$S") || die "cannot read the rows"
+
+# csv: TSV records to pandas' CSV; with ident, trace2 rows and the
+# column named source are left out; whole numbers in columns not listed
+# in wholecols get ".0".
+csv() {
+	awk -F'\t' -v ident="$ident" -v whole=",$wholecols" '
+	function unesc(s,   o, i, c, n) {
+		if (index(s, "\\") == 0) return s
+		o = ""; n = length(s)
+		for (i = 1; i <= n; i++) {
+			c = substr(s, i, 1)
+			if (c == "\\" && i < n) {
+				c = substr(s, ++i, 1)
+				if (c == "t") c = "\t"; else if (c == "n") c = "\n"
+				else if (c == "r") c = "\r"; else if (c == "0") c = ""
+			}
+			o = o c
+		}
+		return o
+	}
+	function cell(s) {
+		s = unesc(s)
+		if (s ~ /[,"\r\n]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
+		return s
+	}
+	NR == 1 {
+		for (i = 1; i <= NF; i++) {
+			if ($i == "source") sc = i
+			n = $i == "kernel_time_sum" ? "kernel_time" : $i
+			if (n == "kernel_time" || n == "busy_time" || n == "lowest_common_ancestor_id")
+				if (index(whole, "," n ",") == 0) fl[i] = 1
+		}
+	}
+	ident && sc && NR > 1 && $sc == "trace2" { next }
+	NR > 1 { for (i in fl) if ($i ~ /^-?[0-9]+$/) $i = $i ".0" }
+	{
+		o = ""; first = 1
+		for (i = 1; i <= NF; i++) {
+			if (ident && i == sc) continue
+			o = o (first ? "" : ",") cell($i); first = 0
+		}
+		print o
+	}' "$@"
+}
+
+# jsonstr: the awk function that writes a TSV field as a JSON string
+# the way json.dump(ensure_ascii=False) does.
+jsonfn='
+function jstr(s,   o, i, c, n, e) {
+	o = "\""; n = length(s)
+	for (i = 1; i <= n; i++) {
+		c = substr(s, i, 1)
+		if (c == "\\" && i < n) {
+			e = substr(s, ++i, 1)
+			if (e == "t") c = "\\t"; else if (e == "n") c = "\\n"
+			else if (e == "r") c = "\\r"; else if (e == "0") c = "\\u0000"
+			else if (e == "\\") c = "\\\\"; else c = e
+		} else if (c == "\"") c = "\\\""
+		else if (c == "\b") c = "\\b"
+		else if (c == "\f") c = "\\f"
+		else if (c < " " && c != "") c = sprintf("\\u%04x", ord[c])
+		o = o c
+	}
+	return o "\""
+}
+BEGIN { for (i = 1; i < 32; i++) ord[sprintf("%c", i)] = i }'
+
+# kmap: lines "cpu_op<TAB>kernel", sorted and unique, to the
+# {cpu_op: [kernels]} JSON of cpu_op_map_traceN.json.
+kmap() {
+	awk -F'\t' "$jsonfn"'
+	NR == 1 || $1 "" != prev {
+		printf "%s  %s: [\n    %s", (NR > 1 ? "\n  ],\n" : "{\n"), jstr($1), jstr($2)
+		prev = $1 ""; next
+	}
+	{ printf ",\n    %s", jstr($2) }
+	END { printf "%s", (NR ? "\n  ]\n}" : "{}") }'
+}
+
+if [ "$nrows" -gt 0 ]; then
+	csv "$S" >"$R/diff_stats.csv" || die "cannot write diff_stats.csv"
+fi
+# ---- for tl-report --comparison: the diff_stats sheet and the LCA totals ----
+if [ "$records" = 1 ]; then
+	mv "$R"/* "$out/" || die "cannot write into $out"
+	exit 0
+fi
+if [ "$nrows" -gt 0 ]; then
+
+	# the unique-args summary, in TraceLens's order (sum descending, then
+	# every column as a string)
+	{
+		head -n 1 "$S"
+		tail -n +2 "$S" | awk -F'\t' -v OFS='\t' '{
+			print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 }' |
+			tl_sort -s -t "$TAB" -k1,12 |
+			awk -F'\t' -v OFS='\t' '{
+			print $1, $2, $3, $4, $5, $6, $7, $8, $13, $9, $10, $14, $15, $11, $12 }'
+	} | tl-lca -m summary >"$tmp/sum0" || exit 1
+	{
+		head -n 1 "$tmp/sum0"
+		# one key for the columns before the sum: TAB sorts below any
+		# other byte of a field, so this is column by column
+		tail -n +2 "$tmp/sum0" | tl_sort -t "$TAB" -k15,15gr -k1,14
+	} >"$tmp/sum" || die "cannot sort the summary"
+	rm -f "$tmp/sum0"
+
+	# cpu_op_map_traceN.json: from the summary before renaming
+	for n in 1 2; do
+		awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
+			tl_sort -u | kmap >"$R/cpu_op_map_trace$n.json" ||
+			die "cannot write cpu_op_map_trace$n.json"
+	done
+
+	# The rename map: per LCA (in order of first row), its cpu_op names
+	# on each side (unique, in row order), paired as TraceLens pairs them.
+	awk -F'\t' 'NR > 1 && $12 != "" { printf "%s\t%012d\t%s\t%s\t%s\n", $12, NR, $4, $2, $15 }' "$S" |
+		tl_sort -t "$TAB" -k1,1 -k2,2 |
+		awk -F'\t' -v OFS='\t' '
+		function flush() {
+			if (have) print first, l1, l2
+			have = 1; l1 = l2 = ""; delete seen
+		}
+		NR == 1 || $1 "" != prev { flush(); prev = $1 ""; first = $2 }
+		!(($3, $4) in seen) {
+			seen[$3, $4] = 1
+			if ($3 == "trace1") l1 = l1 (l1 == "" ? "" : "\001") $4
+			else l2 = l2 (l2 == "" ? "" : "\001") $4
+		}
+		END { flush() }' | tl_sort -t "$TAB" -k1,1 >"$tmp/lcas" ||
+		die "cannot group the rows by LCA"
+	# module parents of each cpu_op: those of its last source (trace2 if any)
+	awk -F'\t' 'NR > 1 { print $2 "\t" $4 "\t" $15 }' "$S" | tl_sort -u >"$tmp/mods" ||
+		die "cannot list module parents"
+	awk -F'\t' '
+	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
+	function has(big, small) { return small == "" || index(big, small) > 0 }
+	function common(n1, n2,   c1, c2) {
+		c1 = clean(n1); c2 = clean(n2)
+		if (c1 == c2) return c1
+		if (has(c2, c1)) return c1
+		if (has(c1, c2)) return c2
+		if (substr(c1, 1, 20) == substr(c2, 1, 20)) return c1 "/" c2
+		if (nmod[n1] == 1 && nmod[n2] == 1 && mod[n1] == mod[n2]) {
+			c1 = mod[n1]; gsub(/ /, "", c1); return c1
+		}
+		return "\001"
+	}
+	FILENAME == mods {
+		if ($1 != mname || $2 != msrc) { mname = $1; msrc = $2; nmod[$1] = 0 }
+		nmod[$1]++; mod[$1] = $3; next
+	}
+	$2 == "" || $3 == "" { next }
+	{
+		n1 = split($2, a1, "\001"); n2 = split($3, a2, "\001")
+		all = 1
+		for (i = 1; i <= n1; i++) if (!(a1[i] in vis)) all = 0
+		for (i = 1; i <= n2; i++) if (!(a2[i] in vis)) all = 0
+		if (all) next
+		for (i = 1; i <= n1; i++) vis[a1[i]] = 1
+		for (i = 1; i <= n2; i++) vis[a2[i]] = 1
+		if (n1 == n2) {
+			for (i = 1; i <= n1; i++) if (a1[i] != a2[i]) {
+				c = common(a1[i], a2[i])
+				if (c != "\001") { ren[a2[i]] = c; ren[a1[i]] = c }
+			}
+			next
+		}
+		# drop the names on both sides, then pair the rest greedily
+		m1 = 0
+		for (i = 1; i <= n1; i++) {
+			for (j = 1; j <= n2; j++) if (a2[j] != "\002" && a1[i] == a2[j]) break
+			if (j <= n2) a2[j] = "\002"; else b1[++m1] = a1[i]
+		}
+		for (i = 1; i <= m1; i++)
+			for (j = 1; j <= n2; j++) {
+				if (a2[j] == "\002") continue
+				c = common(b1[i], a2[j])
+				if (c != "\001") { ren[b1[i]] = c; ren[a2[j]] = c; a2[j] = "\002"; break }
+			}
+	}
+	END { for (k in ren) print k "\t" ren[k] }
+	' mods="$tmp/mods" "$tmp/mods" "$tmp/lcas" >"$tmp/rename" || die "cannot build the rename map"
+	rm -f "$tmp/lcas" "$tmp/mods"
+	awk -F'\t' -v OFS='\t' '
+	FILENAME == rn { ren[$1] = $2; next }
+	FNR > 1 { if ($3 in ren) $3 = ren[$3]; gsub(/ /, "", $13) }
+	{ print }' rn="$tmp/rename" "$tmp/rename" "$tmp/sum" >"$tmp/sum1" ||
+		die "cannot rename"
+	mv "$tmp/sum1" "$tmp/sum"
+	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
+		die "cannot write diff_stats_unique_args_summary.csv"
+
+	# cpu_op_map.json: per renamed cpu_op (in summary order), per source,
+	# its sorted kernels and module parents
+	awk -F'\t' '
+	NR > 1 {
+		if (!($3 in pos)) pos[$3] = ++np
+		printf "%06d\t%s\t%s\tk\t%s\n", pos[$3], $3, $5, $1
+		printf "%06d\t%s\t%s\tp\t%s\n", pos[$3], $3, $5, $13
+	}' "$tmp/sum" | tl_sort -u | awk -F'\t' -v ident="$ident" "$jsonfn"'
+	function close_src() { if (src != "") printf "\n%s]\n%s}", ind, substr(ind, 3) }
+	NR == 1 || $1 "" != op {
+		if (NR > 1) { close_src(); if (!ident) printf "\n  }"; printf ",\n" } else printf "{\n"
+		op = $1 ""; src = ""
+		printf "  %s: {", jstr($2)
+	}
+	ident && $3 != "trace1" { next }
+	$3 "" != src {
+		if (src != "") { close_src(); printf "," }
+		src = $3 ""; kind = ""
+		if (ident) ind = "    "
+		else { ind = "      "; printf "\n    %s: {", jstr($3) }
+	}
+	$4 "" != kind {
+		if (kind != "") printf "\n%s],", ind
+		kind = $4
+		printf "\n%s%s: [\n%s%s", ind, ($4 == "k" ? "\"kernels\"" : "\"nn_module_parents\""), ind "  ", jstr($5)
+		next
+	}
+	{ printf ",\n%s%s", ind "  ", jstr($5) }
+	END {
+		if (NR == 0) { printf "{}"; exit }
+		close_src(); if (!ident) printf "\n  }"; printf "\n}"
+	}' >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
+else
+	# TraceLens stops here (it finds no GPU events); the maps are empty
+	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
+		printf '{}' >"$R/$f.json" || die "cannot write $f.json"
+	done
+fi
+rm -f "$S"
+
+old=
+if [ -e "$out" ]; then
+	old=$tmp/old
+	mv "$out" "$old" || die "cannot move the old $out away"
+fi
+mv "$R" "$out" || { [ -n "$old" ] && mv "$old" "$out"; die "cannot rename into $out"; }
+exit 0
