@@ -37,7 +37,7 @@ bin/%: scripts/%.sh
 	chmod +x $@
 
 # The shell library the scripts source: installed beside them, not run.
-bin/tl-lib%.sh: scripts/tl-lib%.sh
+$(SHLIB): bin/%.sh: scripts/%.sh
 	@mkdir -p bin
 	cp $< $@
 
