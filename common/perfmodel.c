@@ -642,6 +642,28 @@ gemm_kernel(const char *k, struct mresult *r, char *out, size_t outsz)
 	return 0;
 }
 
+/*
+ * The "name" member of a kernel-details object ({"name":..,"dur":..}, as
+ * tl-aggregate's list writes them), or NULL.
+ */
+static const struct jval *
+kd_name(const struct jdoc *d, const struct jval *o)
+{
+	const struct jval *k;
+	size_t i, at;
+	const char *s;
+
+	at = o->first;
+	for (i = 0; i + 1 < o->n; i += 2) {
+		k = &d->v[at];
+		s = jstr(d, k);
+		if (s != NULL && strcmp(s, "name") == 0)
+			return &d->v[k->next];
+		at = d->v[k->next].next;
+	}
+	return NULL;
+}
+
 /* The transpose param: first kernel (by ts) whose name parses. */
 static int
 gemm_transpose(const struct opargs *a, struct mresult *r, char *out, size_t outsz)
@@ -655,6 +677,8 @@ gemm_transpose(const struct opargs *a, struct mresult *r, char *out, size_t outs
 	if (root != NULL && root->t == J_ARR) {
 		for (i = 0; i < root->n; i++) {
 			e = jarr_at(&a->knames, root, i);
+			if (e != NULL && e->t == J_OBJ)
+				e = kd_name(&a->knames, e);
 			if ((k = jstr(&a->knames, e)) == NULL)
 				continue;
 			if ((got = gemm_kernel(k, r, out, outsz)) != 0)

@@ -27,6 +27,7 @@
 static int bwdflag;		/* --bwd: backward metrics */
 static int fixedflag;		/* --fixed-models */
 static const char *archarg;	/* --gpu-arch NAME|FILE */
+static int modelledflag;	/* --modelled: only ops that have a model */
 
 /* A GPU spec in TraceLens's schema. */
 struct arch {
@@ -63,7 +64,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: %s [--bwd] [--fixed-models] [--gpu-arch name|file] [file]\n",
+	    "usage: %s [--bwd] [--fixed-models] [--gpu-arch name|file] [--modelled]\n"
+	    "       [file]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -341,7 +343,7 @@ model_cols(FILE *fp, const struct model *m, int st, const struct mresult *res,
 	int ok = m != NULL && st == M_OK, hb = ok && res->has_bytes;
 
 	putstr(fp, m ? m->cls : NULL);
-	putstr(fp, m ? stname[st] : NULL);
+	putstr(fp, m && st >= 0 ? stname[st] : NULL);
 	putstr(fp, m ? m->fam->sheet : NULL);
 	putstr(fp, m ? (bwdflag ? m->fam->bwdcat : m->fam->cat) : NULL);
 	putstr(fp, ok ? res->params.s : NULL);
@@ -420,7 +422,9 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 		if (hasKT && num_double(tmp.s, tmp.len, &kt) < 0)
 			tl_die("%s: line %zu: Kernel Time (µs) is not a number: %s",
 			    r->name, r->lineno, tmp.s);
-		if (m != NULL) {
+		if (m != NULL && modelledflag)
+			st = -1;	/* selection only: no metrics */
+		else if (m != NULL) {
 			getjson(r, c.dims, &tmp, &a.dims, &a.has_dims, &a.bad_dims);
 			getjson(r, c.types, &tmp, &a.types, &a.has_types, &a.bad_types);
 			getjson(r, c.strides, &tmp, &a.strides, &a.has_strides,
@@ -435,7 +439,8 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 				warn_add(&w, a.name, res.why);
 			else if (st == M_OK && !res.has_bytes)
 				warn_add(&w, a.name, "unknown dtype, bytes left empty");
-		}
+		} else if (modelledflag)
+			continue;
 		for (i = 0; i < r->nf; i++) {
 			if (i > 0)
 				putc('\t', out);
@@ -464,6 +469,7 @@ main(int argc, char *argv[])
 		{ "bwd", no_argument, NULL, 'b' },
 		{ "fixed-models", no_argument, NULL, 'F' },
 		{ "gpu-arch", required_argument, NULL, 'g' },
+		{ "modelled", no_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rec_reader r;
@@ -474,11 +480,12 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "bFg:", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bFg:m", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'b': bwdflag = 1; break;
 		case 'F': fixedflag = 1; break;
 		case 'g': archarg = optarg; break;
+		case 'm': modelledflag = 1; break;
 		default: usage(TL_EUSAGE);
 		}
 	}
