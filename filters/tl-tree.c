@@ -1263,8 +1263,10 @@ host(const char *path)
 				/* bleeds out of its parent: not in the tree */
 				dropped++;
 				if (cat == 'r' || cat == 'v') {
+					/* parentless: its own root */
 					key_uid(&b, uid);
-					fprintf(tf, "%s\td\t\t0\t0\n", b.s);
+					fprintf(tf, "%s\td\t\t0\t0\t%lld\n", b.s,
+					    uid);
 					buf_reset(&b);
 					if (!missing(id, len))
 						host_runtime(stdout, &b, &r, uid, st,
@@ -1278,7 +1280,8 @@ host(const char *path)
 		buf_reset(&b);
 		if (n > 0)
 			fprintf(tf, "%lld", st[n - 1].uid);
-		fprintf(tf, "\t%zu\t%d\n", n, cat == 'o' && ncpu == 0);
+		fprintf(tf, "\t%zu\t%d\t%lld\n", n, cat == 'o' && ncpu == 0,
+		    n > 0 ? st[0].uid : uid);
 		if ((cat == 'r' || cat == 'v') && !missing(id, len))
 			host_runtime(stdout, &b, &r, uid, st, n, id, len);
 		if (n == cap) {
@@ -1384,6 +1387,18 @@ depth(const char *anc)
 	return n + 1;
 }
 
+/* The root of launch e's tree: its first ancestor, else e itself. */
+static void
+launch_root(struct buf *b, const struct link *lk, const struct lrec *e)
+{
+	const char *anc = lf(lk, e, E_ANC);
+
+	if (*anc == '\0')
+		buf_adds(b, lf(lk, e, E_UID));
+	else
+		buf_add(b, anc, strcspn(anc, ","));
+}
+
 /*
  * Runtime event e launches event g: g's subtree records, kind s for a
  * GPU event, n for another (it counts in TraceLens's gpu_events but
@@ -1473,6 +1488,7 @@ link_group(struct link *lk)
 		for (j = E_LA; j < E_ANC; j++)
 			tab(b), buf_adds(b, lf(lk, e, (int)j));
 		tab(b), putnum(b, depth(lf(lk, e, E_ANC)));
+		tab(b), launch_root(b, lk, e);
 		emit(lk->g, b);
 		if (g->role == R_GPU && *lf(lk, g, C_COMM) == '0')
 			interval(lk, lf(lk, e, E_LA), 'd', g);
@@ -1835,7 +1851,7 @@ struct merge {
 static void
 ops_row(struct merge *m, struct lazy *z, const struct evcols *c,
     long long uid, const char *parent, const char *depth, long long ngpu,
-    int root)
+    int cpuroot, const char *root)
 {
 	int cols[] = { c->uid, c->cat, c->name, c->pid, c->tid, c->ts, c->dur,
 	    -1, -1, c->ext, c->seq, c->dims, c->types, c->strides,
@@ -1855,7 +1871,9 @@ ops_row(struct merge *m, struct lazy *z, const struct evcols *c,
 	if (m->w.uid == uid)
 		buf_add(b, m->w.r.f[1].s, m->w.r.f[1].len);
 	tab(b);
-	buf_addc(b, root ? '1' : '0');
+	buf_addc(b, cpuroot ? '1' : '0');
+	tab(b);
+	buf_adds(b, root);
 	emit(m->ops, b);
 }
 
@@ -1873,7 +1891,7 @@ gpu_row(struct merge *m, struct lazy *z, const struct evcols *c, int linked)
 		tab(b);
 	}
 	if (!linked) {
-		buf_adds(b, "0\t\t\t\t\t\t\t\t\t\t");
+		buf_adds(b, "0\t\t\t\t\t\t\t\t\t\t\t");
 		emit(m->gpu, b);
 		m->unlinked++;
 		return;
@@ -1892,6 +1910,8 @@ gpu_row(struct merge *m, struct lazy *z, const struct evcols *c, int linked)
 		if (g->f[7].len > 0 && (size_t)m->inp[i] < m->ft.nf)
 			buf_add(b, m->ft.f[m->inp[i]].s, m->ft.f[m->inp[i]].len);
 	}
+	tab(b);
+	buf_add(b, g->f[9].s, g->f[9].len);
 	emit(m->gpu, b);
 }
 
@@ -1914,14 +1934,15 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 		/* dropped runtime events stay only as launches of GPU work */
 		if (m->t.r.f[1].s[0] == 'p' || ngpu > 0)
 			ops_row(m, z, c, uid, m->t.r.f[2].s, m->t.r.f[3].s, ngpu,
-			    m->t.r.f[4].s[0] == '1');
+			    m->t.r.f[4].s[0] == '1', m->t.r.f[5].s);
 		side_next(&m->t);
 	} else if (ngpu > 0) {
 		tl_die("%s: line %zu: UID %lld has GPU events but no tree record",
 		    m->n.r.name, m->n.r.lineno, uid);
 	} else if (!gpu && side_at(&m->g, uid)) {
 		/* a flow target that is no GPU event: a leaf under its launch */
-		ops_row(m, z, c, uid, m->g.r.f[1].s, m->g.r.f[8].s, 0, 0);
+		ops_row(m, z, c, uid, m->g.r.f[1].s, m->g.r.f[8].s, 0, 0,
+		    m->g.r.f[9].s);
 		side_next(&m->g);
 	}
 	if (side_at(&m->w, uid))
@@ -1953,9 +1974,9 @@ merge(const char *path)
 	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	rec_read_header(&r);
 	evcols(&r, &c);
-	side_open(&m.t, tpath, 5, 1);
+	side_open(&m.t, tpath, 6, 1);
 	side_open(&m.w, wpath, 2, 1);
-	side_open(&m.g, gpath, 9, 1);
+	side_open(&m.g, gpath, 10, 1);
 	fetch_open(&m.ft, path);
 	m.inp[0] = rec_need(&m.ft.hdr, "Input Dims");
 	m.inp[1] = rec_need(&m.ft.hdr, "Input type");
@@ -1965,11 +1986,11 @@ merge(const char *path)
 	m.gpu = create(dir, "gpu.tsv");
 	fputs("UID\tcat\tname\tpid\ttid\tts\tdur\tparent\tdepth\tExternal id\t"
 	    "Sequence number\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\tngpu\tfwd\tcpu_root\n", m.ops);
+	    "Concrete Inputs\tngpu\tfwd\tcpu_root\troot\n", m.ops);
 	fputs("UID\tcat\tname\tpid\ttid\tstream\tts\tdur\tcorrelation\tlinked\t"
 	    "runtime\truntime_name\tlauncher\tlauncher_name\tcpu_op\t"
 	    "cpu_op_name\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\n", m.gpu);
+	    "Concrete Inputs\troot\n", m.gpu);
 	z.fp = in;
 	z.name = r.name;
 	z.lineno = r.lineno;

@@ -81,37 +81,22 @@ wait $p2; s2=$?
 # the failing program has said why
 [ $s1 = 0 ] && [ $s2 = 0 ] || exit 1
 
-# withroot FILE: FILE with a trailing root column.  tl-tree writes it; for
-# an older tl-tree without it, derive it here (this keeps a UID -> parent
-# map in memory).
-withroot() {
-	if head -n 1 "$1" | tr '\t' '\n' | grep -qx root; then
-		cat "$1"
-		return
-	fi
-	awk -F'\t' -v OFS='\t' '
-	function top(u,  p) { while ((p = par[u]) != "") u = p; return u }
-	FNR == 1 { f++ }
-	f == 1 && FNR > 1 { par[$cu] = $cp; next }
-	f == 1 { for (i = 1; i <= NF; i++) { if ($i == "UID") cu = i; if ($i == "parent") cp = i }; next }
-	FNR == 1 { for (i = 1; i <= NF; i++) { if ($i == "UID") u = i; if ($i == "runtime") r = i }
-		print $0, "root"; next }
-	r { print $0, ($r == "" ? "" : top($r)); next }
-	{ print $0, top($u) }
-	' "$2" "$1"
-}
-
-# nodes N: the node records of trace N (tl(7)), grouped by root in
-# TraceLens's root order: roots ranked by their first cpu_root_nodes
-# event in (ts, UID) order; top-level trees with no cpu_op are left out.
+# nodes N: the node records of trace N (tl(7)), grouped by root (the
+# root column of ops.tsv and gpu.tsv) in TraceLens's root order: roots
+# ranked by their first cpu_root_nodes event in (ts, UID) order;
+# top-level trees with no cpu_op are left out.
 nodes() {
 	_d=$tmp/$1
-	withroot "$_d/ops.tsv" "$_d/ops.tsv" >"$_d/ops.r" || return 1
-	withroot "$_d/gpu.tsv" "$_d/ops.tsv" >"$_d/gpu.r" || return 1
+	for _f in ops gpu; do
+		head -n 1 "$_d/$_f.tsv" | tr '\t' '\n' | grep -qx root || {
+			echo "$prog: tree of trace $1: $_f.tsv has no root column" >&2
+			return 1
+		}
+	done
 	awk -F'\t' -v OFS='\t' '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["cpu_root"] == 1 { print $c["root"], $c["ts"], $c["UID"] }
-	' "$_d/ops.r" | tl_sort -t "$TAB" -k2,2g -k3,3n |
+	' "$_d/ops.tsv" | tl_sort -t "$TAB" -k2,2g -k3,3n |
 		awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
 		tl_sort -t "$TAB" -k1,1 -k2,2 |
 		awk -F'\t' 'NR == 1 || $1 "" != prev { print; prev = $1 "" }' >"$_d/ranks" || return 1
@@ -121,7 +106,7 @@ nodes() {
 		{ print $c["root"], $c["UID"], $c["parent"], $c["cat"], $c["name"],
 		    $c["ts"], $c["dur"], $c["ngpu"], "", "", $c["Input Dims"],
 		    $c["Input type"], $c["Input Strides"], $c["Concrete Inputs"] }
-		' "$_d/ops.r"
+		' "$_d/ops.tsv"
 		awk -F'\t' -v OFS='\t' '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["linked"] == 1 && $c["root"] != "" {
@@ -129,9 +114,9 @@ nodes() {
 		    $c["ts"], $c["dur"], "", $c["cpu_op"], $c["cpu_op_name"],
 		    $c["Input Dims"], $c["Input type"], $c["Input Strides"],
 		    $c["Concrete Inputs"] }
-		' "$_d/gpu.r"
+		' "$_d/gpu.tsv"
 	} | tl_sort -t "$TAB" -k1,1 >"$_d/n0" || return 1
-	rm -f "$_d/ops.r" "$_d/gpu.r"
+	rm -f "$_d/ops.tsv" "$_d/gpu.tsv"
 	{
 		printf 'root\trank\tUID\tparent\tcat\tname\tts\tdur\tngpu\tcpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\tConcrete Inputs\n'
 		join -t "$TAB" "$_d/ranks" "$_d/n0" | tl_sort -t "$TAB" -k2,2

@@ -14,10 +14,10 @@ tree() {
 
 # show: the tree as UIDs, in the order of the files
 show() {
-	echo "== ops: UID name parent depth ngpu fwd cpu_root"
-	sed 1d "$T/o/ops.tsv" | cut -f1,3,8,9,16,17,18
-	echo "== gpu: UID name linked runtime launcher cpu_op"
-	sed 1d "$T/o/gpu.tsv" | cut -f1,3,10,11,13,15
+	echo "== ops: UID name parent depth ngpu fwd cpu_root root"
+	sed 1d "$T/o/ops.tsv" | cut -f1,3,8,9,16,17,18,19
+	echo "== gpu: UID name linked runtime launcher cpu_op root"
+	sed 1d "$T/o/gpu.tsv" | cut -f1,3,10,11,13,15,21
 	echo "== intervals: op kind ts gpu"
 	sed 1d "$T/o/intervals.tsv" | cut -f1,2,3,5
 }

@@ -49,6 +49,10 @@ INP = ["Input Dims","Input type","Input Strides","Concrete Inputs"]
 def par(e):
     p = e.get("parent")
     return None if p is None else E[p]
+def root(e):
+    while e.get("parent") is not None:
+        e = E[e["parent"]]
+    return e
 def launcher(k):
     rt = par(k)
     if rt is None: return None
@@ -75,7 +79,7 @@ def is_comm(n):
     return "nccl" in n or "rccl" in n or "cross_device_reduce" in n
 os.makedirs(outdir, exist_ok=True)
 with open(os.path.join(outdir, "gpu.tsv"), "w") as f:
-    f.write("UID\tcat\tname\tpid\ttid\tstream\tts\tdur\tcorrelation\tlinked\truntime\truntime_name\tlauncher\tlauncher_name\tcpu_op\tcpu_op_name\t" + "\t".join(INP) + "\n")
+    f.write("UID\tcat\tname\tpid\ttid\tstream\tts\tdur\tcorrelation\tlinked\truntime\truntime_name\tlauncher\tlauncher_name\tcpu_op\tcpu_op_name\t" + "\t".join(INP) + "\troot\n")
     for e in tree.events:
         if e.get("cat") not in GPU: continue
         u = e["UID"]
@@ -89,6 +93,7 @@ with open(os.path.join(outdir, "gpu.tsv"), "w") as f:
                 row += ["", ""] + [""] * 4
         else:
             row += ["0"] + [""] * 10
+        row.append(str(root(par(e))["UID"]) if e.get("tree") else "")
         f.write("\t".join(row) + "\n")
 def depth(e):
     n = 0
@@ -96,7 +101,7 @@ def depth(e):
         e = E[e["parent"]]; n += 1
     return n
 with open(os.path.join(outdir, "ops.tsv"), "w") as f:
-    f.write("UID\tcat\tname\tpid\ttid\tts\tdur\tparent\tdepth\tExternal id\tSequence number\t" + "\t".join(INP) + "\tngpu\tfwd\tcpu_root\n")
+    f.write("UID\tcat\tname\tpid\ttid\tts\tdur\tparent\tdepth\tExternal id\tSequence number\t" + "\t".join(INP) + "\tngpu\tfwd\tcpu_root\troot\n")
     for e in tree.events:
         c = e.get("cat")
         if c in GPU: continue
@@ -110,7 +115,7 @@ with open(os.path.join(outdir, "ops.tsv"), "w") as f:
         p = e.get("parent")
         row += ["" if p is None else str(p), str(depth(e))]
         row += [rawf(u, k) for k in ["External id","Sequence number"] + INP]
-        row += [str(len(e.get("gpu_events", []))), "" if e.get("fwd_event") is None else str(e["fwd_event"]), "1" if e.get("cpu_op_root") else "0"]
+        row += [str(len(e.get("gpu_events", []))), "" if e.get("fwd_event") is None else str(e["fwd_event"]), "1" if e.get("cpu_op_root") else "0", str(root(e)["UID"])]
         f.write("\t".join(row) + "\n")
 recs = []
 for e in tree.events:
