@@ -24,7 +24,8 @@ EOF
 	exit "$1"
 }
 
-die() { echo "$prog: $*" >&2; exit 1; }
+# (after the background jobs: the cleanup must not pull files from under them)
+die() { wait; echo "$prog: $*" >&2; exit 1; }
 usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
@@ -103,12 +104,18 @@ ok() {
 	[ -s "$F" ] && die "$(head -1 "$F") (see the messages above)"
 	return 0
 }
+# bgok: ok for a background job, which leaves the dying to the caller.
+bgok() { [ ! -s "$F" ]; }
 # hsort ARGS: sort the body of stdin, the header line first.
 hsort() {
 	IFS= read -r h || return 0
 	printf '%s\n' "$h"
 	$SORT "$@"
 }
+
+# plain FILE: FILE has no byte below TAB, so that one sort key over
+# fields a to b orders as the keys a, ..., b one by one, and faster.
+plain() { grep -q -a "[$(printf '\001-\010')]" "$1"; [ $? -eq 1 ]; }
 
 # Functions every awk program below can use.
 AWKLIB='
@@ -225,13 +232,10 @@ awkx() {
 st tl-parse "$trace" >"$w/events.tsv"; ok
 T=$w/tree
 mkdir "$T" || die "cannot write in $w"
-tl_tree_stage "$w/events.tsv" "$T" || die "tree stage failed"
-for f in gpu ops intervals meta health; do
-	[ -f "$T/$f.tsv" ] || die "tree stage wrote no $f.tsv"
-done
 
 # What kind of trace: GPU events at all, cpu_ops at all (TraceLens's
-# GPU-only test), and the collective kernels for coll_analysis.
+# GPU-only test), and the collective kernels for coll_analysis.  It
+# reads only the events, so it runs beside the tree stage.
 st awkx '
 NR == 1 { header(); next }
 $col["cat"] == "cpu_op" || $col["cat"] == "python_func" { ncpu++ }
@@ -243,13 +247,75 @@ $col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduc
 	    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
 	    $col["In split size"], $col["Out split size"], $col["stream"] >coll
 }
-END { print ncpu + 0 >kind }' coll="$w/coll.tsv" kind="$w/ncpu" "$w/events.tsv"; ok
+END { print ncpu + 0 >kind }' coll="$w/coll.tsv" kind="$w/ncpu" "$w/events.tsv" &
+kindpid=$!
+tl_tree_stage "$w/events.tsv" "$T" || { wait "$kindpid"; die "tree stage failed"; }
+wait "$kindpid"; ok
+for f in gpu ops intervals meta health; do
+	[ -f "$T/$f.tsv" ] || die "tree stage wrote no $f.tsv"
+done
 : >>"$w/coll.tsv"
 ncpu=$(cat "$w/ncpu")
 gpuonly=0; [ "$ncpu" = 0 ] && gpuonly=1
 ngpu=$(awk 'END { print NR - 1 }' "$T/gpu.tsv")
 
+# ---- 5. coll_analysis: collective kernels, as TraceLens's NcclAnalyser ----
+# It needs only coll.tsv: a background job beside sections 2-4.
+collpid=
+if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ] && [ -s "$w/coll.tsv" ]; then
+	{
+		# name ts dur pgname pgranks coll gsize dtype innel outnel insplit outsplit stream
+		st awkx '
+		FNR == NR {
+			if ($4 != "" && $4 != "null" && $4 != "Unknown_Group") pg = 1
+			if ($13 != "" && $13 != "null") s[$13]
+			next
+		}
+		FNR == 1 {
+			ns = 0; for (k in s) ns++
+			simple = !pg && ns <= 1
+			b["Float"] = 4; b["Int"] = 4; b["Long"] = 8; b["BFloat16"] = 2; b["Bool"] = 1
+			b["Byte"] = 1; b["Double"] = 8; b["Half"] = 2; b["Short"] = 2
+			print "rank", "Process Group Name", "Process Group Ranks", "Collective name",
+			    "Group size", "dtype", "In msg nelems", "Out msg nelems", "In split size",
+			    "Out split size", "stream", "in_mb", "out_mb", "dur"
+		}
+		{
+			for (i = 4; i <= 13; i++) if ($i == "null") $i = ""
+			if (simple) $4 = "all"
+			else if ($4 == "") $4 = "Unknown_Group"
+			if ($6 == "" && tolower($1) ~ /cross_device_reduce/) $6 = "allreduce"
+			im = om = ""
+			if (($8 in b) && $9 != "") { im = $9 * b[$8] / 1048576; om = $10 * b[$8] / 1048576 }
+			for (i = 4; i <= 13; i++) if ($i == "") next
+			print 0, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, (im == "" ? "" : pyrepr(im)), (om == "" ? "" : pyrepr(om)), $3
+		}' "$w/coll.tsv" "$w/coll.tsv" |
+		st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5n -k6,6 -k7,7n -k8,8n -k9,9 -k10,10 -k11,11n |
+		st tl-aggregate -g 'rank,Process Group Name,Process Group Ranks,Collective name,Group size:n,dtype,In msg nelems:n,Out msg nelems:n,In split size,Out split size,stream:n' \
+		    'r=pylit:Process Group Ranks' 'i=pylit:In split size' 'o=pylit:Out split size' \
+		    'first:in_mb' 'first:out_mb' 'sum:dur' 'mean:dur' 'std:dur' 'min:dur' 'max:dur' 'count:dur' >"$w/coll.agg"; bgok || exit 1
+		if [ "$(wc -l <"$w/coll.agg")" -gt 1 ]; then
+			st awkx '
+			NR == 1 { print "rank,Process Group Name,Process Group Ranks,Collective name,Group size,dtype,In msg nelems,Out msg nelems,In split size,Out split size,stream,In msg size (MB)_first,Out msg size (MB)_first,dur_sum,dur_mean,dur_std,dur_min,dur_max,operation_count"; next }
+			{ n++; row[n] = $0; v[n] = $17 }
+			END {
+				descorder(v, n, ord)
+				for (r = 1; r <= n; r++) {
+					split(row[ord[r]], f, "\t")
+					print f[1] "," cell(f[2]) "," cell(f[12]) "," cell(f[4]) "," cell(f[5]) "," cell(f[6]) "," \
+					    cell(f[7]) "," cell(f[8]) "," cell(f[13]) "," cell(f[14]) "," cell(f[11]) "," f[15] "," f[16] "," \
+					    pyrepr(f[17]) "," pyrepr(f[18]) "," (f[19] == "" ? "" : pyrepr(f[19])) "," pyrepr(f[20]) "," pyrepr(f[21]) "," f[22]
+				}
+			}' "$w/coll.agg" >"$R/coll_analysis.csv"
+		fi
+	} &
+	collpid=$!
+fi
+
 # ---- 2. gpu_timeline ----
+# It needs only gpu.tsv: a background job (timeline &), waited for
+# before the kernel sheets, which divide by its total time ($w/total).
+timeline() {
 # ts, dur and class (comp, comm, memcpy) of every GPU event counted.
 st awkx '
 NR == 1 { header(); next }
@@ -261,9 +327,8 @@ unl || $col["linked"] == 1 {
 	else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
 	else k = "comp"
 	print $col["ts"], $col["dur"], k
-}' unl="$unlinked" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; ok
-ntl=$(awk 'END { print NR }' "$w/tl.body")
-if [ "$ntl" -gt 0 ]; then
+}' unl="$unlinked" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; bgok || exit 1
+if [ -s "$w/tl.body" ]; then
 	if [ -n "$micro" ]; then
 		idle="micro=gaps:ts,dur,<$micro macro=gaps:ts,dur,>=$micro"
 	else
@@ -274,7 +339,7 @@ if [ "$ntl" -gt 0 ]; then
 	    'xcomm=minus:ts,dur,class=comm,comp' \
 	    'xmem=minus:ts,dur,class=memcpy,comp,comm' 'busy=union:ts,dur' \
 	    $idle 'total=span:ts,dur' 'comm=union:ts,dur,class=comm' \
-	    'memcpy=union:ts,dur,class=memcpy' >"$w/tl.agg"; ok
+	    'memcpy=union:ts,dur,class=memcpy' >"$w/tl.agg"; bgok || exit 1
 	st awkx '
 	NR == 1 { header(); next }
 	{
@@ -295,20 +360,40 @@ if [ "$ntl" -gt 0 ]; then
 		printf "%.17g\n", tot >totf
 	}
 	function row(name, t) { print name "," pyrepr(t / 1e3) "," pyrepr(t / tot * 100) }
-	' OFS=, exact="$xflag" totf="$w/total" "$w/tl.agg" >"$R/gpu_timeline.csv"; ok
-	total_us=$(cat "$w/total")
-else
-	echo "$prog: $trace: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
-	total_us=
+	' OFS=, exact="$xflag" totf="$w/total" "$w/tl.agg" >"$R/gpu_timeline.csv"
 fi
+}
+timeline &
+tlpid=$!
+# For section 4, in the background too: one row per kernel (cat
+# kernel, linked or not), in UID order:
+# cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
+st awkx '
+NR == 1 { header(); next }
+$col["cat"] == "kernel" {
+	print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
+	    $col["linked"], $col["name"], $col["stream"], $col["dur"],
+	    $col["Input Dims"], $col["Input Strides"], $col["Concrete Inputs"]
+}' "$T/gpu.tsv" >"$w/k.tsv" &
+kpid=$!
+
 
 # ---- 3. kernel launchers: one row per op that launches kernels ----
 # intervals.tsv kind d: the op's direct kernels; kind s: its subtree's.
-st awkx 'NR == 1 || $2 == "d"' "$T/intervals.tsv" |
+# kind K: the header and the records of kind K (grep: an awk pass
+# over intervals.tsv costs more than the aggregation).
+kind() {
+	head -n 1 "$T/intervals.tsv" || return 1
+	grep -a -E "^[^$TAB]*$TAB$1($TAB|\$)" "$T/intervals.tsv"
+	[ $? -le 1 ]
+}
+st kind d |
 st tl-aggregate $xflag -g op:n 'direct=union:ts,dur' 'count' 'g1=min:gpu' \
-    'k1=first:name' 'kd=list:name,dur,stream' >"$w/direct.tsv"; ok
-st awkx 'NR == 1 || $2 == "s"' "$T/intervals.tsv" |
-st tl-aggregate $xflag -g op:n 'subtree=union:ts,dur' >"$w/subtree.tsv"; ok
+    'k1=first:name' 'kd=list:name,dur,stream' >"$w/direct.tsv" &
+dpid=$!
+st kind s |
+st tl-aggregate $xflag -g op:n 'subtree=union:ts,dur' >"$w/subtree.tsv"
+wait "$dpid"; ok
 # Join op fields (ops.tsv, UID order), subtree times and the process and
 # thread names (meta.tsv) onto the launchers, all in UID order.
 st awkx '
@@ -320,13 +405,22 @@ FNR == 1 {
 	    "direct", "subtree", "count", "g1", "k1", "kd"
 	getline sl <subf; ohdr = ""; getline ohdr <ops; split(ohdr, oh, "\t")
 	for (i in oh) oc[oh[i]] = i
+	ou = oc["UID"]
 	next
 }
+function lead(l,   i) { i = index(l, "\t"); return i ? substr(l, 1, i - 1) : l }
 {
 	op = $1 + 0
-	while (shave == 0 || sop < op) { if ((getline sl <subf) <= 0) { sop = 1e30; break } split(sl, s, "\t"); sop = s[1] + 0; shave = 1 }
-	while (ohave == 0 || oop < op) { if ((getline ol <ops) <= 0) { oop = 1e30; break } split(ol, o, "\t"); oop = o[oc["UID"]] + 0; ohave = 1 }
+	# most ops launch nothing: split only the lines that match
+	while (shave == 0 || sop < op) { if ((getline sl <subf) <= 0) { sop = 1e30; break } sop = lead(sl) + 0; shave = 1 }
+	while (ohave == 0 || oop < op) {
+		if ((getline ol <ops) <= 0) { oop = 1e30; break }
+		if (ou == 1) oop = lead(ol) + 0; else { split(ol, o, "\t"); oop = o[ou] + 0 }
+		ohave = 1
+	}
 	if (oop != op) { print "tl-report: launcher " $1 " is not in ops.tsv" >"/dev/stderr"; exit 1 }
+	if (sop == op) split(sl, s, "\t")
+	split(ol, o, "\t")
 	pid = o[oc["pid"]]; tid = o[oc["tid"]]
 	pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
 	pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
@@ -336,8 +430,10 @@ FNR == 1 {
 	    $col["direct"], (sop == op ? s[2] : 0), $col["count"], $col["g1"],
 	    $col["k1"], $col["kd"]
 }' meta="$T/meta.tsv" subf="$w/subtree.tsv" ops="$T/ops.tsv" "$T/meta.tsv" "$w/direct.tsv" >"$w/join.tsv"; ok
-# Categorise (TraceLens's categorize_torch_op); the layout of L, the
-# launcher table: the nine unique-args keys first.
+# Categorise (TraceLens's categorize_torch_op): Lu, the launcher table,
+# in UID order.  Lu columns: 1 UID 2 name 3 op category 4 process_name
+# 5 process_label 6 thread_name 7-10 Input Dims/type/Strides, Concrete
+# Inputs 11 ts 12 direct 13 subtree 14 g1 15 k1 16 kd
 st tl-aggregate -g UID:n 'name=first:name' 'op category=opcat:name,k1' \
     'process_name=first:process_name' 'process_label=first:process_label' \
     'thread_name=first:thread_name' 'Input Dims=first:Input Dims' \
@@ -345,54 +441,57 @@ st tl-aggregate -g UID:n 'name=first:name' 'op category=opcat:name,k1' \
     'Concrete Inputs=first:Concrete Inputs' 'ts=first:ts' 'direct=first:direct' \
     'subtree=first:subtree' 'g1=first:g1' 'k1=first:k1' 'kd=first:kd' \
     <"$w/join.tsv" >"$w/Lu.tsv"; ok
-# L: the launchers in TraceLens's order (by ts, ties by first kernel).
-st awkx '{ printf "%s", $2; for (i = 3; i <= NF; i++) printf "\t%s", $i; printf "\t%s\n", $1 }' "$w/Lu.tsv" |
-st hsort -s -t "$TAB" -k10,10n -k13,13n >"$w/L.tsv"; ok
-# L columns: 1 name 2 op category 3 process_name 4 process_label
-# 5 thread_name 6-9 Input Dims/type/Strides, Concrete Inputs 10 ts
-# 11 direct 12 subtree 13 g1 14 k1 15 kd 16 UID
-nl=$(awk 'END { print NR - 1 }' "$w/L.tsv")
-
-# pct FILE SUMCOL: print the body of a sorted sheet (TSV) with the
-# Percentage and Cumulative Percentage of column SUMCOL appended, as
-# pandas computes them; the caller's awk program formats each row.
+nl=$(awk 'END { print NR - 1 }' "$w/Lu.tsv")
+# TraceLens groups the launchers in their order (by ts, ties by first
+# kernel, then UID): each sheet's stable sort ends with ts and g1, and
+# takes only the columns it needs (kd is most of Lu).
 if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
+	# The three sheets run at once: the first two in the background.
 	# ---- ops_summary_by_category ----
-	st hsort -s -t "$TAB" -k2,2 <"$w/L.tsv" |
-	st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' >"$w/cat.tsv"; ok
-	st awkx '
-	NR == 1 { print "op category,Count,total_direct_kernel_time_ms,Percentage (%),Cumulative Percentage (%)"; next }
-	{ n++; c[n] = $1; k[n] = $3; sm[n] = $2 }
-	END {
-		descorder(sm, n, o)
-		for (i = 1; i <= n; i++) ms[i] = sm[o[i]] / 1000
-		tot = pwsum(ms, 1, n)
-		for (i = 1; i <= n; i++) {
-			p = ms[i] / tot * 100; cum += p
-			print cell(c[o[i]]) "," k[o[i]] "," pyrepr(ms[i]) "," pyrepr(p) "," pyrepr(cum)
-		}
-	}' "$w/cat.tsv" >"$R/ops_summary_by_category.csv"; ok
+	{
+		st cut -f3,11,12,14 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k2,2n -k4,4n |
+		st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' >"$w/cat.tsv"; bgok || exit 1
+		st awkx '
+		NR == 1 { print "op category,Count,total_direct_kernel_time_ms,Percentage (%),Cumulative Percentage (%)"; next }
+		{ n++; c[n] = $1; k[n] = $3; sm[n] = $2 }
+		END {
+			descorder(sm, n, o)
+			for (i = 1; i <= n; i++) ms[i] = sm[o[i]] / 1000
+			tot = pwsum(ms, 1, n)
+			for (i = 1; i <= n; i++) {
+				p = ms[i] / tot * 100; cum += p
+				print cell(c[o[i]]) "," k[o[i]] "," pyrepr(ms[i]) "," pyrepr(p) "," pyrepr(cum)
+			}
+		}' "$w/cat.tsv" >"$R/ops_summary_by_category.csv"
+	} &
+	catpid=$!
 
 	# ---- ops_summary ----
-	st hsort -s -t "$TAB" -k1,1 <"$w/L.tsv" |
-	st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
-	    'Categories=set:op category' >"$w/ops.tsv"; ok
-	st awkx '
-	NR == 1 { print "name,total_direct_kernel_time_sum,total_subtree_kernel_time_sum,total_direct_kernel_time_ms,total_subtree_kernel_time_ms,Count,Categories,Percentage (%),Cumulative Percentage (%)"; next }
-	{ n++; nm[n] = $1; d[n] = $2; s[n] = $3; k[n] = $4; c[n] = $5 }
-	END {
-		descorder(d, n, o)
-		for (i = 1; i <= n; i++) ms[i] = d[o[i]] / 1000
-		tot = pwsum(ms, 1, n)
-		for (i = 1; i <= n; i++) {
-			j = o[i]; p = ms[i] / tot * 100; cum += p
-			print cell(nm[j]) "," pyrepr(d[j]) "," pyrepr(s[j]) "," pyrepr(ms[i]) "," \
-			    pyrepr(s[j] / 1000) "," k[j] "," cell(c[j]) "," pyrepr(p) "," pyrepr(cum)
-		}
-	}' "$w/ops.tsv" >"$R/ops_summary.csv"; ok
+	{
+		st cut -f2,3,11,12,13,14 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k3,3n -k6,6n |
+		st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
+		    'Categories=set:op category' >"$w/ops.tsv"; bgok || exit 1
+		st awkx '
+		NR == 1 { print "name,total_direct_kernel_time_sum,total_subtree_kernel_time_sum,total_direct_kernel_time_ms,total_subtree_kernel_time_ms,Count,Categories,Percentage (%),Cumulative Percentage (%)"; next }
+		{ n++; nm[n] = $1; d[n] = $2; s[n] = $3; k[n] = $4; c[n] = $5 }
+		END {
+			descorder(d, n, o)
+			for (i = 1; i <= n; i++) ms[i] = d[o[i]] / 1000
+			tot = pwsum(ms, 1, n)
+			for (i = 1; i <= n; i++) {
+				j = o[i]; p = ms[i] / tot * 100; cum += p
+				print cell(nm[j]) "," pyrepr(d[j]) "," pyrepr(s[j]) "," pyrepr(ms[i]) "," \
+				    pyrepr(s[j] / 1000) "," k[j] "," cell(c[j]) "," pyrepr(p) "," pyrepr(cum)
+			}
+		}' "$w/ops.tsv" >"$R/ops_summary.csv"
+	} &
+	opspid=$!
 
 	# ---- ops_unique_args ----
-	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5 -k6,6 -k7,7 -k8,8 -k9,9 <"$w/L.tsv" |
+	ukeys='-k2,2 -k3,3 -k4,4 -k5,5 -k6,6 -k7,7 -k8,8 -k9,9 -k10,10'
+	plain "$w/Lu.tsv" && ukeys=-k2,10
+	st cut -f1-14,16 "$w/Lu.tsv" |
+	st hsort -s -t "$TAB" $ukeys -k11,11n -k14,14n |
 	st tl-aggregate -g 'name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs' \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
 	    'operation_count=count:UID' \
@@ -403,7 +502,8 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 	    'total_direct_kernel_time_max=max:direct' 'total_subtree_kernel_time_max=max:subtree' \
 	    'total_direct_kernel_time_sum=sum:direct' 'total_subtree_kernel_time_sum=sum:subtree' \
 	    'ex_UID=first:UID' 'kernel_details_summary=kstats:kd' 'trunc_kernel_details=ktrunc:kd' |
-	st hsort -t "$TAB" -k25,25gr -k27,27n >"$w/uniq.tsv"; ok
+	st hsort -t "$TAB" -k25,25gr -k27,27n >"$w/uniq.tsv"
+	wait "$catpid" "$opspid"; ok
 	st awkx '
 	NR == 1 {
 		printf "name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs"
@@ -428,15 +528,14 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 fi
 
 # ---- 4. kernels: kernel_summary and the short-kernel sheets ----
-# One row per kernel (cat kernel, linked or not), in UID order:
-# cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
-st awkx '
-NR == 1 { header(); next }
-$col["cat"] == "kernel" {
-	print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
-	    $col["linked"], $col["name"], $col["stream"], $col["dur"],
-	    $col["Input Dims"], $col["Input Strides"], $col["Concrete Inputs"]
-}' "$T/gpu.tsv" >"$w/k.tsv"; ok
+wait "$tlpid"; ok
+if [ -s "$w/total" ]; then
+	total_us=$(cat "$w/total")
+else
+	echo "$prog: $trace: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
+	total_us=
+fi
+wait "$kpid"; ok
 nk=$(awk 'END { print NR }' "$w/k.tsv")
 hascpu=$(awk -F '\t' '$1 != "" { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
 haslaunch=$(awk -F '\t' '$5 == 1 { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
@@ -444,9 +543,21 @@ if [ "$nk" -gt 0 ]; then
 	# The category of each kernel's cpu_op: TraceLens categorises the
 	# cpu_op with its own first kernel when it is a launcher.
 	{ printf 'cpu_op\tname\tk1\n'
-	  st awkx 'FNR == NR { if (FNR > 1) k1[$1] = $15; next }
-	  $1 != "" && !($1 in seen) { seen[$1]; print $1, $3, ($1 in k1) ? k1[$1] : "" }' \
-	      "$w/Lu.tsv" "$w/k.tsv" | st $SORT -t "$TAB" -k1,1n; } |
+	  st awkx '$1 != "" && !($1 in seen) { seen[$1]; print $1, $3 }' "$w/k.tsv" |
+	  st $SORT -t "$TAB" -k1,1n |
+	  # merged with Lu (UID order): its k1 column holds long kernel names
+	  st awkx '
+	  NR == 1 { getline ll <lu }
+	  {
+		op = $1 + 0
+		while (lhave == 0 || luid < op) {
+			if ((getline ll <lu) <= 0) { luid = 1e30; break }
+			luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
+		}
+		k1 = ""
+		if (luid == op) { split(ll, f, "\t"); k1 = f[15] }
+		print $1, $2, k1
+	  }' lu="$w/Lu.tsv"; } |
 	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; ok
 	# pcat pcpu name stream dur UID dims strides concrete
 	st awkx '
@@ -461,39 +572,50 @@ if [ "$nk" -gt 0 ]; then
 		print pc, pu, $6, $7, $8, $2, $9, $10, $11
 	}' hascpu="$hascpu" "$w/kcat.tsv" "$w/k.tsv" >"$w/kk.tsv"; ok
 fi
+kspid=
 if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
-	# Percent of kernels time divides by the sum of all kernel durations
-	# as pandas takes it (numpy's pairwise sum, in trace order).
-	tk=$({ printf 'dur\n'; cut -f5 "$w/kk.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); ok
-	{ printf 'pcat\tpcpu\tname\tstream\tdur\n'; cut -f1-5 "$w/kk.tsv"; } |
-	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n |
-	st tl-aggregate -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' >"$w/ks.tsv"; ok
-	st awkx '
-	NR == 1 {
-		printf "Parent op category,%sKernel name,Kernel stream,", hascpu ? "Parent cpu_op," : ""
-		print "Kernel duration (µs)_sum,Kernel duration (µs)_count,Kernel duration (µs)_mean,Kernel duration (µs)_min,Kernel duration (µs)_max,Percent of kernels time (%),Percent of total time (%)"
-		next
-	}
-	{ n++; row[n] = $0; v[n] = $5 }
-	END {
-		tt = total / 1e3 * 1e3
-		descorder(v, n, ord)
-		for (r = 1; r <= n; r++) {
-			split(row[ord[r]], f, "\t")
-			o = cell(f[1]) "," (hascpu ? cell(f[2]) "," : "") cell(f[3]) "," cell(f[4])
-			o = o "," pyrepr(f[5]) "," f[6] "," pyrepr(f[7]) "," pyrepr(f[8]) "," pyrepr(f[9])
-			o = o "," (tk + 0 > 0 ? pyrepr(f[5] / tk * 100) : "")
-			o = o "," (total != "" && tt != 0 ? pyrepr(f[5] / tt * 100) : "")
-			print o
+	# beside the short-kernel sheets
+	{
+		# Percent of kernels time divides by the sum of all kernel durations
+		# as pandas takes it (numpy's pairwise sum, in trace order).
+		tk=$({ printf 'dur\n'; cut -f5 "$w/kk.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || exit 1
+		kkeys='-k1,1 -k2,2 -k3,3'
+		plain "$w/kk.tsv" && kkeys=-k1,3
+		{ printf 'pcat\tpcpu\tname\tstream\tdur\n'; cut -f1-5 "$w/kk.tsv"; } |
+		st hsort -s -t "$TAB" $kkeys -k4,4n |
+		st tl-aggregate -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' >"$w/ks.tsv"; bgok || exit 1
+		st awkx '
+		NR == 1 {
+			printf "Parent op category,%sKernel name,Kernel stream,", hascpu ? "Parent cpu_op," : ""
+			print "Kernel duration (µs)_sum,Kernel duration (µs)_count,Kernel duration (µs)_mean,Kernel duration (µs)_min,Kernel duration (µs)_max,Percent of kernels time (%),Percent of total time (%)"
+			next
 		}
-	}' hascpu="$hascpu" total="$total_us" tk="$tk" "$w/ks.tsv" >"$R/kernel_summary.csv"; ok
+		{ n++; row[n] = $0; v[n] = $5 }
+		END {
+			tt = total / 1e3 * 1e3
+			descorder(v, n, ord)
+			for (r = 1; r <= n; r++) {
+				split(row[ord[r]], f, "\t")
+				o = cell(f[1]) "," (hascpu ? cell(f[2]) "," : "") cell(f[3]) "," cell(f[4])
+				o = o "," pyrepr(f[5]) "," f[6] "," pyrepr(f[7]) "," pyrepr(f[8]) "," pyrepr(f[9])
+				o = o "," (tk + 0 > 0 ? pyrepr(f[5] / tk * 100) : "")
+				o = o "," (total != "" && tt != 0 ? pyrepr(f[5] / tt * 100) : "")
+				print o
+			}
+		}' hascpu="$hascpu" total="$total_us" tk="$tk" "$w/ks.tsv" >"$R/kernel_summary.csv"
+	} &
+	kspid=$!
 fi
 if [ "$short" = 1 ]; then
-	# short_kernel_histogram: numpy.histogram of the short durations.
+	# A trace without kernels still gets its (empty) short-kernel sheets.
+	[ -f "$w/kk.tsv" ] || : >"$w/kk.tsv"
+	# short_kernel_histogram: numpy.histogram of the short durations,
+	# beside short_kernels_summary (when kk.tsv is there to read).
+	hist() {
 	st awkx '
 	FNR == NR { if ($5 + 0 < th) { d = $5 + 0; if (!n || d < lo) lo = d; if (!n || d > hi) hi = d; n++ } next }
 	FNR == 1 {
-		print "bin_start,bin_end,count"
+		print "bin_start,bin_end,count"; hdr = 1
 		if (!n) exit
 		if (lo == hi) { lo -= 0.5; hi += 0.5 }
 		step = (hi - lo) / bins
@@ -509,23 +631,32 @@ if [ "$short" = 1 ]; then
 		if (d >= e[j + 1] && j != bins - 1) j++
 		c[j]++
 	}
-	END { if (n) for (i = 0; i < bins; i++) print pyrepr(e[i]) "," pyrepr(e[i + 1]) "," c[i] + 0 }
-	' th="$thresh" bins="$bins" "$w/kk.tsv" "$w/kk.tsv" >"$R/short_kernel_histogram.csv"; ok
+	END {
+		if (!hdr) print "bin_start,bin_end,count"
+		if (n) for (i = 0; i < bins; i++) print pyrepr(e[i]) "," pyrepr(e[i + 1]) "," c[i] + 0
+	}
+	' th="$thresh" bins="$bins" "$w/kk.tsv" "$w/kk.tsv" >"$R/short_kernel_histogram.csv"
+	}
+	histpid=
+	if [ -r "$w/kk.tsv" ]; then hist & histpid=$!; else hist; ok; fi
 	# short_kernels_summary: grouped in first-appearance order (a
 	# sequence number per group keeps it), rows with a missing key dropped.
 	if [ "$gpuonly" = 1 ]; then keys='name'; else keys='pcpu,dims,strides,concrete,name'; fi
 	st awkx '
 	BEGIN { print "seq", "pcpu", "dims", "strides", "concrete", "name", "dur" }
 	$5 + 0 < th {
+		nshort++
 		if (!gpuonly && ($2 == "" || $7 == "" || $8 == "" || $9 == "")) next
 		k = gpuonly ? $3 : $2 "\t" $7 "\t" $8 "\t" $9 "\t" $3
 		if (!(k in seq)) seq[k] = sprintf("%012d", ++ns)
 		print seq[k], $2, $7, $8, $9, $3, $5
-	}' th="$thresh" gpuonly="$gpuonly" "$w/kk.tsv" |
+	}
+	END { print nshort + 0 >nsf }' th="$thresh" gpuonly="$gpuonly" nsf="$w/nshort" "$w/kk.tsv" |
 	st hsort -s -t "$TAB" -k1,1 |
 	st tl-aggregate -g seq 'p=first:pcpu' 'd=pylit:dims' 's=pylit:strides' 'c=pylit:concrete' \
 	    'n=first:name' 'sum:dur' 'count:dur' 'mean:dur' |
-	st hsort -s -t "$TAB" -k7,7gr -k8,8n -k9,9g >"$w/short.tsv"; ok
+	st hsort -s -t "$TAB" -k7,7gr -k8,8n -k9,9g >"$w/short.tsv"
+	[ -z "$histpid" ] || wait "$histpid"; ok
 	st awkx '
 	NR == 1 {
 		# pandas writes an empty group-by with its two-level header
@@ -538,63 +669,20 @@ if [ "$short" = 1 ]; then
 	{
 		o = gpuonly ? "" : cell($2) "," cell($3) "," cell($4) "," cell($5) ","
 		print o cell($6) "," pyrepr($7) "," $8 "," pyrepr($9) "," pyrepr($7 / (total / 1e3 * 1e3) * 100)
-	}' gpuonly="$gpuonly" topk="$topk" total="$total_us" nshort="$(awk -F '\t' '$5 + 0 < th' th="$thresh" "$w/kk.tsv" | wc -l)" n0="$(($(wc -l <"$w/short.tsv") - 1))" \
+	}' gpuonly="$gpuonly" topk="$topk" total="$total_us" nshort="$(cat "$w/nshort")" n0="$(($(wc -l <"$w/short.tsv") - 1))" \
 	    "$w/short.tsv" >"$R/short_kernels_summary.csv"; ok
 fi
 
-# ---- 5. coll_analysis: collective kernels, as TraceLens's NcclAnalyser ----
-if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ] && [ -s "$w/coll.tsv" ]; then
-	# name ts dur pgname pgranks coll gsize dtype innel outnel insplit outsplit stream
-	st awkx '
-	FNR == NR {
-		if ($4 != "" && $4 != "null" && $4 != "Unknown_Group") pg = 1
-		if ($13 != "" && $13 != "null") s[$13]
-		next
-	}
-	FNR == 1 {
-		ns = 0; for (k in s) ns++
-		simple = !pg && ns <= 1
-		b["Float"] = 4; b["Int"] = 4; b["Long"] = 8; b["BFloat16"] = 2; b["Bool"] = 1
-		b["Byte"] = 1; b["Double"] = 8; b["Half"] = 2; b["Short"] = 2
-		print "rank", "Process Group Name", "Process Group Ranks", "Collective name",
-		    "Group size", "dtype", "In msg nelems", "Out msg nelems", "In split size",
-		    "Out split size", "stream", "in_mb", "out_mb", "dur"
-	}
-	{
-		for (i = 4; i <= 13; i++) if ($i == "null") $i = ""
-		if (simple) $4 = "all"
-		else if ($4 == "") $4 = "Unknown_Group"
-		if ($6 == "" && tolower($1) ~ /cross_device_reduce/) $6 = "allreduce"
-		im = om = ""
-		if (($8 in b) && $9 != "") { im = $9 * b[$8] / 1048576; om = $10 * b[$8] / 1048576 }
-		for (i = 4; i <= 13; i++) if ($i == "") next
-		print 0, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, (im == "" ? "" : pyrepr(im)), (om == "" ? "" : pyrepr(om)), $3
-	}' "$w/coll.tsv" "$w/coll.tsv" |
-	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5n -k6,6 -k7,7n -k8,8n -k9,9 -k10,10 -k11,11n |
-	st tl-aggregate -g 'rank,Process Group Name,Process Group Ranks,Collective name,Group size:n,dtype,In msg nelems:n,Out msg nelems:n,In split size,Out split size,stream:n' \
-	    'r=pylit:Process Group Ranks' 'i=pylit:In split size' 'o=pylit:Out split size' \
-	    'first:in_mb' 'first:out_mb' 'sum:dur' 'mean:dur' 'std:dur' 'min:dur' 'max:dur' 'count:dur' >"$w/coll.agg"; ok
-	if [ "$(wc -l <"$w/coll.agg")" -gt 1 ]; then
-		st awkx '
-		NR == 1 { print "rank,Process Group Name,Process Group Ranks,Collective name,Group size,dtype,In msg nelems,Out msg nelems,In split size,Out split size,stream,In msg size (MB)_first,Out msg size (MB)_first,dur_sum,dur_mean,dur_std,dur_min,dur_max,operation_count"; next }
-		{ n++; row[n] = $0; v[n] = $17 }
-		END {
-			descorder(v, n, ord)
-			for (r = 1; r <= n; r++) {
-				split(row[ord[r]], f, "\t")
-				print f[1] "," cell(f[2]) "," cell(f[12]) "," cell(f[4]) "," cell(f[5]) "," cell(f[6]) "," \
-				    cell(f[7]) "," cell(f[8]) "," cell(f[13]) "," cell(f[14]) "," cell(f[11]) "," f[15] "," f[16] "," \
-				    pyrepr(f[17]) "," pyrepr(f[18]) "," (f[19] == "" ? "" : pyrepr(f[19])) "," pyrepr(f[20]) "," pyrepr(f[21]) "," f[22]
-			}
-		}' "$w/coll.agg" >"$R/coll_analysis.csv"; ok
-	fi
-fi
+[ -z "$kspid" ] || wait "$kspid"; ok
+
+# ---- 5. coll_analysis: the background job started after section 1 ----
+[ -z "$collpid" ] || wait "$collpid"; ok
 
 # ---- 6. roofline sheets: tl-roofline(1) hook ----
 # When tl-roofline is installed it writes unified_perf_summary and the
 # perf-model sheets from the same tree files into the report directory.
-if command -v tl-roofline >/dev/null 2>&1 && [ "$gpuonly" = 0 ] &&
-    [ -n "${TL_REPORT_ROOFLINE:-1}" ] && type tl_roofline_stage >/dev/null 2>&1; then
+if command -v tl-roofline >/dev/null 2>&1 && [ "$gpuonly" = 0 ] && [ "$ngpu" != 0 ] &&
+    [ "${TL_REPORT_ROOFLINE:-1}" != 0 ] && type tl_roofline_stage >/dev/null 2>&1; then
 	tl_roofline_stage "$T" "$R" || die "roofline stage failed"
 fi
 
