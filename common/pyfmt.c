@@ -72,21 +72,21 @@ utf8(struct buf *b, unsigned cp)
 	}
 }
 
-/* Decode the JSON string at c->p (at its opening quote) into out. */
-static int
-jstring(struct jcur *c, struct buf *out)
+int
+json_unescape(struct buf *out, const char *s, size_t n)
 {
+	const char *p = s, *end = s + n;
 	unsigned cp, lo;
 
-	c->p++;
-	while (c->p < c->end && *c->p != '"') {
-		if (*c->p != '\\') {
-			buf_addc(out, *c->p++);
+	buf_add(out, "", 0);
+	while (p < end) {
+		if (*p != '\\') {
+			buf_addc(out, *p++);
 			continue;
 		}
-		if (++c->p >= c->end)
+		if (++p >= end)
 			return -1;
-		switch (*c->p++) {
+		switch (*p++) {
 		case '"': buf_addc(out, '"'); break;
 		case '\\': buf_addc(out, '\\'); break;
 		case '/': buf_addc(out, '/'); break;
@@ -96,14 +96,14 @@ jstring(struct jcur *c, struct buf *out)
 		case 'r': buf_addc(out, '\r'); break;
 		case 't': buf_addc(out, '\t'); break;
 		case 'u':
-			if (c->end - c->p < 4 || hex4(c->p, &cp) < 0)
+			if (end - p < 4 || hex4(p, &cp) < 0)
 				return -1;
-			c->p += 4;
-			if (cp >= 0xd800 && cp < 0xdc00 && c->end - c->p >= 6 &&
-			    c->p[0] == '\\' && c->p[1] == 'u' &&
-			    hex4(c->p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
+			p += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && end - p >= 6 &&
+			    p[0] == '\\' && p[1] == 'u' &&
+			    hex4(p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				c->p += 6;
+				p += 6;
 			}
 			utf8(out, cp);
 			break;
@@ -111,10 +111,21 @@ jstring(struct jcur *c, struct buf *out)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* Decode the JSON string at c->p (at its opening quote) into out. */
+static int
+jstring(struct jcur *c, struct buf *out)
+{
+	const char *start = ++c->p;
+
+	while (c->p < c->end && *c->p != '"')
+		c->p += *c->p == '\\' ? 2 : 1;
 	if (c->p >= c->end)
 		return -1;
 	c->p++;
-	return 0;
+	return json_unescape(out, start, (size_t)(c->p - 1 - start));
 }
 
 /* Decode one UTF-8 sequence at s; returns its length (1 on bad bytes). */

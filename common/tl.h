@@ -145,6 +145,8 @@ void buf_free(struct buf *b);
  * valid JSON (b then holds a partial literal).
  */
 int pylit(struct buf *b, const char *json, size_t len, int tuples);
+/* Append the decoded JSON string body s[0..n) (no quotes); -1 on a bad escape. */
+int json_unescape(struct buf *b, const char *s, size_t n);
 /* Append repr() of the UTF-8 string s[0..len). */
 void pystr(struct buf *b, const char *s, size_t len);
 

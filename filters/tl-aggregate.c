@@ -372,66 +372,17 @@ tokskip(const jsmntok_t *t, int i)
 	return j;
 }
 
-static void
-utf8put(struct buf *b, unsigned cp)
-{
-	char u[4];
-
-	if (cp < 0x80) {
-		buf_addc(b, (char)cp);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 3);
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 4);
-	}
-}
-
-/* Decode the JSON string body s[0..n) (no quotes) into b. */
+/*
+ * Decode the JSON string body s[0..n) into b; a bad escape keeps the
+ * text as it stands, since a kernel name is only ever shown.
+ */
 static void
 jdecode(struct buf *b, const char *s, size_t n)
 {
-	size_t i;
-	unsigned cp, lo;
-
 	buf_reset(b);
-	buf_add(b, "", 0);
-	for (i = 0; i < n; i++) {
-		if (s[i] != '\\' || i + 1 == n) {
-			buf_addc(b, s[i]);
-			continue;
-		}
-		switch (s[++i]) {
-		case 'b': buf_addc(b, '\b'); break;
-		case 'f': buf_addc(b, '\f'); break;
-		case 'n': buf_addc(b, '\n'); break;
-		case 'r': buf_addc(b, '\r'); break;
-		case 't': buf_addc(b, '\t'); break;
-		case 'u':
-			if (i + 4 >= n || sscanf(s + i + 1, "%4x", &cp) != 1)
-				break;
-			i += 4;
-			if (cp >= 0xd800 && cp < 0xdc00 && i + 6 < n &&
-			    s[i + 1] == '\\' && s[i + 2] == 'u' &&
-			    sscanf(s + i + 3, "%4x", &lo) == 1 &&
-			    lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				i += 6;
-			}
-			utf8put(b, cp);
-			break;
-		default: buf_addc(b, s[i]); break;
-		}
+	if (json_unescape(b, s, n) < 0) {
+		buf_reset(b);
+		buf_add(b, s, n);
 	}
 }
 

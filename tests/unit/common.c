@@ -82,6 +82,8 @@ main(void)
 	lit("[1.0,1e5,true,false,null]", 0, "[1.0, 100000.0, True, False, None]");
 	lit("{\"a\":[1]}", 1, "{'a': (1,)}");
 	lit("[[", 1, "ERROR");
+	lit("[\"\\q\"]", 1, "ERROR");
+	lit("[\"\\ud83d\\ude00\"]", 0, "['\xf0\x9f\x98\x80']");
 	lit("[1,]", 1, "ERROR");
 	lit("[] x", 1, "ERROR");
 
