@@ -97,3 +97,111 @@ _tl_tree_run() {
 		cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
 	} >"$_tt_out/health.tsv" || return 1
 }
+
+# Awk functions the scripts share: Python's repr(float), the tl(7)
+# unescaping, pandas' CSV cells, numpy's pairwise sum and sort order.
+# Prepend to an awk program: awk "$TL_AWKLIB"'...'.
+TL_AWKLIB='
+function rep(c, n,   s) { s = ""; while (n-- > 0) s = s c; return s }
+# Python repr(float): the shortest digits that read back the same.
+function pyrepr(x,   s, p, neg, i, m, e, d, n, o) {
+	if (x != x) return "nan"
+	if (x == 0) return "0.0"
+	if (x > 1.7976931348623157e308) return "inf"
+	if (x < -1.7976931348623157e308) return "-inf"
+	for (p = 0; p < 17; p++) { s = sprintf("%." p "e", x); if (s + 0 == x) break }
+	neg = substr(s, 1, 1) == "-"
+	if (neg) s = substr(s, 2)
+	i = index(s, "e"); m = substr(s, 1, i - 1); e = substr(s, i + 1) + 0
+	d = m; gsub(/\./, "", d); sub(/0+$/, "", d); if (d == "") d = "0"
+	n = length(d)
+	if (e >= -4 && e < 16) {
+		if (e < 0) o = "0." rep("0", -e - 1) d
+		else if (n > e + 1) o = substr(d, 1, e + 1) "." substr(d, e + 2)
+		else o = d rep("0", e + 1 - n) ".0"
+	} else {
+		o = substr(d, 1, 1)
+		if (n > 1) o = o "." substr(d, 2)
+		o = o "e" (e < 0 ? "-" : "+") sprintf("%02d", e < 0 ? -e : e)
+	}
+	return (neg ? "-" : "") o
+}
+# Undo the tl(7) field escapes.
+function unesc(s,   o, i, c, n) {
+	if (index(s, "\\") == 0) return s
+	o = ""; n = length(s)
+	for (i = 1; i <= n; i++) {
+		c = substr(s, i, 1)
+		if (c == "\\" && i < n) {
+			c = substr(s, ++i, 1)
+			if (c == "t") c = "\t"; else if (c == "n") c = "\n"
+			else if (c == "r") c = "\r"; else if (c == "0") c = ""
+		}
+		o = o c
+	}
+	return o
+}
+# A CSV cell as pandas writes it (QUOTE_MINIMAL).
+function csv(s) {
+	if (s ~ /[,"\r\n]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
+	return s
+}
+function cell(s) { return csv(unesc(s)) }
+# numpy pairwise summation of v[lo..lo+n-1].
+function pwsum(v, lo, n,   r0, r1, r2, r3, r4, r5, r6, r7, i, res, n2) {
+	if (n < 8) { res = 0; for (i = 0; i < n; i++) res += v[lo + i]; return res }
+	if (n <= 128) {
+		r0 = v[lo]; r1 = v[lo+1]; r2 = v[lo+2]; r3 = v[lo+3]
+		r4 = v[lo+4]; r5 = v[lo+5]; r6 = v[lo+6]; r7 = v[lo+7]
+		for (i = 8; i < n - (n % 8); i += 8) {
+			r0 += v[lo+i]; r1 += v[lo+i+1]; r2 += v[lo+i+2]; r3 += v[lo+i+3]
+			r4 += v[lo+i+4]; r5 += v[lo+i+5]; r6 += v[lo+i+6]; r7 += v[lo+i+7]
+		}
+		res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+		for (; i < n; i++) res += v[lo + i]
+		return res
+	}
+	n2 = int(n / 2); n2 -= n2 % 8
+	return pwsum(v, lo, n2) + pwsum(v, lo + n2, n - n2)
+}
+# numpy argsort(kind="quicksort") of v[t[0..num)], in place on t.
+function aqsort(v, t, num,   pl, pr, sp, st, pm, pi, pj, pk, vp, x, vi) {
+	pl = 0; pr = num - 1; sp = 0
+	for (;;) {
+		while (pr - pl > 15) {
+			pm = pl + int((pr - pl) / 2)
+			if (v[t[pm]] < v[t[pl]]) { x = t[pm]; t[pm] = t[pl]; t[pl] = x }
+			if (v[t[pr]] < v[t[pm]]) { x = t[pr]; t[pr] = t[pm]; t[pm] = x }
+			if (v[t[pm]] < v[t[pl]]) { x = t[pm]; t[pm] = t[pl]; t[pl] = x }
+			vp = v[t[pm]]; pi = pl; pj = pr - 1
+			x = t[pm]; t[pm] = t[pj]; t[pj] = x
+			for (;;) {
+				do ++pi; while (v[t[pi]] < vp)
+				do --pj; while (vp < v[t[pj]])
+				if (pi >= pj) break
+				x = t[pi]; t[pi] = t[pj]; t[pj] = x
+			}
+			pk = pr - 1
+			x = t[pi]; t[pi] = t[pk]; t[pk] = x
+			if (pi - pl < pr - pi) { st[sp++] = pi + 1; st[sp++] = pr; pr = pi - 1 }
+			else { st[sp++] = pl; st[sp++] = pi - 1; pl = pi + 1 }
+		}
+		for (pi = pl + 1; pi <= pr; ++pi) {
+			vi = t[pi]; vp = v[vi]; pj = pi; pk = pi - 1
+			while (pj > pl && vp < v[t[pk]]) t[pj--] = t[pk--]
+			t[pj] = vi
+		}
+		if (sp == 0) break
+		pr = st[--sp]; pl = st[--sp]
+	}
+}
+# The row order of pandas sort_values(ascending=False) on val[1..n]
+# (nargsort: reverse, numpy quicksort, reverse), ties included.
+function descorder(val, n, ord,   i, v, t) {
+	for (i = 0; i < n; i++) { v[i] = val[n - i] + 0; t[i] = i }
+	aqsort(v, t, n)
+	for (i = 1; i <= n; i++) ord[i] = n - t[n - i]
+}
+# Column numbers by header name: col["name"].
+function header(   i) { for (i = 1; i <= NF; i++) col[unesc($i)] = i }
+'

@@ -170,26 +170,7 @@ wholecols=$(awk -F'\t' '
 # column named source are left out; whole numbers in columns not listed
 # in wholecols get ".0".
 csv() {
-	awk -F'\t' -v ident="$ident" -v whole=",$wholecols" '
-	function unesc(s,   o, i, c, n) {
-		if (index(s, "\\") == 0) return s
-		o = ""; n = length(s)
-		for (i = 1; i <= n; i++) {
-			c = substr(s, i, 1)
-			if (c == "\\" && i < n) {
-				c = substr(s, ++i, 1)
-				if (c == "t") c = "\t"; else if (c == "n") c = "\n"
-				else if (c == "r") c = "\r"; else if (c == "0") c = ""
-			}
-			o = o c
-		}
-		return o
-	}
-	function cell(s) {
-		s = unesc(s)
-		if (s ~ /[,"\r\n]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
-		return s
-	}
+	awk -F'\t' -v ident="$ident" -v whole=",$wholecols" "$TL_AWKLIB"'
 	NR == 1 {
 		for (i = 1; i <= NF; i++) {
 			if ($i == "source") sc = i
