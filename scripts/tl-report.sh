@@ -79,6 +79,8 @@ parent=$(dirname "$out")
 tmp=$(mktemp -d "$parent/.tl-report.XXXXXX") || die "cannot make a temporary directory in $parent"
 old=
 cleanup() {
+	# background stages still write into $tmp: let them end first
+	wait
 	rm -rf "$tmp"
 	[ -n "$old" ] && [ -d "$old" ] && rm -rf "$old"
 }
@@ -100,8 +102,9 @@ st() {
 	return 1
 }
 # ok: every stage since the last check succeeded.
+# The failed program has said why, in one line: add none of our own.
 ok() {
-	[ -s "$F" ] && die "$(head -1 "$F") (see the messages above)"
+	[ -s "$F" ] && { wait; exit 1; }
 	return 0
 }
 # bgok: ok for a background job, which leaves the dying to the caller.

@@ -58,7 +58,8 @@ fi
 parent=$(dirname "$out")
 [ -d "$parent" ] || die "$parent: no such directory"
 tmp=$(mktemp -d "$parent/.tl-tracediff.XXXXXX") || die "cannot make a temporary directory in $parent"
-cleanup() { rm -rf "$tmp"; }
+# background trees still write into $tmp: let them end first
+cleanup() { wait; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
