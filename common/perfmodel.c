@@ -386,7 +386,7 @@ vjson(struct buf *b, const struct jdoc *d, const struct jval *v, int tuple)
 	case J_BOOL: buf_adds(b, v->i ? "True" : "False"); break;
 	case J_INT: vint(b, v->i); break;
 	case J_FLOAT: vnum(b, F(v->d)); break;
-	case J_STR: pystr(b, d->str + v->s, v->len); break;
+	case J_STR: pystr(b, d->str.s + v->s, v->len); break;
 	case J_ARR:
 		buf_addc(b, tuple ? '(' : '[');
 		for (i = 0; i < v->n; i++) {

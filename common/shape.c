@@ -41,121 +41,32 @@ jnew(struct jdoc *d)
 	return d->nv++;
 }
 
-static void
-jstradd(struct jdoc *d, const char *s, size_t n)
-{
-	tl_grow((void **)&d->str, &d->scap, d->slen + n + 1, 1);
-	memcpy(d->str + d->slen, s, n);
-	d->slen += n;
-	d->str[d->slen] = '\0';
-}
-
-static int
-hex4(const char *s, unsigned *u)
-{
-	int i;
-
-	*u = 0;
-	for (i = 0; i < 4; i++) {
-		char c = s[i];
-
-		*u <<= 4;
-		if (c >= '0' && c <= '9')
-			*u |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			*u |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			*u |= c - 'A' + 10;
-		else
-			return -1;
-	}
-	return 0;
-}
-
-static void
-utf8(struct jdoc *d, unsigned cp)
-{
-	char b[4];
-	size_t n;
-
-	if (cp < 0x80) {
-		b[0] = cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		b[0] = 0xc0 | cp >> 6;
-		b[1] = 0x80 | (cp & 0x3f);
-		n = 2;
-	} else if (cp < 0x10000) {
-		b[0] = 0xe0 | cp >> 12;
-		b[1] = 0x80 | (cp >> 6 & 0x3f);
-		b[2] = 0x80 | (cp & 0x3f);
-		n = 3;
-	} else {
-		b[0] = 0xf0 | cp >> 18;
-		b[1] = 0x80 | (cp >> 12 & 0x3f);
-		b[2] = 0x80 | (cp >> 6 & 0x3f);
-		b[3] = 0x80 | (cp & 0x3f);
-		n = 4;
-	}
-	jstradd(d, b, n);
-}
-
-/* A string starting at the opening quote; its bytes go to d->str. */
+/*
+ * A string starting at the opening quote: its decoded bytes and a NUL go
+ * to d->str.  Raw control characters are not JSON; escapes are decoded
+ * by common/'s json_unescape (a lone surrogate kept as Python keeps it).
+ */
 static int
 jstring(struct jp *p, size_t at)
 {
 	struct jdoc *d = p->d;
-	size_t start = d->slen;
-	unsigned u, lo;
+	size_t start = d->str.len, body = ++p->pos;
 
-	p->pos++;
-	for (;;) {
-		size_t run = p->pos;
-		char c;
-
-		while (p->pos < p->len && p->s[p->pos] != '"' &&
-		    p->s[p->pos] != '\\' && (unsigned char)p->s[p->pos] >= 0x20)
-			p->pos++;
-		jstradd(d, p->s + run, p->pos - run);
-		if (p->pos >= p->len || (unsigned char)p->s[p->pos] < 0x20)
+	while (p->pos < p->len && p->s[p->pos] != '"') {
+		if ((unsigned char)p->s[p->pos] < 0x20)
 			return -1;
-		if (p->s[p->pos++] == '"')
-			break;
-		if (p->pos >= p->len)
-			return -1;
-		switch ((c = p->s[p->pos++])) {
-		case '"': case '\\': case '/':
-			jstradd(d, &c, 1);
-			break;
-		case 'b': jstradd(d, "\b", 1); break;
-		case 'f': jstradd(d, "\f", 1); break;
-		case 'n': jstradd(d, "\n", 1); break;
-		case 'r': jstradd(d, "\r", 1); break;
-		case 't': jstradd(d, "\t", 1); break;
-		case 'u':
-			if (p->len - p->pos < 4 || hex4(p->s + p->pos, &u) < 0)
-				return -1;
-			p->pos += 4;
-			/* a lone surrogate is kept as Python keeps it */
-			if (u >= 0xd800 && u < 0xdc00 && p->len - p->pos >= 6 &&
-			    p->s[p->pos] == '\\' && p->s[p->pos + 1] == 'u' &&
-			    hex4(p->s + p->pos + 2, &lo) == 0 &&
-			    lo >= 0xdc00 && lo < 0xe000) {
-				p->pos += 6;
-				u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-			}
-			utf8(d, u);
-			break;
-		default:
-			return -1;
-		}
+		p->pos += p->s[p->pos] == '\\' ? 2 : 1;
 	}
+	if (p->pos >= p->len)
+		return -1;
+	if (json_unescape(&d->str, p->s + body, p->pos - body) < 0)
+		return -1;
+	p->pos++;
 	/* every string gets its own NUL so jstr() can return it */
-	jstradd(d, "", 0);
-	d->slen++;
+	buf_add(&d->str, "", 1);
 	d->v[at].t = J_STR;
 	d->v[at].s = start;
-	d->v[at].len = d->slen - 1 - start;
+	d->v[at].len = d->str.len - 1 - start;
 	return 0;
 }
 
@@ -312,7 +223,8 @@ jdoc_parse(struct jdoc *d, const char *s, size_t len)
 {
 	struct jp p = { d, s, len, 0 };
 
-	d->nv = d->slen = 0;
+	d->nv = 0;
+	buf_reset(&d->str);
 	d->ok = 0;
 	jnew(d);
 	if (jvalue(&p, 0, 0) < 0)
@@ -328,7 +240,7 @@ void
 jdoc_free(struct jdoc *d)
 {
 	free(d->v);
-	free(d->str);
+	buf_free(&d->str);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -365,7 +277,7 @@ jarr_len(const struct jval *a)
 const char *
 jstr(const struct jdoc *d, const struct jval *v)
 {
-	return v != NULL && v->t == J_STR ? d->str + v->s : NULL;
+	return v != NULL && v->t == J_STR ? d->str.s + v->s : NULL;
 }
 
 int

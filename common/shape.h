@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tl.h"
+
 /* The kind of a JSON value. */
 enum jtype {
 	J_NULL,		/* null */
@@ -48,9 +50,7 @@ struct jdoc {
 	struct jval *v;	/* v[0] is the root once parsed */
 	size_t nv;	/* values in use */
 	size_t cap;	/* values allocated */
-	char *str;	/* decoded strings, each NUL-terminated */
-	size_t slen;	/* bytes of str in use */
-	size_t scap;	/* bytes of str allocated */
+	struct buf str;	/* decoded strings, each NUL-terminated, owned */
 	int ok;		/* 1 after a successful parse, else 0 */
 };
 

@@ -21,6 +21,8 @@ LC_ALL=C
 export LC_ALL
 
 prog=tl-compare
+# The awk functions the scripts share (unesc, cell): tl-lib.sh.
+. "$(cd "$(dirname "$0")" && pwd)/tl-lib.sh"
 tab=$(printf '\t')
 nl='
 '
@@ -196,15 +198,7 @@ convert() {
 # has a field NAME (1 or 0).
 headers() {
 	if [ "$1" = -k ]; then field=$2; shift 2; else field=; fi
-	awk -F '\t' -v n="$#" -v want="$field" '
-	function unesc(s) {
-		gsub(/\\\\/, "\001", s)
-		gsub(/\\t/, "\t", s)
-		gsub(/\\n/, "\n", s)
-		gsub(/\\r/, "\r", s)
-		gsub(/\001/, "\\", s)
-		return s
-	}
+	awk -F '\t' -v n="$#" -v want="$field" "$TL_AWKLIB"'
 	FNR == 1 {
 		nf++
 		for (i = 2; i <= NF; i++) {
@@ -291,25 +285,7 @@ sortdesc() {
 # rows without it by TAG's.
 csv() {
 	awk -F '\t' -v skip="$1" -v out="$3" -v name="${4:-}" -v tag="${5:-}" \
-	    -v base="$base" -v dcol="$dcol" -v dir="$out" '
-	function unesc(s) {
-		if (index(s, "\\") == 0)
-			return s
-		gsub(/\\\\/, "\001", s)
-		gsub(/\\t/, "\t", s)
-		gsub(/\\n/, "\n", s)
-		gsub(/\\r/, "\r", s)
-		gsub(/\001/, "\\", s)
-		return s
-	}
-	function cell(s) {
-		s = unesc(s)
-		if (s ~ /[",\r\n]/) {
-			gsub(/"/, "\"\"", s)
-			s = "\"" s "\""
-		}
-		return s
-	}
+	    -v base="$base" -v dcol="$dcol" -v dir="$out" "$TL_AWKLIB"'
 	# The tag of a diff or pct column, as re.findall("__(.+?)_(?:diff|pct)$")
 	# finds it; SUBSEP when the name is not one.
 	function difftag(n,   p, t) {

@@ -32,7 +32,7 @@ check_tree(const struct jdoc *d, const struct jval *v, int depth)
 	if (depth > 70)
 		abort();
 	if (v->t == J_STR) {
-		if (v->s + v->len >= d->slen || d->str[v->s + v->len] != '\0')
+		if (v->s + v->len >= d->str.len || d->str.s[v->s + v->len] != '\0')
 			abort();
 		return;
 	}
