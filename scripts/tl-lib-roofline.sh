@@ -2,7 +2,7 @@
 # SDPA_bwd, CONV_fwd, CONV_bwd, UnaryElementwise, BinaryElementwise,
 # Normalization, Reduce_fwd, Reduce_bwd ...), made from the tree stage's
 # files with tl-roofline(1), sort and tl-aggregate(1).  Sourced by
-# tl-report, which calls tl_roofline_stage TREEDIR REPORTDIR; the
+# tl-report, which calls tl_roofline_stage TREEDIR REPORTDIR [KMAP]; the
 # helpers st, ok, hsort, awkx, AWKLIB and $SORT of tl-report are in
 # scope.  Environment: TL_GPU_ARCH (a GPU name or spec file, as
 # tl-roofline --gpu-arch takes it) adds the roofline columns.
@@ -93,6 +93,29 @@ function pystrval(v,   q, t) {
 }
 '
 
+# Awk: u is in the UID-sorted list file f (a merge join: calls come
+# in ascending u).
+RL_HAS='
+function has(f, u,   l) {
+	while (!(f in eof) && (!(f in cur) || cur[f] < u))
+		if ((getline l <f) > 0) cur[f] = l + 0; else eof[f] = 1
+	return (f in cur) && cur[f] == u
+}
+'
+
+# Awk: the model columns unified_perf_summary takes from a tl-roofline
+# line split into b (header index hc): status GFLOPS ... Kernel Time,
+# and the roofline columns with a GPU spec.
+RL_METRICS='
+function metrics(b, hc,   v, i, nn) {
+	v = b[hc["model_status"]]
+	split("GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)", nn, "|")
+	for (i = 1; i <= 9; i++) v = v "\t" b[hc[nn[i]]]
+	if (arch) v = v "\t" b[hc["Roofline Time (µs)"]] "\t" b[hc["Roofline Bound"]] "\t" b[hc["Pct Roofline"]]
+	return v
+}
+'
+
 # rl_ivkind KIND KEYS: the intervals of $rl_T/intervals.tsv of kind KIND
 # (s: subtree, d: direct) of the ops listed in KEYS (op TAB tag, sorted by
 # op numerically; an op may have several tags), as tag ts dur name stream
@@ -175,8 +198,94 @@ rl_model() {
 	}' kind="${rl_kind:-F}" arch="$rl_arch"
 }
 
+# rl_wstream: $rl_w/W.tsv, the host ops of ops.tsv grouped by tree
+# (sorted by KEY, the tree's root and the op's UID in hex, so that sort
+# compares bytes): KEY UID cat name parent ngpu fwd cpu_root own nc mod,
+# where own: some op's fwd link points here; nc: a communication kernel
+# is below; mod: the op has a perf model.  Also $rl_w/own.tsv (the fwd
+# targets) and $rl_w/nc.tsv.  Memory: sort's buffer; the flags are
+# merge joins against UID-sorted lists.
+rl_wstream() {
+	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) c[$i] = i; print c["fwd"]; exit }' "$rl_T/ops.tsv")
+	cut -f "$rl_c" "$rl_T/ops.tsv" | awk 'NR > 1 && $1 != ""' |
+	    st $SORT -n -u >"$rl_w/own.tsv"; ok
+	# (intervals.tsv is sorted by op)
+	st awk -F '\t' 'NR > 1 && $2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
+	    last = $1; print $1 }' "$rl_T/intervals.tsv" >"$rl_w/nc.tsv"; ok
+	st awk -F '\t' 'NR > 1 { print $1 }' "$rl_w/m.tsv" >"$rl_w/mu.tsv"; ok
+	# (cut first: the inputs are most of ops.tsv, and not wanted here)
+	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) c[$i] = i
+	    print c["UID"] "," c["cat"] "," c["name"] "," c["parent"] "," c["ngpu"] "," c["fwd"] "," c["cpu_root"] "," c["root"]; exit }' "$rl_T/ops.tsv")
+	cut -f "$rl_c" "$rl_T/ops.tsv" |
+	st awkx "$RL_HAS"'
+	NR == 1 { header(); next }
+	{
+		u = $col["UID"] + 0
+		printf "%08x%08x\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\n", $col["root"], u, $col["UID"],
+		    $col["cat"], $col["name"], $col["parent"], $col["ngpu"], $col["fwd"], $col["cpu_root"],
+		    has(of, u), has(nf, u), has(mf, u)
+	}' of="$rl_w/own.tsv" nf="$rl_w/nc.tsv" mf="$rl_w/mu.tsv" - |
+	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
+}
+
+# Awk: read one tree of W.tsv at a time; tree() is called with the
+# fields of the tree's ops in arrays indexed 1..n (in UID order).
+RL_TREES='
+function flush() { if (n) tree(); n = 0 }
+{
+	g = substr($1, 1, 8)
+	if (g != cg) { flush(); cg = g }
+	n++; K[n] = $1; U[n] = $2; C[n] = $3; N[n] = $4; P[n] = $5; NG[n] = $6; FW[n] = $7
+	CR[n] = $8; OWN[n] = $9; NC[n] = $10; MOD[n] = $11
+}
+END { flush() }
+'
+
+# rl_pairs: $rl_w/bk.tsv, b TAB X for each op b whose fwd op is X or
+# below X, where X has a model and a bwd op of its own; sorted by b, X.
+# One tree in memory at a time.
+rl_pairs() {
+	# X below which (or at which) each fwd target lies: x TAB X, by x
+	st awk -F '\t' -v OFS='\t' "$RL_TREES"'
+	function tree(   i, u, a, par, own, mod) {
+		for (i = 1; i <= n; i++) {
+			u = U[i]
+			if (C[i] != "cuda_runtime" && C[i] != "cuda_driver" && P[i] != "") par[u] = P[i]
+			if (OWN[i]) own[u] = 1
+			if (MOD[i]) mod[u] = 1
+		}
+		for (i = 1; i <= n; i++) {
+			if (!OWN[i]) continue
+			for (a = U[i]; a != ""; a = (a in par) ? par[a] : "")
+				if ((a in mod) && (a in own)) print U[i], a
+		}
+	}' "$rl_w/W.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/xa.tsv"; ok
+	# fwd target TAB b, by target
+	# (UID is the first column of ops.tsv)
+	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) if ($i == "fwd") print i; exit }' "$rl_T/ops.tsv")
+	cut -f "1,$rl_c" "$rl_T/ops.tsv" | awk -F '\t' -v OFS='\t' 'NR > 1 && $2 != "" { print $2, $1 }' |
+	    st $SORT -t "$TAB" -k1,1n >"$rl_w/xb.tsv"; ok
+	# join on the target: b TAB X
+	st awk -F '\t' -v OFS='\t' -v xa="$rl_w/xa.tsv" '
+	function more(   l) {
+		if ((getline l <xa) <= 0) { kx = -1; return 0 }
+		split(l, f, "\t"); kx = f[1] + 0; ka = f[2]; return 1
+	}
+	BEGIN { more(); x = -1 }
+	{
+		t = $1 + 0
+		if (t != x) {
+			x = t; na = 0
+			while (kx >= 0 && kx < t) more()
+			while (kx == t) { A[++na] = ka; if (!more()) break }
+		}
+		for (i = 1; i <= na; i++) print $2, A[i]
+	}' "$rl_w/xb.tsv" |
+	st $SORT -t "$TAB" -k1,1n -k2,2n >"$rl_w/bk.tsv"; ok
+}
+
 tl_roofline_stage() {
-	rl_T=$1 rl_R=$2
+	rl_T=$1 rl_R=$2 rl_kmap=${3:-}
 	rl_w=$(mktemp -d "${TMPDIR:-/tmp}/rl.XXXXXX") || return 1
 	rl_arch=
 	[ -n "${TL_GPU_ARCH:-}" ] && rl_arch="--gpu-arch=$TL_GPU_ARCH"
@@ -187,26 +296,14 @@ tl_roofline_stage() {
 	rl_ivkind s "$rl_w/mk.tsv" | st rl_kinfo >"$rl_w/mki.tsv"; ok
 	rl_model "$rl_w/m.tsv" "$rl_w/mki.tsv" >"$rl_w/pre.tsv"; ok
 
+	# The host ops grouped by tree, for the walks below.
+	rl_wstream || return 1
+
 	# Backward: the bwd events of each modelled op that has its own,
 	# with those of its modelled descendants' (TraceLens's
-	# get_subtree_bwd_events): X TAB b pairs, sorted by b.
-	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) c[$i] = i
-	    print c["UID"] "," c["cat"] "," c["parent"] "," c["fwd"]; exit }' "$rl_T/ops.tsv")
-	cut -f "$rl_c" "$rl_T/ops.tsv" |
-	st awk -F '\t' -v OFS='\t' '
-	FILENAME == mf { if (FNR > 1) M[$1]; next }
-	FNR == 1 { next }
-	{
-		# UID cat parent fwd (cut keeps the file order of these columns)
-		if ($2 != "cuda_runtime" && $2 != "cuda_driver" && $3 != "") par[$1] = $3
-		if ($4 != "") { nb++; bb[nb] = $1; bf[nb] = $4; own[$4] }
-	}
-	END {
-		for (i = 1; i <= nb; i++)
-			for (a = bf[i]; a != ""; a = (a in par) ? par[a] : "")
-				if ((a in M) && (a in own)) print bb[i], a
-	}' mf="$rl_w/m.tsv" "$rl_w/m.tsv" - |
-	st $SORT -t "$TAB" -k1,1n -k2,2n >"$rl_w/bk.tsv"; ok
+	# get_subtree_bwd_events): b TAB X pairs, sorted by b.
+	: >"$rl_w/bk.tsv"
+	[ -s "$rl_w/own.tsv" ] && { rl_pairs || return 1; }
 	if [ -s "$rl_w/bk.tsv" ]; then
 		rl_ivkind s "$rl_w/bk.tsv" | st rl_kinfo >"$rl_w/bki.tsv"; ok
 		# The modelled ops with their own bwd events, UID order.
@@ -349,36 +446,64 @@ tl_roofline_stage() {
 # rl_unified: unified_perf_summary (TraceLens's collect_unified_perf_events
 # and summarize_df_unified_perf_table), after the perf sheets (it reuses
 # their model runs: $rl_w/fullF.tsv, fullB.tsv, mki.tsv).
-# Memory: the host tree's cpu_ops are held in awk for the walk (a
-# tree-walk mode of tl-tree would make this one subtree at a time).
+# Memory: the walk holds one tree of W.tsv; every other step is a sort
+# or a merge join of files in the same order; the last two hold one
+# line per row of the sheet.
 rl_unified() {
-	# Ops with a communication kernel below them (never collected as leaves).
-	st awk -F '\t' 'NR > 1 && $2 == "s" && tolower($6) ~ /nccl|rccl|cross_device_reduce/ && !($1 in s) { s[$1]; print $1 }' \
-	    "$rl_T/intervals.tsv" >"$rl_w/nc.tsv"; ok
-	# Fwd ops whose bwd metrics TraceLens computes (and a bwd category).
-	: >"$rl_w/sbok.tsv"
-	[ -f "$rl_w/fullB.tsv" ] && { st awkx 'NR == 1 { header(); next }
-	$col["model_status"] == "ok" && $col["op category"] != "" { print $col["UID"] }' \
-	    "$rl_w/fullB.tsv" >"$rl_w/sbok.tsv"; ok; }
-	# The tree the walk needs: host events with GPU work below them
-	# (the others are never visited): UID cat name parent ngpu fwd cpu_root.
-	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) c[$i] = i
-	    print c["UID"] "," c["cat"] "," c["name"] "," c["parent"] "," c["ngpu"] "," c["fwd"] "," c["cpu_root"]; exit }' "$rl_T/ops.tsv")
-	cut -f "$rl_c" "$rl_T/ops.tsv" | st awk -F '\t' 'NR > 1 && $5 > 0' >"$rl_w/tree.tsv"; ok
-	# The walk: collected ops: UID type fwd
+	# The ops whose fwd op has bwd metrics in TraceLens (and a bwd
+	# category), and GPU work, as keys of W.tsv (sorted): the walk's
+	# "sole bwd op" test, made before the walk so that it holds one
+	# tree only.
+	: >"$rl_w/fok.tsv"
+	if [ -f "$rl_w/fullB.tsv" ]; then
+		# (fullB.tsv has one line per line of mb.tsv)
+		st awkx 'NR == 1 {
+			header()
+			getline l <fb; nh = split(l, h, "\t")
+			for (i = 1; i <= nh; i++) bc[h[i]] = i
+			next
+		}
+		{
+			getline l <fb; split(l, m, "\t")
+			if (m[bc["model_status"]] == "ok" && m[bc["op category"]] != "" &&
+			    $col["cat"] == "cpu_op" && $col["ngpu"] > 0) print $col["UID"]
+		}' fb="$rl_w/fullB.tsv" "$rl_w/mb.tsv" >"$rl_w/elig.tsv"; ok
+		awk -F '\t' -v OFS='\t' '$7 != "" { print $7, $1 }' "$rl_w/W.tsv" |
+		    st $SORT -t "$TAB" -k1,1n |
+		st awk -F '\t' "$RL_HAS"'
+		has(ef, $1 + 0) { print $2 }' ef="$rl_w/elig.tsv" |
+		st $SORT >"$rl_w/fok.tsv"; ok
+	fi
+	# The walk, one tree at a time: collected ops: UID type fwd
 	# (type P: own model, S: sole bwd op of a modelled fwd op, O: other).
-	st awkx '
-	FILENAME == mf { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "name") nc = i } else PMN[$nc]; next }
-	FILENAME == sbf { BOK[$1]; next }
-	FILENAME == ncf { NC[$1]; next }
-	{
-		u = $1; c = $2; p = $4
-		if (c == "cuda_runtime") { if (p != "") RK[p] = 1; next }
-		if (c != "cpu_op") next
-		nm[u] = $3; ng[u] = $5 + 0
-		if (p != "") { par[u] = p; kids[p] = kids[p] " " u }
-		if ($6 != "") fw[u] = $6
-		if ($7 == 1) root[++nroot] = u
+	# Only host events with GPU work below them are ever visited.
+	st awk -F '\t' -v OFS='\t' "$RL_TREES"'
+	# key k (called in ascending order) is in fok.tsv
+	function fok(k,   l) {
+		while (!fe && (cf == "" || (cf "") < (k ""))) if ((getline l <ff) > 0) cf = l; else fe = 1
+		return (cf "") == (k "")
+	}
+	function tree(   i, u, c, p, a) {
+		delete nm; delete ng; delete par; delete kids; delete fw; delete FOK
+		delete RK; delete MODU; delete NCU; delete SD; delete SC; nroot = 0
+		for (i = 1; i <= n; i++) {
+			if (FW[i] != "" && fok(K[i])) FOK[U[i]] = 1
+			if (!(NG[i] > 0)) continue
+			u = U[i]; c = C[i]; p = P[i]
+			if (c == "cuda_runtime") { if (p != "") RK[p] = 1; continue }
+			if (c != "cpu_op") continue
+			nm[u] = N[i]; ng[u] = NG[i] + 0
+			if (p != "") { par[u] = p; kids[p] = kids[p] " " u }
+			if (FW[i] != "") fw[u] = FW[i]
+			if (MOD[i]) MODU[u] = 1
+			if (NC[i]) NCU[u] = 1
+			if (CR[i] == 1) root[++nroot] = u
+		}
+		for (u in ng)
+			if (u in MODU)
+				for (a = (u in par) ? par[u] : ""; a != "" && !(a in SD); a = (a in par) ? par[a] : "")
+					SD[a] = 1
+		for (i = 1; i <= nroot; i++) walk(root[i])
 	}
 	# the children of u in ch[1..n] (a fresh array per call frame)
 	function kidsof(u, ch) { return (u in kids) ? split(kids[u], ch, " ") : 0 }
@@ -393,23 +518,21 @@ rl_unified() {
 		}
 		return n
 	}
-	function sole(u,   p, i, w, f, main, k) {
+	function sole(u,   p, i, w, main, k) {
 		p = (u in par) ? par[u] : ""; w = ""
 		for (i = 0; i < 5 && p != "" && (p in nm); i++) {
 			if (p in fw) { w = p; break }
 			p = (p in par) ? par[p] : ""
 		}
-		if (w == "") return ""
-		f = fw[w]
-		if (!(f in nm) || !(nm[f] in PMN) || !(f in BOK)) return ""
+		if (w == "" || !(w in FOK)) return ""
 		main = ""; k = index(nm[w], ": ")
 		if (k) main = substr(nm[w], k + 2)
 		if (!((w, main) in SC)) SC[w, main] = count(w, main)
-		return SC[w, main] == 1 ? f : ""
+		return SC[w, main] == 1 ? fw[w] : ""
 	}
 	function walk(u,   i, f, v, n, pm, ch, nc) {
 		if (!(ng[u] > 0)) return
-		if (nm[u] in PMN) { print u, "P", ""; return }
+		if (u in MODU) { print u, "P", ""; return }
 		nc = kidsof(u, ch)
 		if ((f = sole(u)) != "") {
 			if (desc(u)) { for (i = 1; i <= nc; i++) walk(ch[i]); return }
@@ -418,51 +541,40 @@ rl_unified() {
 		if (desc(u)) { for (i = 1; i <= nc; i++) walk(ch[i]); return }
 		if (u in RK) {
 			n = 0
-			for (i = 1; i <= nc; i++) { v = ch[i]; if ((nm[v] in PMN) && ng[v] > 0) pm[++n] = v }
+			for (i = 1; i <= nc; i++) { v = ch[i]; if ((v in MODU) && ng[v] > 0) pm[++n] = v }
 			if (n) { for (i = 1; i <= n; i++) walk(pm[i]); return }
-			if (!(u in NC)) print u, "O", ""
+			if (!(u in NCU)) print u, "O", ""
 			return
 		}
 		for (i = 1; i <= nc; i++) walk(ch[i])
-	}
-	END {
-		for (u in ng)
-			if (nm[u] in PMN)
-				for (a = (u in par) ? par[u] : ""; a != "" && !(a in SD); a = (a in par) ? par[a] : "")
-					SD[a] = 1
-		for (i = 1; i <= nroot; i++) walk(root[i])
-	}' mf="$rl_w/m.tsv" sbf="$rl_w/sbok.tsv" ncf="$rl_w/nc.tsv" \
-	    "$rl_w/m.tsv" "$rl_w/sbok.tsv" "$rl_w/nc.tsv" "$rl_w/tree.tsv" >"$rl_w/col.tsv"; ok
+	}' ff="$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
 	# GPU events under a collected op.
 	st awk -F '\t' '{ print $1 "\t" $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/ck.tsv"; ok
 	rl_ivkind s "$rl_w/ck.tsv" >"$rl_w/civ.tsv"
 	st awk -F '\t' '{ print $6 }' "$rl_w/civ.tsv" | st $SORT -n -u >"$rl_w/cov.tsv"; ok
 	# Synthetic ops: each other linked, non-communication GPU event, as
 	# a copy of its nearest cpu_op (or its runtime when it has none).
+	# They are numbered after the trace's last UID: first those of
+	# runtimes, by runtime (in order of their first event), then the
+	# others, in GPU event order.
 	rl_max=$(tail -n 1 "${w:-.}/events.tsv" 2>/dev/null | cut -f1)
 	case $rl_max in ''|*[!0-9]*) rl_max=$(awk -F '\t' 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' "$rl_T/ops.tsv" "$rl_T/gpu.tsv") ;; esac
-	st awkx '
-	FILENAME == covf { cov[$1]; next }
-	FNR == 1 { header(); next }
-	$col["linked"] == 1 && !($1 in cov) && tolower($col["name"]) !~ /nccl|rccl|cross_device_reduce/ {
-		if ($col["cpu_op"] != "") { nw++; wk[nw] = $0; wp[nw] = $col["cpu_op"]; wn[nw] = $col["cpu_op_name"] }
-		else {
-			p = $col["runtime"]
-			if (!(p in og)) { og[p] = ++nog; ogp[nog] = p }
-			oc[p, ++on[p]] = $0; opn[p] = $col["runtime_name"]
-		}
-	}
-	END {
-		u = max
-		for (i = 1; i <= nog; i++) { p = ogp[i]; for (j = 1; j <= on[p]; j++) out(++u, p, opn[p], oc[p, j]) }
-		for (i = 1; i <= nw; i++) out(++u, wp[i], wn[i], wk[i])
-	}
-	function out(u, p, pn, l,   f) {
-		split(l, f, "\t")
-		# UID src name ts dur kname stream gpu
-		print u, p, pn "->" f[col["name"]] " (Synthetic Op)", f[col["ts"]], f[col["dur"]],
-		    f[col["name"]], f[col["stream"]], f[col["UID"]]
-	}' covf="$rl_w/cov.tsv" max="$rl_max" "$rl_w/cov.tsv" "$rl_T/gpu.tsv" >"$rl_w/syn.tsv"; ok
+	: >"$rl_w/synw.tsv"
+	# src name ts dur kname stream gpu (runtime ones: led by the runtime
+	# and the GPU event, for the sort)
+	st awkx "$RL_HAS"'
+	NR == 1 { header(); next }
+	$col["linked"] == 1 && !has(covf, $1 + 0) && tolower($col["name"]) !~ /nccl|rccl|cross_device_reduce/ {
+		o = $col["ts"] "\t" $col["dur"] "\t" $col["name"] "\t" $col["stream"] "\t" $col["UID"]
+		if ($col["cpu_op"] != "") print $col["cpu_op"], $col["cpu_op_name"], o >wf
+		else print $col["runtime"], $col["UID"], $col["runtime"], $col["runtime_name"], o
+	}' covf="$rl_w/cov.tsv" wf="$rl_w/synw.tsv" "$rl_T/gpu.tsv" |
+	st $SORT -t "$TAB" -k1,1n -k2,2n |
+	st awk -F '\t' -v OFS='\t' '$1 != r { r = $1; f = $2 } { print f, $0 }' |
+	st $SORT -t "$TAB" -k1,1n -k3,3n | st cut -f 4- >"$rl_w/syno.tsv"; ok
+	# UID src name ts dur kname stream gpu
+	st awk -F '\t' -v OFS='\t' -v u="$rl_max" '
+	{ print ++u, $1, $2 "->" $5 " (Synthetic Op)", $3, $4, $5, $6, $7 }' "$rl_w/syno.tsv" "$rl_w/synw.tsv" >"$rl_w/syn.tsv"; ok
 	# Kernel time and list of every row (collected: its subtree; synthetic:
 	# its kernel), and the first direct kernel of each source op.
 	{ cat "$rl_w/civ.tsv"; awk -F '\t' -v OFS='\t' '{ print $1, $4, $5, $6, $7, $8 }' "$rl_w/syn.tsv"; } |
@@ -470,74 +582,98 @@ rl_unified() {
 	{ cat "$rl_w/ck.tsv"; awk -F '\t' -v OFS='\t' '{ print $2, $2 }' "$rl_w/syn.tsv"; } |
 	    st $SORT -t "$TAB" -k1,1n -u >"$rl_w/sk.tsv"; ok
 	rl_ivkind d "$rl_w/sk.tsv" | st $SORT -t "$TAB" -k1,1n -k2,2n -k6,6n | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
-	# One row per op: seq UID src type fwd name (synthetic names replace).
-	st awk -F '\t' -v OFS='\t' 'FILENAME == sf { print ++n, $1, $2, "Y", "", $3; next }
-	{ print ++n, $1, $1, $2, $3, "" }' sf="$rl_w/syn.tsv" "$rl_w/col.tsv" "$rl_w/syn.tsv" |
-	st $SORT -t "$TAB" -k3,3n >"$rl_w/rows0.tsv"; ok
-	# Join the source op fields (ops.tsv, UID order), metrics and kernels.
-	st awkx '
-	FILENAME == meta { if (FNR > 1) m[$1 SUBSEP $2 SUBSEP $3] = $4; next }
-	FILENAME == fF || FILENAME == fB {
-		if (FNR == 1) { for (i = 1; i <= NF; i++) hc[FILENAME, $i] = i; next }
-		u = $hc[FILENAME, "UID"]
-		st = $hc[FILENAME, "model_status"]
-		v = st
-		split("GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)", nn, "|")
-		for (i = 1; i <= 9; i++) v = v "\t" $hc[FILENAME, nn[i]]
-		if (arch) v = v "\t" $hc[FILENAME, "Roofline Time (µs)"] "\t" $hc[FILENAME, "Roofline Bound"] "\t" $hc[FILENAME, "Pct Roofline"]
-		if (FILENAME == fF) MF[u] = v; else MB[u] = v
-		next
-	}
-	FILENAME == kif { if (FNR > 1) { KT[$1] = $2; KD[$1] = $3 } next }
-	FILENAME == k1f { K1[$1] = $2; next }
-	FILENAME == rf { nr++; R[nr] = $0; RS3[nr] = $3 + 0; next }
-	FNR == 1 {
-		header(); r = 1
-		print "cls", "ts", "UID", "name", "k1", "process_name", "process_label", "thread_name",
-		    "Input Dims", "Input type", "Input Strides", "Concrete Inputs", "dur",
-		    "has", "status", "gf", "dm", "fb", "tbs", "tfs", "spec", "params", "bcat", "kt", "kd", "rt", "rb", "pr"
-		next
+	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
+	: >"$rl_w/sm.tsv"
+	if [ -f "$rl_w/fullB.tsv" ]; then
+		awk -F '\t' -v OFS='\t' '$2 == "S" { print $3, $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n |
+		st awkx "$RL_METRICS"'
+		NR == 1 { getline l <fb; nh = split(l, h, "\t"); for (i = 1; i <= nh; i++) hc[h[i]] = i; bu = -1 }
+		{
+			f = $1 + 0
+			while (bu < f) {
+				if ((getline l <fb) <= 0) { bu = 1e300; break }
+				split(l, b, "\t"); bu = b[hc["UID"]] + 0
+			}
+			if (bu == f) print $2, metrics(b, hc)
+		}' fb="$rl_w/fullB.tsv" arch="$rl_arch" | st $SORT -t "$TAB" -k1,1n >"$rl_w/sm.tsv"; ok
+	fi
+	# Every row, in UID order (the synthetic UIDs come last), with its
+	# metrics and kernels: src UID type name has status gf dm fb tbs tfs
+	# spec params bcat kt kd rt rb pr, then sorted by source op.
+	{ $SORT -t "$TAB" -k1,1n "$rl_w/col.tsv"
+	  awk -F '\t' -v OFS='\t' '{ print $1, "Y", $2, $3 }' "$rl_w/syn.tsv"; } |
+	st awkx "$RL_METRICS"'
+	NR == 1 {
+		getline l <ff; nh = split(l, h, "\t"); for (i = 1; i <= nh; i++) fc[h[i]] = i
+		getline l <kif
+		fu = ku = su = -1
 	}
 	{
-		# (no field splitting for the ops not wanted: most of them)
-		u = substr($0, 1, index($0, "\t") - 1) + 0
-		if (r > nr || RS3[r] > u) next
-		split($0, F, "\t")
-		while (r <= nr && RS3[r] <= u) {
-			if (RS3[r] == u) { split(R[r], f, "\t"); row(f) }
-			r++
-		}
-	}
-	function row(f,   pid, tid, pn, pl, tn, name, t, v, x, n, has, o, kt, i) {
-		pid = F[col["pid"]]; tid = F[col["tid"]]
-		pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
-		pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
-		tn = (pid SUBSEP tid SUBSEP "thread_name") in m ? m[pid, tid, "thread_name"] : "Unknown"
-		t = f[4]; name = t == "Y" ? f[6] : F[col["name"]]
-		n = 0; has = "False"; kt = (f[2] in KT) ? KT[f[2]] : ""
+		u = $1 + 0; t = $2
+		kt = kd = ""
+		while (ku < u) { if ((getline l <kif) <= 0) { ku = 1e300; break } split(l, k, "\t"); ku = k[1] + 0 }
+		if (ku == u) { kt = k[2]; kd = k[3] }
 		for (i = 1; i <= 13; i++) x[i] = ""
+		has = "False"
 		if (t == "P") {
 			has = "True"
-			n = split(MF[f[2]], x, "\t")
-			if (x[1] == "undefined") return
+			while (fu < u) {
+				if ((getline l <ff) <= 0) { fu = 1e300; break }
+				split(l, b, "\t"); fu = b[fc["UID"]] + 0
+			}
+			if (fu == u) split(metrics(b, fc), x, "\t")
+			if (x[1] == "undefined") next
 			if (x[1] == "ok") kt = x[10]
 			else { for (i = 2; i <= 13; i++) x[i] = "" }
 		} else if (t == "S") {
 			has = "True"
-			n = split(MB[f[5]], x, "\t")
+			while (su < u) { if ((getline l <smf) <= 0) { su = 1e300; break } split(l, sm, "\t"); su = sm[1] + 0 }
+			if (su == u) for (i = 2; i <= 14; i++) x[i - 1] = sm[i]
 			kt = x[10]
 		}
-		o = (t == "Y" ? "1\t0" : "0\t" F[col["ts"]]) "\t" f[2] "\t" name "\t" ((f[3] in K1) ? K1[f[3]] : "") "\t" pn "\t" pl "\t" tn
-		o = o "\t" F[col["Input Dims"]] "\t" F[col["Input type"]] "\t" F[col["Input Strides"]] "\t" F[col["Concrete Inputs"]] "\t" F[col["dur"]]
-		o = o "\t" has "\t" x[1]
+		o = (t == "Y" ? $3 : u) "\t" u "\t" t "\t" (t == "Y" ? $4 : "") "\t" has "\t" x[1]
 		for (i = 2; i <= 8; i++) o = o "\t" x[i]
-		o = o "\t" (t == "S" ? x[9] : "") "\t" kt "\t" ((f[2] in KD) ? KD[f[2]] : "")
-		o = o "\t" x[11] "\t" x[12] "\t" x[13]
+		o = o "\t" (t == "S" ? x[9] : "") "\t" kt "\t" kd "\t" x[11] "\t" x[12] "\t" x[13]
 		print o
-	}' meta="$rl_T/meta.tsv" fF="$rl_w/fullF.tsv" fB="$rl_w/fullB.tsv" kif="$rl_w/cki.tsv" k1f="$rl_w/k1.tsv" \
-	    rf="$rl_w/rows0.tsv" arch="$rl_arch" \
-	    "$rl_T/meta.tsv" "$rl_w/fullF.tsv" $( [ -f "$rl_w/fullB.tsv" ] && echo "$rl_w/fullB.tsv") \
-	    "$rl_w/cki.tsv" "$rl_w/k1.tsv" "$rl_w/rows0.tsv" "$rl_T/ops.tsv" |
+	}' ff="$rl_w/fullF.tsv" kif="$rl_w/cki.tsv" smf="$rl_w/sm.tsv" arch="$rl_arch" - |
+	st $SORT -t "$TAB" -k1,1n -k2,2n >"$rl_w/rows1.tsv"; ok
+	# Join the source op fields (ops.tsv, UID order).
+	st awkx '
+	FILENAME == meta { if (FNR > 1) m[$1 SUBSEP $2 SUBSEP $3] = $4; next }
+	FNR == 1 {
+		header()
+		print "cls", "ts", "UID", "name", "k1", "process_name", "process_label", "thread_name",
+		    "Input Dims", "Input type", "Input Strides", "Concrete Inputs", "dur",
+		    "has", "status", "gf", "dm", "fb", "tbs", "tfs", "spec", "params", "bcat", "kt", "kd", "rt", "rb", "pr"
+		rs = k1u = -1; more()
+		next
+	}
+	function more() {
+		if ((getline rl <rf) <= 0) { rs = 1e300; return }
+		nf = split(rl, f, "\t"); rs = f[1] + 0
+	}
+	{
+		# (no field splitting for the ops not wanted: most of them)
+		u = substr($0, 1, index($0, "\t") - 1) + 0
+		if (rs == 1e300) exit
+		if (rs > u) next
+		split($0, F, "\t")
+		while (rs < u) more()
+		if (rs != u) next
+		while (k1u < u) { if ((getline l <k1f) <= 0) { k1u = 1e300; break } split(l, k1, "\t"); k1u = k1[1] + 0 }
+		pid = F[col["pid"]]; tid = F[col["tid"]]
+		pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
+		pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
+		tn = (pid SUBSEP tid SUBSEP "thread_name") in m ? m[pid, tid, "thread_name"] : "Unknown"
+		while (rs == u) {
+			t = f[3]; name = t == "Y" ? f[4] : F[col["name"]]
+			o = (t == "Y" ? "1\t0" : "0\t" F[col["ts"]]) "\t" f[2] "\t" name "\t" (k1u == u ? k1[2] : "") "\t" pn "\t" pl "\t" tn
+			o = o "\t" F[col["Input Dims"]] "\t" F[col["Input type"]] "\t" F[col["Input Strides"]] "\t" F[col["Concrete Inputs"]] "\t" F[col["dur"]]
+			for (i = 5; i <= nf; i++) o = o "\t" f[i]
+			print o
+			more()
+		}
+	}' meta="$rl_T/meta.tsv" rf="$rl_w/rows1.tsv" k1f="$rl_w/k1.tsv" "$rl_T/meta.tsv" "$rl_T/ops.tsv" |
 	st awk -F '\t' -v OFS='\t' '{ print (NR == 1 ? "rn" : NR - 1), $0 }' >"$rl_w/uw.tsv"; ok
 	# TraceLens's op category of each row (by name and first kernel).
 	cut -f 1,5,6 "$rl_w/uw.tsv" | st tl-aggregate -g rn:n 'op category=opcat:name,k1' |
@@ -557,7 +693,7 @@ rl_unified() {
 		if (!(k in g)) g[k] = ++n
 		print g[k], $0
 	}' "$rl_w/urows.tsv" |
-	st hsort -t "$TAB" -k1,1n -k3,3n -k4,4n -k5,5n |
+	st hsort -t "$TAB" -k1,1n -k3,3n -k4,4n -k5,5n | st tee "$rl_w/urg.tsv" |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' 'name=first:name' 'cat=first:op category' \
 	    'pn=first:process_name' 'pl=first:process_label' 'tn=first:thread_name' \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
@@ -601,4 +737,15 @@ rl_unified() {
 	}
 	function num(x) { return x == "" ? "" : pyrepr(x + 0) }
 	' arch="$rl_arch" fdur="$rl_fdur" "$rl_w/ug.tsv" >"$rl_R/unified_perf_summary.csv"; ok
+	[ -n "$rl_kmap" ] || return 0
+	# KMAP: each GPU event in a row's kernel list, and the row of
+	# unified_perf_summary (1 = first data row) it went to.
+	st awk -F '\t' -v OFS='\t' '
+	FILENAME == ugf { if (FNR > 1) pos[$1] = FNR - 1; next }
+	FILENAME == urgf { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "UID") uc = i; next }
+		gs[$uc] = $1; next }
+	FILENAME == civf { if ($1 in gs) print $6, pos[gs[$1]]; next }
+	($1 in gs) { print $8, pos[gs[$1]] }' ugf="$rl_w/ug.tsv" urgf="$rl_w/urg.tsv" civf="$rl_w/civ.tsv" \
+	    "$rl_w/ug.tsv" "$rl_w/urg.tsv" "$rl_w/civ.tsv" "$rl_w/syn.tsv" |
+	st $SORT -t "$TAB" -k1,1n >"$rl_kmap"; ok
 }
