@@ -2,7 +2,9 @@
 #	. "$(dirname "$0")/tl-lib.sh"
 # POSIX sh; every function prints one-line errors and returns non-zero
 # on failure.  Sorts run with LC_ALL=C, bounded by TL_SORT_MEM (default
-# 16M: many small runs sort faster than a few large ones) and spilling
+# 4M: many small runs sort no slower than a few large ones, and a
+# buffer this small is already full on a 100 MB trace, so that the
+# peak memory of a report does not grow with the trace) and spilling
 # to ${TMPDIR:-/tmp}.
 
 # The tl program NAME: the one beside the sourcing script, else from PATH.
@@ -15,7 +17,7 @@ tl_prog() {
 }
 
 tl_sort() {
-	LC_ALL=C sort -S "${TL_SORT_MEM:-16M}" -T "${TMPDIR:-/tmp}" "$@"
+	LC_ALL=C sort -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
 }
 
 # tl_tree_stage EVENTS OUTDIR: TraceLens's tree of a trace (tl-tree(1)).
