@@ -284,6 +284,11 @@ rl_pairs() {
 	st $SORT -t "$TAB" -k1,1n -k2,2n >"$rl_w/bk.tsv"; ok
 }
 
+# rl_keep FILE: copy stdin to stdout, and to FILE when a KMAP is wanted.
+rl_keep() {
+	if [ -n "$rl_kmap" ]; then tee "$1"; else cat; fi
+}
+
 tl_roofline_stage() {
 	rl_T=$1 rl_R=$2 rl_kmap=${3:-}
 	rl_w=$(mktemp -d "${TMPDIR:-/tmp}/rl.XXXXXX") || return 1
@@ -693,7 +698,7 @@ rl_unified() {
 		if (!(k in g)) g[k] = ++n
 		print g[k], $0
 	}' "$rl_w/urows.tsv" |
-	st hsort -t "$TAB" -k1,1n -k3,3n -k4,4n -k5,5n | st tee "$rl_w/urg.tsv" |
+	st hsort -t "$TAB" -k1,1n -k3,3n -k4,4n -k5,5n | st rl_keep "$rl_w/urg.tsv" |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' 'name=first:name' 'cat=first:op category' \
 	    'pn=first:process_name' 'pl=first:process_label' 'tn=first:thread_name' \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
