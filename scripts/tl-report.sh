@@ -1,7 +1,7 @@
 #!/bin/sh
 # tl-report: TraceLens's perf report (one CSV per sheet) from a PyTorch
 # profiler trace, made by composing tl-parse, sort, tl-tree and
-# tl-aggregate.  See tl-report(1).
+# tl-aggregate (and tl-tracediff for --comparison).  See tl-report(1).
 set -u
 LC_ALL=C; export LC_ALL
 prog=tl-report
@@ -19,18 +19,25 @@ usage: tl-report [--force] [--exact-time] [--short-kernel-study]
                  [--short-kernel-threshold-us N] [--short-kernel-histogram-bins N]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
                  [--include-unlinked-kernels] [--no-coll-analysis]
-                 [--no-kernel-summary] [--gpu-arch NAME|FILE] TRACE OUT_DIR
+                 [--no-kernel-summary] [--gpu-arch NAME|FILE]
+                 [--comparison TRACE2] TRACE OUT_DIR
 EOF
 	exit "$1"
 }
 
 # (after the background jobs: the cleanup must not pull files from under them)
-die() { wait; echo "$prog: $*" >&2; exit 1; }
+die() { stopcmp; wait 2>/dev/null; echo "$prog: $*" >&2; exit 1; }
+# stopcmp: end the --comparison job early (it is not reaped yet, so its
+# pid is still ours); it waits for its own stages.  A job killed before
+# it could trap the signal makes wait say "Terminated": after stopcmp,
+# wait 2>/dev/null.
+cmppid= cmpcheck=
+stopcmp() { [ -z "$cmppid" ] || kill -TERM "$cmppid" 2>/dev/null; cmppid=; }
 usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-trace= out=
+trace= out= cmp=
 needarg() { [ $# -ge 2 ] || usedie "option $1 needs a value"; }
 isint() { case $1 in ''|*[!0-9]*) usedie "$2: not a whole number: $1" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -57,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--gpu-arch|--gpu-arch-json-path|--gpu-arch-platform)
 		needarg "$@"; TL_GPU_ARCH=$2; export TL_GPU_ARCH; shift ;;
 	--topk-ops|--topk-roofline-ops) needarg "$@"; shift ;;	# no-ops in TraceLens too
+	--comparison|--comparison-json-path) needarg "$@"; cmp=$2; shift ;;
 	--) shift; break ;;
 	-?*) usedie "unknown option: $1" ;;
 	*) break ;;
@@ -67,33 +75,40 @@ done
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
 [ $# -eq 0 ] && [ -n "$trace" ] && [ -n "$out" ] || usage 2 >&2
 [ -r "$trace" ] || die "$trace: cannot read"
+[ -z "$cmp" ] || { [ -r "$cmp" ] && [ -f "$cmp" ]; } || die "$cmp: cannot read"
 case $out in */) out=${out%/} ;; esac
 if [ -e "$out" ] || [ -L "$out" ]; then
 	[ "$force" = 1 ] || die "$out: exists (use --force to replace it)"
 	[ -d "$out" ] || die "$out: exists and is not a directory"
 fi
 
-# ---- the temporary directory beside OUT_DIR, removed on any exit ----
+# ---- temporary directories, removed on any exit ----
+# The report is built beside OUT_DIR, to be renamed into place; the work
+# files and sort's spills go to a directory in TMPDIR.
 parent=$(dirname "$out")
 [ -d "$parent" ] || die "$parent: no such directory"
-tmp=$(mktemp -d "$parent/.tl-report.XXXXXX") || die "cannot make a temporary directory in $parent"
-old=
+tmpdir=${TMPDIR:-/tmp}
+case $tmpdir in /*) ;; *) tmpdir=$(pwd)/$tmpdir ;; esac
+tmp= w= old=
 cleanup() {
-	# background stages still write into $tmp: let them end first
-	wait
-	rm -rf "$tmp"
+	stopcmp
+	# background stages still write into $tmp and $w: let them end first
+	wait 2>/dev/null
+	[ -z "$tmp" ] || rm -rf "$tmp"
+	[ -z "$w" ] || rm -rf "$w"
 	[ -n "$old" ] && [ -d "$old" ] && rm -rf "$old"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
-w=$tmp/.work
+tmp=$(mktemp -d "$parent/.tl-report.XXXXXX" 2>/dev/null) || die "cannot make a temporary directory in $parent"
+w=$(mktemp -d "$tmpdir/tl-report.XXXXXX" 2>/dev/null) || die "cannot make a temporary directory in $tmpdir"
 R=$tmp/report
-mkdir "$w" "$R" || die "cannot write in $tmp"
+mkdir "$R" || die "cannot write in $tmp"
 TMPDIR=$w; export TMPDIR
 F=$w/failed
-SORT="sort -S ${TL_SORT_MEM:-32M} -T $w"
+SORT="sort -S ${TL_SORT_MEM:-4M} -T $w"
 
 # st CMD...: run one stage of a pipeline; a failure is noted in $F.
 st() {
@@ -104,7 +119,9 @@ st() {
 # ok: every stage since the last check succeeded.
 # The failed program has said why, in one line: add none of our own.
 ok() {
-	[ -s "$F" ] && { wait; exit 1; }
+	[ -s "$F" ] && { stopcmp; wait 2>/dev/null; exit 1; }
+	# (once the kind of trace is known: see section 1)
+	[ -n "$cmpcheck" ] && [ -n "$cmp" ] && [ -e "$w/cmp.failed" ] && cmpfailed
 	return 0
 }
 # bgok: ok for a background job, which leaves the dying to the caller.
@@ -128,6 +145,115 @@ awkx() {
 	awk -F '\t' -v OFS='\t' "$AWKLIB$p" "$@"
 }
 
+# ---- 0. --comparison: TraceDiff's records, beside the whole report ----
+# tl-tracediff --records writes diff_stats.csv and lca_totals.tsv into
+# $w/cmp (section 6b joins them in).  A failure leaves $w/cmp.failed,
+# which ok() sees at its next check.  A TERM (stopcmp) is passed on to
+# tl-tracediff, whose own cleanup waits for its stages.
+cmpjob() {
+	# ($! is tl-tracediff once it runs; the trap runs between commands)
+	trap 'p=${!:-}; [ -z "$p" ] || kill -TERM "$p" 2>/dev/null; wait 2>/dev/null; exit 143' TERM
+	tl-tracediff --records "$trace" "$cmp" "$w/cmp" 2>"$w/cmp.err" &
+	wait "$!" 2>/dev/null && exit 0
+	: >"$w/cmp.failed"
+	exit 1
+}
+# cmpfailed: the comparison failed; its one line (tl-parse's or
+# tl-tracediff's, naming the trace) is the error.
+cmpfailed() {
+	stopcmp
+	wait 2>/dev/null
+	if [ -s "$w/cmp.err" ]; then cat "$w/cmp.err" >&2
+	else echo "$prog: $cmp: the comparison failed" >&2; fi
+	exit 1
+}
+# comparison_columns: the seven columns, into unified_perf_summary.csv.
+comparison_columns() {
+	# trace1 GPU event (zero-padded: one byte key), then the totals record
+	st awkx 'NR > 1 { printf "%012d\t%s\n", $1, $0 }' "$w/cmp/lca_totals.tsv" |
+	st $SORT -s -t "$TAB" -k1,1 |
+	# joined with KMAP (by event, numeric order): row, LCA id (padded,
+	# then as diff_stats writes it), name, busy times, trace2 has rows.
+	# (An event is in one row's kernel list; were it in two, the last
+	# KMAP line would win.)
+	st awkx '
+	function knext() {
+		if ((getline kl <kmap) > 0) { split(kl, kf, "\t"); nu = kf[1] + 0; nr = kf[2] }
+		else keof = 1
+	}
+	NR == 1 { cu = -1; knext() }
+	{
+		u = $1 + 0
+		while (!keof && nu <= u) { cu = nu; cr = nr; knext() }
+		if (cu == u) printf "%012d\t%012d\t%s\t%s\t%s\t%s\t%s\n", cr, $3, $3, $4, $5, $6, $7
+	}' kmap="$w/kmap.tsv" |
+	# each LCA once per row; rows in order, a row's LCAs by id
+	st $SORT -u -t "$TAB" -k1,2 |
+	# per row: ids and names ("; "), summed busy times, LCAs with trace2 rows
+	st awkx '
+	function flush() { if (r != "") print r + 0, ids, names, pyrepr(t1), pyrepr(t2), pyrepr(n2) }
+	$1 != r { flush(); r = $1; ids = names = ""; t1 = t2 = n2 = 0 }
+	{
+		ids = ids (ids == "" ? "" : "; ") $3
+		# TraceLens leaves out an empty name (None)
+		if ($4 != "") names = names (names == "" ? "" : "; ") $4
+		t1 += $5; t2 += $6; n2 += $7
+	}
+	END { flush() }' >"$w/cmprows.tsv"; ok
+	# TraceLens adds no columns when no row has an LCA
+	[ -s "$w/cmprows.tsv" ] || return 0
+	# The CSV, one record at a time (a quoted cell may hold a newline):
+	# the new cells go after the first K cells, K the one named
+	# Kernel Time (µs)_sum.
+	st awkx '
+	function quotes(s) { return gsub(/"/, "", s) }
+	# cells(line, upto): f[1..] the first upto cells (as written); returns their length
+	function cells(line, upto,   n, p, i, c, cur, len) {
+		n = split(line, p, ","); c = 0; len = 0; i = 0
+		while (i < n && c < upto) {
+			cur = p[++i]
+			while (quotes(cur) % 2 && i < n) cur = cur "," p[++i]
+			f[++c] = cur; len += length(cur) + (c > 1)
+		}
+		nf = c
+		return len
+	}
+	function rnext() {
+		if ((getline rl <rows) > 0) { split(rl, rv, "\t"); rn = rv[1] + 0 } else rn = -1
+	}
+	{
+		rec = rec (inrec ? "\n" : "") $0; q += quotes($0)
+		if (q % 2) { inrec = 1; next }
+		line = rec; rec = ""; q = 0; inrec = 0
+	}
+	!hdr {
+		hdr = 1; cells(line, 1e9)
+		for (K = 1; K <= nf && f[K] != "Kernel Time (µs)_sum"; K++) ;
+		if (K > nf) { print "tl-report: unified_perf_summary has no Kernel Time (µs)_sum column" >"/dev/stderr"; exit 1 }
+		len = cells(line, K)
+		print substr(line, 1, len) ",speedup (trace2/trace1),delta_us (trace2 - trace1),lca_count_trace2,lca_id,lca_name,lca_total_kernel_time_trace1_us,lca_total_kernel_time_trace2_us" substr(line, len + 1)
+		rnext()
+		next
+	}
+	{
+		r++; len = cells(line, K); kt = f[K]
+		while (rn != -1 && rn < r) rnext()
+		if (rn == r) {
+			t1 = rv[4] + 0; t2 = rv[5] + 0
+			add = (t1 != 0 ? pyrepr(t2 / t1) : "") "," (kt == "" ? "" : pyrepr(t2 - kt)) "," rv[6] "," \
+			    cell(rv[2]) "," cell(rv[3]) "," rv[4] "," rv[5]
+		} else
+			add = ",,,,,,"
+		print substr(line, 1, len) "," add substr(line, len + 1)
+	}' rows="$w/cmprows.tsv" "$R/unified_perf_summary.csv" >"$w/unified.csv"; ok
+	mv "$w/unified.csv" "$R/unified_perf_summary.csv" || die "cannot write unified_perf_summary.csv"
+}
+if [ -n "$cmp" ]; then
+	mkdir "$w/cmp" || die "cannot write in $w"
+	cmpjob &
+	cmppid=$!
+fi
+
 # ---- 1. events and the call tree ----
 st tl-parse "$trace" >"$w/events.tsv"; ok
 T=$w/tree
@@ -149,7 +275,11 @@ $col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduc
 }
 END { print ncpu + 0 >kind }' coll="$w/coll.tsv" kind="$w/ncpu" "$w/events.tsv" &
 kindpid=$!
-tl_tree_stage "$w/events.tsv" "$T" || { wait "$kindpid"; die "tree stage failed"; }
+# In a subshell: a signal to this shell then waits for the stage to end
+# (the shell runs its trap after a foreground job), never landing while
+# the stage starts the jobs that open its fifos, which would wait for
+# their other ends for ever.
+(tl_tree_stage "$w/events.tsv" "$T") || { wait "$kindpid"; die "tree stage failed"; }
 wait "$kindpid"; ok
 for f in gpu ops intervals meta health; do
 	[ -f "$T/$f.tsv" ] || die "tree stage wrote no $f.tsv"
@@ -157,7 +287,28 @@ done
 : >>"$w/coll.tsv"
 ncpu=$(cat "$w/ncpu")
 gpuonly=0; [ "$ncpu" = 0 ] && gpuonly=1
+if [ -n "$cmp" ] && [ "$gpuonly" = 1 ]; then
+	# TraceLens makes no comparison for a trace without CPU ops
+	stopcmp; cmp=
+	echo "$prog: $trace: no CPU ops: no comparison (TraceLens makes none)" >&2
+fi
+cmpcheck=1
 ngpu=$(awk 'END { print NR - 1 }' "$T/gpu.tsv")
+
+# ---- 6. roofline sheets: tl-roofline(1), started here ----
+# When tl-roofline is installed it writes unified_perf_summary and the
+# perf-model sheets from the same tree files into the report directory.
+# It reads only the tree files, so it runs in the background beside
+# sections 2-5 (on two cores, the report takes the time of the longer
+# of the two); a failure is in $F, which the next ok() sees.
+rlpid=
+if command -v tl-roofline >/dev/null 2>&1 && [ "$gpuonly" = 0 ] && [ "$ngpu" != 0 ] &&
+    [ "${TL_REPORT_ROOFLINE:-1}" != 0 ] && type tl_roofline_stage >/dev/null 2>&1; then
+	# (the comparison job is the main shell's to stop)
+	(cmppid= cmpcheck=; tl_roofline_stage "$T" "$R" ${cmp:+"$w/kmap.tsv"} ||
+	    { [ -s "$F" ] || echo "tl_roofline_stage: failed" >>"$F"; exit 1; }) &
+	rlpid=$!
+fi
 
 # ---- 5. coll_analysis: collective kernels, as TraceLens's NcclAnalyser ----
 # It needs only coll.tsv: a background job beside sections 2-4.
@@ -578,12 +729,27 @@ fi
 # ---- 5. coll_analysis: the background job started after section 1 ----
 [ -z "$collpid" ] || wait "$collpid"; ok
 
-# ---- 6. roofline sheets: tl-roofline(1) hook ----
-# When tl-roofline is installed it writes unified_perf_summary and the
-# perf-model sheets from the same tree files into the report directory.
-if command -v tl-roofline >/dev/null 2>&1 && [ "$gpuonly" = 0 ] && [ "$ngpu" != 0 ] &&
-    [ "${TL_REPORT_ROOFLINE:-1}" != 0 ] && type tl_roofline_stage >/dev/null 2>&1; then
-	tl_roofline_stage "$T" "$R" || die "roofline stage failed"
+# ---- 6. roofline sheets: the background job started after section 1 ----
+if [ -n "$rlpid" ]; then
+	wait "$rlpid" || { ok; die "roofline stage failed"; }
+	rlpid=
+fi
+
+# ---- 6b. --comparison: TraceDiff's columns in unified_perf_summary ----
+# As TraceLens's --comparison_json_path: the diff_stats sheet, and seven
+# columns after Kernel Time (µs)_sum, from the LCAs of each row's trace1
+# GPU events (lca_totals.tsv joined with the roofline stage's KMAP of
+# GPU event -> row).  TraceLens runs TraceDiff only when there is a
+# unified_perf_summary.
+if [ -n "$cmp" ]; then
+	wait "$cmppid"; cs=$?; cmppid=
+	[ "$cs" = 0 ] || cmpfailed
+	[ -s "$w/cmp.err" ] && cat "$w/cmp.err" >&2
+	if [ -f "$R/unified_perf_summary.csv" ] && [ -f "$w/cmp/diff_stats.csv" ]; then
+		[ -f "$w/kmap.tsv" ] || die "roofline stage wrote no GPU event map"
+		comparison_columns
+		mv "$w/cmp/diff_stats.csv" "$R/diff_stats.csv" || die "cannot write diff_stats.csv"
+	fi
 fi
 
 # ---- 7. health: what TraceLens absorbs silently ----

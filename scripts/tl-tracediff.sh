@@ -231,6 +231,14 @@ if [ "$nrows" -gt 0 ]; then
 fi
 # ---- for tl-report --comparison: the diff_stats sheet and the LCA totals ----
 if [ "$records" = 1 ]; then
+	# The LCA ids as diff_stats.csv writes them: a perf report joins
+	# their str() (55.0 when the column is float: some row has no LCA).
+	case ,$wholecols in
+	*,lowest_common_ancestor_id,*) ;;
+	*)	awk -F'\t' -v OFS='\t' 'NR > 1 { $2 = $2 ".0" } { print }' \
+		    "$R/lca_totals.tsv" >"$tmp/totals" &&
+		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
+	esac
 	mv "$R"/* "$out/" || die "cannot write into $out"
 	exit 0
 fi
