@@ -44,6 +44,7 @@ struct opargs {
 	int has_dims, has_types, has_strides, has_concrete, has_outtype; /* field present and valid */
 	int bad_dims, bad_types, bad_strides, bad_concrete; /* field present but not JSON */
 	const char *kname;	/* kernel_name, or NULL; not owned */
+	const char *annotation;	/* name of the user_annotation around the op, or NULL; not owned */
 	int fixed;		/* --fixed-models: TraceLens's quirks fixed */
 };
 
@@ -54,7 +55,8 @@ struct mresult {
 	int has_bytes;		/* 0: bytes is None in TraceLens */
 	struct pynum bytes;	/* bytes moved */
 	const char *dtype;	/* dtype naming the compute precision, or NULL; points into opargs */
-	char why[160];		/* reason, when the model fails */
+	char prec[32];		/* precision named by the model itself, or "": model_precision(dtype) */
+	char why[160];		/* reason, when the model fails (or, when ok, why bytes are None) */
 	int ovf;		/* an int overflowed int64 (Python would not) */
 };
 
@@ -67,14 +69,22 @@ enum {
 
 /* One row of the op table. */
 struct model {
-	const char *op;		/* exact op name */
+	const char *op;		/* exact op name (prefix: a name prefix) */
 	const char *cls;	/* TraceLens class name */
 	const struct mfamily *fam;	/* sheet family */
 	int (*fn)(const struct opargs *, struct mresult *, int bwd); /* formula */
+	int (*can)(const struct opargs *);	/* TraceLens's can_model, or NULL: all ops */
+	int prefix;		/* 1: op is a name prefix, tried after the exact names */
 };
 
-/* The model of an op name, or NULL. */
+/*
+ * The model of an op name, or NULL: an exact name first, then a
+ * prefix (triton_poi_ ...).  A model with a can function models only
+ * the ops it accepts (model_can).
+ */
 const struct model *model_find(const char *name);
+/* TraceLens's _has_perf_model for an op that model_find gave m. */
+int model_can(const struct model *m, const struct opargs *a);
 /* All models, for listing; *n gets the count. */
 const struct model *model_table(size_t *n);
 /*
@@ -89,5 +99,7 @@ const char *model_precision(const char *dtype);
 int model_bpe(const char *dtype);
 /* The value of a pynum as a double, as Python's float() of it. */
 double pynum_double(struct pynum v);
+/* 1 if s[0..n) is an ATen operator name (atenops.c). */
+int aten_known(const char *s, size_t n);
 
 #endif

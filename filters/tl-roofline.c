@@ -281,7 +281,7 @@ arch_peak(const struct arch *a, const char *spec)
 /* Column indexes of the input. */
 struct cols {
 	int name, dims, types, strides, concrete;	/* needed */
-	int kname, knames, ktime, outtype;		/* optional, -1 */
+	int kname, knames, ktime, outtype, annot;	/* optional, -1 */
 };
 
 /* Unescape field i of the current record into b; 1 if non-empty. */
@@ -350,7 +350,8 @@ model_cols(FILE *fp, const struct model *m, int st, const struct mresult *res,
 	if (ok) {
 		gflops = pynum_double(res->flops) / 1e9;
 		bytes = pynum_double(res->bytes);
-		if ((prec = model_precision(res->dtype)) != NULL)
+		prec = res->prec[0] ? res->prec : model_precision(res->dtype);
+		if (prec != NULL)
 			snprintf(spec, sizeof(spec), "%s_%s", m->fam->maf, prec);
 	}
 	putnum(fp, ok, gflops);
@@ -380,7 +381,7 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 	struct cols c;
 	struct opargs a;
 	struct mresult res;
-	struct buf name = { 0 }, tmp = { 0 }, kn = { 0 };
+	struct buf name = { 0 }, tmp = { 0 }, kn = { 0 }, an = { 0 };
 	struct warns w = { 0 };
 	const struct model *m;
 	size_t i, nout = arch ? NOUT : NBASE;
@@ -399,6 +400,7 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 	c.knames = rec_col(r, "kernel_names");
 	c.ktime = rec_col(r, "Kernel Time (µs)");
 	c.outtype = rec_col(r, "Output type");
+	c.annot = rec_col(r, "annotation");
 	for (i = 0; i < nout; i++)
 		if (rec_col(r, outcols[i]) >= 0)
 			tl_die("%s: input already has a field '%s'", r->name, outcols[i]);
@@ -422,23 +424,30 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 		if (hasKT && num_double(tmp.s, tmp.len, &kt) < 0)
 			tl_die("%s: line %zu: Kernel Time (µs) is not a number: %s",
 			    r->name, r->lineno, tmp.s);
-		if (m != NULL && modelledflag)
-			st = -1;	/* selection only: no metrics */
-		else if (m != NULL) {
+		if (m != NULL && (m->can != NULL || !modelledflag)) {
 			getjson(r, c.dims, &tmp, &a.dims, &a.has_dims, &a.bad_dims);
 			getjson(r, c.types, &tmp, &a.types, &a.has_types, &a.bad_types);
 			getjson(r, c.strides, &tmp, &a.strides, &a.has_strides,
 			    &a.bad_strides);
 			getjson(r, c.concrete, &tmp, &a.concrete, &a.has_concrete,
 			    &a.bad_concrete);
+			/* a model that takes only some ops of its name: the others have none */
+			if (!model_can(m, &a))
+				m = NULL;
+		}
+		if (m != NULL && modelledflag)
+			st = -1;	/* selection only: no metrics */
+		else if (m != NULL) {
 			getjson(r, c.outtype, &tmp, &a.outtype, &a.has_outtype, &dummy);
 			getjson(r, c.knames, &tmp, &a.knames, &dummy, &dummy);
 			a.kname = c.kname >= 0 && getfield(r, c.kname, &kn) ? kn.s : NULL;
+			a.annotation = c.annot >= 0 && getfield(r, c.annot, &an) ? an.s : NULL;
 			st = model_run(m, &a, &res, bwdflag);
 			if (st == M_FAIL)
 				warn_add(&w, a.name, res.why);
 			else if (st == M_OK && !res.has_bytes)
-				warn_add(&w, a.name, "unknown dtype, bytes left empty");
+				warn_add(&w, a.name, res.why[0] ? res.why :
+				    "unknown dtype, bytes left empty");
 		} else if (modelledflag)
 			continue;
 		for (i = 0; i < r->nf; i++) {
@@ -453,6 +462,7 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 	buf_free(&name);
 	buf_free(&tmp);
 	buf_free(&kn);
+	buf_free(&an);
 	buf_free(&res.params);
 	jdoc_free(&a.dims);
 	jdoc_free(&a.types);

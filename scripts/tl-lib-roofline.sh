@@ -186,7 +186,8 @@ rl_model() {
 		print "\tkd\tdims\ttypes\tstrides\tconc\tkt"
 		next
 	}
-	$col["model_status"] == "ok" {
+	# (a model with no sheet, such as Triton'"'"'s, is for unified_perf_summary only)
+	$col["model_status"] == "ok" && $col["sheet"] != "" {
 		o = kind "\t" $col["sheet"] "\t" $col["name"] "\t" $col["params"] "\t" $col["UID"]
 		o = o "\t" $col["GFLOPS"] "\t" $col["Data Moved (MB)"] "\t" $col["FLOPS/Byte"]
 		o = o "\t" $col["TB/s"] "\t" $col["TFLOPS/s"] "\t" $col["process_name"]
