@@ -11,6 +11,9 @@ TOOLS = bin/tl-gentrace
 SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
 BIN = $(FILTERS) $(SCRIPTS) $(TOOLS) $(SHLIB)
 MAN = $(wildcard man/*.1 man/*.7)
+# What `make check` needs beyond the build: valgrind and clang with
+# libFuzzer, for tests/suites/valgrind and fuzz-short.
+CHECKDEPS = valgrind:/usr/bin/valgrind clang:/usr/bin/clang
 
 all: .deps $(BIN)
 
@@ -46,6 +49,7 @@ bin/tl-gentrace: scripts/tl-gentrace.c .deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ scripts/tl-gentrace.c $(LDFLAGS) -lz
 
 check: all
+	@sh scripts/deps $(CHECKDEPS)
 	@sh tests/run
 
 check-asan:
@@ -59,6 +63,9 @@ demo: all
 
 bench: all
 	@sh scripts/bench
+
+bench-scale: all
+	@sh scripts/bench-scale
 
 fuzz: .deps
 	@sh scripts/fuzz
@@ -79,4 +86,4 @@ uninstall:
 clean:
 	rm -rf bin $(COMMONOBJ) $(LIB) tests/tmp
 
-.PHONY: all check check-asan demo bench fuzz install uninstall clean
+.PHONY: all check check-asan demo bench bench-scale fuzz install uninstall clean

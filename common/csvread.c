@@ -127,7 +127,9 @@ static int
 feed(struct csvr *r)
 {
 	ssize_t n;
+	size_t off, k, blk;
 	char *s;
+	int inquote;
 
 	n = getline(&r->line, &r->linecap, r->fp);
 	if (n < 0) {
@@ -136,9 +138,14 @@ feed(struct csvr *r)
 			return -1;
 		}
 		r->eof = 1;
-		if (r->fmt == CSVR_CSV &&
-		    csv_fini(&r->cp, onfield, onrow, r) != CSV_SUCCESS) {
-			r->err = "end of input inside a quoted field";
+		if (r->fmt != CSVR_CSV)
+			return 0;
+		/* Strict only here: pandas takes a stray quote inside a
+		 * field as it is, but not a file that ends inside quotes. */
+		csv_set_opts(&r->cp, CSV_STRICT | CSV_STRICT_FINI);
+		if (csv_fini(&r->cp, onfield, onrow, r) != CSV_SUCCESS) {
+			r->lineno = r->qline;
+			r->err = "unterminated quoted field";
 			return -1;
 		}
 		return 0;
@@ -176,10 +183,25 @@ feed(struct csvr *r)
 		tsvrow(r, s, (size_t)n);
 		return 1;
 	}
-	if (csv_parse(&r->cp, s, (size_t)n, onfield, onrow, r) != (size_t)n) {
-		r->err = csv_strerror(csv_error(&r->cp));
-		return -1;
+	inquote = r->cp.quoted;	/* at a line start: inside quotes */
+	/*
+	 * libcsv grows its field buffer by a fixed block, 128 bytes by
+	 * default: a 64 MB cell took half a million reallocs, each a
+	 * copy.  A block as big as the buffer, and chunks of input no
+	 * bigger (one realloc a chunk at most), double it instead.
+	 */
+	for (off = 0; off < (size_t)n; off += k) {
+		blk = MAX((size_t)128, csv_get_buffer_size(&r->cp));
+		csv_set_blk_size(&r->cp, blk);
+		k = MIN((size_t)n - off, MAX(blk, (size_t)4096));
+		if (csv_parse(&r->cp, s + off, k, onfield, onrow, r) != k) {
+			r->err = csv_strerror(csv_error(&r->cp));
+			return -1;
+		}
 	}
+	/* the line a quoted field opened on, for the error at EOF */
+	if (!inquote)
+		r->qline = r->lineno;
 	return 1;
 }
 

@@ -12,7 +12,8 @@
  * length beside them (a field may hold a NUL byte).
  *
  * Memory: the current row, plus the rows that end on the same input
- * line (only a bare CR can end more than one row on a line).
+ * line (only a bare CR can end more than one row on a line).  Time is
+ * linear in the input, however long a cell.
  */
 #ifndef CSVREAD_H
 #define CSVREAD_H
@@ -43,6 +44,7 @@ struct csvr {
 	char *line;		/* getline buffer, owned */
 	size_t linecap;		/* allocated size of line */
 	size_t lineno;		/* physical lines read so far */
+	size_t qline;		/* line the open quoted field began on */
 	struct csvr_row *q;	/* completed rows not yet returned, owned */
 	size_t nq;		/* rows in q (slots 0..nq-1 used) */
 	size_t qhead;		/* next row of q to return */
@@ -69,8 +71,9 @@ void csvr_close(struct csvr *r);
 /*
  * Read the next row into r->f[0..r->nf); returns 1 for a row, 0 at
  * the end of the input and -1 on a read error or an unterminated
- * quoted field (r->err says which; r->lineno is the line).  Blank
- * lines of a CSV are skipped, as pandas skips them.
+ * quoted field (r->err says which; r->lineno is the line, for an
+ * unterminated field the one its quote opened on).  Blank lines of a
+ * CSV are skipped, as pandas skips them.
  */
 int csvr_next(struct csvr *r);
 /* csvr_next(), but an error ends the program with one line naming the input. */

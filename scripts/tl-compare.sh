@@ -33,9 +33,31 @@ usage() {
 	echo "usage: tl-compare [-f] [--names tag ...] [--sheets group ...] -o out_dir report ..." >&2
 	exit "${1:-2}"
 }
-die() { echo "$prog: $*" >&2; exit 1; }
+# Once $work exists, notices wait in $work/notes and come out before
+# the exit: when no sheet can be compared, one error line says why
+# instead of a notice per skipped group.
+work=
+flushnotes() {
+	if [ -n "$work" ] && [ -s "$work/notes" ]; then
+		cat "$work/notes" >&2
+		: >"$work/notes"
+	fi
+}
+die() { flushnotes; echo "$prog: $*" >&2; exit 1; }
 udie() { echo "$prog: $*" >&2; exit 2; }
-note() { echo "$prog: $*" >&2; }
+note() {
+	if [ -n "$work" ]; then
+		echo "$prog: $*" >>"$work/notes"
+	else
+		echo "$prog: $*" >&2
+	fi
+}
+# skip LABEL WHY: a group or sheet left out; WHY names the sheet.
+skipped=
+skip() {
+	note "$1: skipped: $2"
+	skipped=$skipped${skipped:+; }$3
+}
 
 # ---- options (TraceLens's spellings too) ----
 dcol= sortcol= odir= csvdir= force=0 names= nnames=0 namesgiven=0 sheets= reports= nrep=0
@@ -153,7 +175,7 @@ case $odir in */*) parent=${odir%/*} ;; *) parent=. ;; esac
 [ -n "$parent" ] || parent=/
 [ -d "$parent" ] || die "$parent: no such directory"
 work=$(mktemp -d "$parent/.tl-compare.XXXXXX") || die "cannot create a directory in $parent"
-trap 'rm -rf "$work"' EXIT
+trap 'flushnotes; rm -rf "$work"' EXIT
 trap 'exit 1' HUP INT TERM
 out=$work/out
 tmp=$work/tmp
@@ -173,7 +195,7 @@ havesheet() {
 	files=
 	for r in $reports; do
 		if [ ! -f "$r/$1.csv" ]; then
-			note "$1: skipped: $r has no $1.csv"
+			skip "$1" "$r has no $1.csv" "$r has no $1.csv"
 			return 1
 		fi
 		files=$files$r/$1.csv$nl
@@ -245,7 +267,7 @@ joinsheet() {
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
 		"$join" "$@" "$f" >"$tmp/p" || exit 1
 		if [ ! -s "$tmp/p" ]; then
-			note "$label: skipped: $f is empty"
+			skip "$label" "$f is empty" "$f is empty"
 			return 1
 		fi
 		keysort "$tmp/p" "$tmp/s.$i"
@@ -480,7 +502,8 @@ if want roofline; then
 		# Keys: name, then the param: columns every report has, sorted.
 		case $h in
 		0 | 0"$nl"*) keys=name$nl${h#0} ;;
-		*) note "$sheet: skipped: a report has no rows"; continue ;;
+		*) skip "$sheet" "a report has no rows" "a report's $sheet.csv has no rows"
+		   continue ;;
 		esac
 		dcols="Kernel Time (µs)_sum${nl}Kernel Time (µs)_mean${nl}name_count${nl}TFLOPS/s_mean${nl}TB/s_mean"
 		dcol='Kernel Time (µs)_sum'
@@ -497,6 +520,13 @@ if want roofline; then
 fi
 
 # ---- publish ----
+# TraceLens leaves an empty directory (CSV) or raises (Excel): an
+# empty comparison is an error, and no directory is made.
+if [ -z "$(ls -A "$out")" ]; then
+	: >"$work/notes"
+	die "no sheet to compare: ${skipped:-$first has none of the sheets asked for}"
+fi
+flushnotes
 if [ -e "$odir" ]; then
 	mv "$odir" "$work/old" || die "cannot replace $odir"
 fi

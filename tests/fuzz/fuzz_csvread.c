@@ -4,7 +4,6 @@
  * tl(7) table row by row, must neither crash nor leak; errors come
  * back as -1 from csvr_next().  Fields must be NUL-terminated with the
  * length given.
- * fuzz-sources: common/csvread.c common/util.c common/rec.c common/buf.c common/num.c
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -12,8 +12,6 @@
  *   TAB, LF, CR or NUL, and rec_unescape gives back the decoded string
  *   or the compact JSON text;
  * and runs it all again with a 40-byte event limit.
- *
- * fuzz-sources: common/jscan.c common/rec.c common/util.c
  */
 #include <stdint.h>
 #include <stdio.h>

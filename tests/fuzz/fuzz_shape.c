@@ -12,8 +12,6 @@
  * - every model of the table, fwd and bwd, plain and --fixed-models,
  *   returns a verdict without a sanitizer report, and a success gives
  *   a dict literal "{...}" and, without bytes, no Data Moved.
- *
- * fuzz-sources: common/shape.c common/perfmodel.c common/pyfmt.c common/buf.c common/num.c common/util.c
  */
 #include <stdint.h>
 #include <stdlib.h>
