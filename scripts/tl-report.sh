@@ -594,8 +594,9 @@ if [ "$nk" -gt 0 ]; then
 	# The category of each kernel's cpu_op: TraceLens categorises the
 	# cpu_op with its own first kernel when it is a launcher.
 	{ printf 'cpu_op\tname\tk1\n'
-	  st awkx '$1 != "" && !($1 in seen) { seen[$1]; print $1, $3 }' "$w/k.tsv" |
-	  st $SORT -t "$TAB" -k1,1n |
+	  # (all kernels of a cpu_op carry its name: sort -u may keep any)
+	  st awkx '$1 != "" { print $1, $3 }' "$w/k.tsv" |
+	  st $SORT -u -t "$TAB" -k1,1n |
 	  # merged with Lu (UID order): its k1 column holds long kernel names
 	  st awkx '
 	  NR == 1 { getline ll <lu }
@@ -610,18 +611,29 @@ if [ "$nk" -gt 0 ]; then
 		print $1, $2, k1
 	  }' lu="$w/Lu.tsv"; } |
 	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; ok
-	# pcat pcpu name stream dur UID dims strides concrete
+	# pcat pcpu name stream dur UID dims strides concrete, in UID order
+	# (k.tsv's): by cpu_op for a merge join with kcat.tsv, then back.
+	st awk -F '\t' -v OFS='\t' '{ print ($1 == "" ? -1 : $1), $0 }' "$w/k.tsv" |
+	st $SORT -s -t "$TAB" -k1,1n |
 	st awkx '
-	FNR == NR { if (FNR > 1) cat[$1] = $2; next }
+	NR == 1 { getline kl <kc; ku = -1 }
 	{
-		if ($1 != "") { pc = cat[$1]; pu = $3 }
-		else if ($5 == 1) {
+		$0 = substr($0, index($0, "\t") + 1)
+		if ($1 != "") {
+			u = $1 + 0
+			while (ku < u) {
+				if ((getline kl <kc) <= 0) { ku = 1e300; kcat = ""; break }
+				split(kl, kf, "\t"); ku = kf[1] + 0; kcat = kf[2]
+			}
+			pc = ku == u ? kcat : ""; pu = $3
+		} else if ($5 == 1) {
 			l = tolower(unesc($4))
 			pc = (l ~ /cudagraph|graphlaunch/) ? "graph" : "runtime"
 			pu = hascpu ? $4 : ""
 		} else { pc = ""; pu = "" }
-		print pc, pu, $6, $7, $8, $2, $9, $10, $11
-	}' hascpu="$hascpu" "$w/kcat.tsv" "$w/k.tsv" >"$w/kk.tsv"; ok
+		print $2, pc, pu, $6, $7, $8, $2, $9, $10, $11
+	}' hascpu="$hascpu" kc="$w/kcat.tsv" |
+	st $SORT -t "$TAB" -k1,1n | st cut -f 2- >"$w/kk.tsv"; ok
 fi
 kspid=
 if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
