@@ -148,10 +148,100 @@ rl_kinfo() {
 	tl-aggregate -g tag:n 'kt=union:ts,dur' 'kd=list:name,dur,stream'
 }
 
+# The ops that TraceLens's perf report annotates (apply_annotation's
+# name filter: a prefix).
+RL_ANNOP=vllm::unified_attention_with_output
+
+# Awk: dkey(x), a key of the double x that sorts as x when sort compares
+# bytes: the sign class, then the exponent and the 53-bit mantissa as
+# an integer, zero-padded (complemented for negative x).  Equal doubles
+# (1752839462723407.1 and ...407.05) get equal keys.
+RL_DKEY='
+function dkey(x,   y, e) {
+	if (x == 0) return "100000000000000000000"
+	y = x < 0 ? -x : x; e = 0
+	# (halving and doubling are exact: y ends an integer in [2^52, 2^53))
+	while (y >= 9007199254740992 && e < 1100) { y /= 2; e++ }
+	while (y < 4503599627370496 && e > -1074) { y *= 2; e-- }
+	if (x > 0) return sprintf("2%04d%016.0f", e + 1074, y)
+	return sprintf("0%04d%016.0f", 1126 - e, 9007199254740991 - y)
+}
+'
+
+# rl_annot: $rl_w/ann.tsv, UID (12 digits) TAB annotation for each op
+# of m.tsv whose name starts with $RL_ANNOP, UID order: TraceLens's
+# apply_annotation.  The annotation is the name of the first event whose
+# cat holds user_annotation (gpu_user_annotation too; any pid and tid),
+# in ts order then trace order, with ann.ts <= op.ts and op.ts + op.dur
+# < ann.ts + ann.dur; NA when there is none.  Times sort and compare as
+# the doubles Python makes of them.  Empty, and nearly free, when no op
+# has the name (most traces).  Memory: sort's buffer, and in the sweep
+# the annotations still open at the current ts (the nesting depth).
+rl_annot() {
+	: >"$rl_w/ann.tsv"
+	grep -q -F "$RL_ANNOP" "$rl_w/m.tsv" || return 0
+	rl_ev=${w:-.}/events.tsv
+	[ -r "$rl_ev" ] || { echo "tl_roofline_stage: $rl_ev: cannot read the events" >&2; return 1; }
+	# key (dkey of ts, 0 for an annotation or 1 for an op: an annotation
+	# that starts with an op comes first, then the UID) type UID ts dur
+	# name; an annotation without ts or dur is left out (TraceLens
+	# raises KeyError on it)
+	{ st awkx "$RL_DKEY"'
+	  NR == 1 { header(); next }
+	  index($col["name"], op) == 1 {
+		printf "%s1%012.0f\to\t%s\t%s\t%s\t\n", dkey($col["ts"] + 0), $1, $1, $col["ts"], $col["dur"]
+	  }' op="$RL_ANNOP" "$rl_w/m.tsv"
+	  # (grep first: annotations are few among the events)
+	  { head -n 1 "$rl_ev"; grep -F user_annotation "$rl_ev" || [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
+	  st awkx "$RL_DKEY"'
+	  NR == 1 { header(); c = col["cat"]; t = col["ts"]; d = col["dur"]; n = col["name"]; next }
+	  index($c, "user_annotation") && $t != "" && $d != "" {
+		printf "%s0%012.0f\ta\t%s\t%s\t%s\t%s\n", dkey($t + 0), $1, $1, $t, $d, $n
+	  }'
+	} | st $SORT -t "$TAB" -k1,1 >"$rl_w/as.tsv"; ok
+	# The sweep: an op takes the first open annotation (ts order) that
+	# ends after it.  Annotations that end by the current ts can hold no
+	# later op (its ts is no less, its dur not negative): they are
+	# dropped when the list doubles.  An op with a negative dur may lie
+	# in a dropped one: those ops (unheard of) go to neg.tsv.
+	st awk -F '\t' '
+	$2 == "a" {
+		if (n >= lim) {
+			x = $4 + 0; j = 0
+			for (i = 1; i <= n; i++) if (E[i] > x) { j++; E[j] = E[i]; N[j] = N[i] }
+			n = j; lim = n < 32 ? 64 : 2 * n
+		}
+		n++; E[n] = $4 + $5; N[n] = $6
+		next
+	}
+	$5 + 0 < 0 { print >negf; next }
+	{
+		e = $4 + $5; a = "NA"
+		for (i = 1; i <= n; i++) if (e < E[i]) { a = N[i]; break }
+		printf "%012.0f\t%s\n", $3, a
+	}' negf="$rl_w/neg.tsv" "$rl_w/as.tsv" >"$rl_w/ann1.tsv"; ok
+	if [ -s "$rl_w/neg.tsv" ]; then
+		# each such op against every annotation before it: one op at a time
+		st awk -F '\t' '
+		{
+			split($0, o, "\t"); e = o[4] + o[5]; a = "NA"
+			while ((getline l <af) > 0) {
+				split(l, f, "\t")
+				if ((f[1] "") > (o[1] "")) break
+				if (f[2] == "a" && f[4] + 0 <= o[4] + 0 && e < f[4] + f[5]) { a = f[6]; break }
+			}
+			close(af)
+			printf "%012.0f\t%s\n", o[3], a
+		}' af="$rl_w/as.tsv" "$rl_w/neg.tsv" >>"$rl_w/ann1.tsv"; ok
+	fi
+	st $SORT -t "$TAB" -k1,1 "$rl_w/ann1.tsv" >"$rl_w/ann.tsv"; ok
+}
+
 # rl_model OPS KINFO [--bwd]: the op records of OPS (UID order) with
 # their process and thread names, kernel time and kernel list (KINFO,
-# tag order; ops without one get time 0 and no kernels), through
-# tl-roofline.  Writes the ok rows as pre-aggregation records.
+# tag order; ops without one get time 0 and no kernels) and annotation
+# ($rl_w/ann.tsv; empty for ops without one), through tl-roofline.
+# Writes the ok rows as pre-aggregation records.
 rl_model() {
 	rl_o=$1 rl_k=$2 rl_kind=${3:-}
 	st awkx '
@@ -160,8 +250,9 @@ rl_model() {
 		header()
 		print "UID", "name", "process_name", "process_label", "thread_name",
 		    "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
-		    "Kernel Time (µs)", "kernel_names"
+		    "Kernel Time (µs)", "kernel_names", "annotation"
 		getline kl <kin
+		au = -1
 		next
 	}
 	{
@@ -170,13 +261,17 @@ rl_model() {
 			if ((getline kl <kin) <= 0) { ku = 1e300; kh = 1; break }
 			split(kl, k, "\t"); ku = k[1] + 0; kh = 1
 		}
+		while (au < u)
+			if ((getline al <an) > 0) au = substr(al, 1, 12) + 0
+			else au = 1e300
 		pid = $col["pid"]; tid = $col["tid"]
 		pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
 		pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
 		tn = (pid SUBSEP tid SUBSEP "thread_name") in m ? m[pid, tid, "thread_name"] : "Unknown"
 		print $col["UID"], $col["name"], pn, pl, tn, $col["Input Dims"], $col["Input type"],
-		    $col["Input Strides"], $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : "")
-	}' meta="$rl_T/meta.tsv" kin="$rl_k" "$rl_T/meta.tsv" "$rl_o" |
+		    $col["Input Strides"], $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
+		    (au == u ? substr(al, 14) : "")
+	}' meta="$rl_T/meta.tsv" kin="$rl_k" an="$rl_w/ann.tsv" "$rl_T/meta.tsv" "$rl_o" |
 	st tl-roofline $rl_arch ${rl_kind:+--bwd} | st tee "$rl_w/full${rl_kind:-F}.tsv" |
 	st awkx '
 	NR == 1 {
@@ -300,6 +395,7 @@ tl_roofline_stage() {
 	st tl-roofline -m "$rl_T/ops.tsv" >"$rl_w/m.tsv"; ok
 	st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; ok
 	rl_ivkind s "$rl_w/mk.tsv" | st rl_kinfo >"$rl_w/mki.tsv"; ok
+	rl_annot || return 1
 	rl_model "$rl_w/m.tsv" "$rl_w/mki.tsv" >"$rl_w/pre.tsv"; ok
 
 	# The host ops grouped by tree, for the walks below.
