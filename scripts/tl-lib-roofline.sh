@@ -410,10 +410,11 @@ tl_roofline_stage() {
 		rl_ivkind s "$rl_w/bk.tsv" | st rl_kinfo >"$rl_w/bki.tsv"; ok
 		# The modelled ops with their own bwd events, UID order.
 		# (GEMM, the elementwise and norm sheets have no bwd table)
-		st awkx 'FILENAME == bk { own[$2]; next }
-		FNR == 1 { header(); print; next }
-		($1 in own) && $col["sheet"] !~ /^(GEMM|UnaryElementwise|BinaryElementwise|Normalization)$/' \
-		    bk="$rl_w/bk.tsv" "$rl_w/bk.tsv" "$rl_w/m.tsv" >"$rl_w/mb.tsv"; ok
+		cut -f 2 "$rl_w/bk.tsv" | st $SORT -n -u >"$rl_w/bx.tsv"; ok
+		st awkx "$RL_HAS"'
+		NR == 1 { header(); print; next }
+		has(bx, $1 + 0) && $col["sheet"] !~ /^(GEMM|UnaryElementwise|BinaryElementwise|Normalization)$/' \
+		    bx="$rl_w/bx.tsv" "$rl_w/m.tsv" >"$rl_w/mb.tsv"; ok
 		rl_model "$rl_w/mb.tsv" "$rl_w/bki.tsv" B | sed 1d >>"$rl_w/pre.tsv"; ok
 	fi
 
