@@ -63,8 +63,20 @@ struct merger {
 	union tv gsum;		/* lengths of the selected gaps, in order */
 	union tv last;		/* start of the last interval seen (order check) */
 	int seen;		/* some interval was seen */
-	struct ivlist keep;	/* closed intervals, kept for minus only */
-	int keeping;		/* closed intervals go to keep */
+};
+
+/*
+ * A subtraction base - sub in progress, fed with final intervals in
+ * start order: TraceLens's subtract_intervalsA_from_B one interval of
+ * the base at a time.  It holds only the intervals of sub that may
+ * still meet the base interval in progress or a later one.
+ */
+struct subtr {
+	struct ivlist q;	/* closed intervals of sub, those before qh used up */
+	size_t qh;		/* first interval of q still needed */
+	int inb;		/* a base interval is in progress */
+	union tv cur;		/* where its part not yet covered starts */
+	union tv sum;		/* lengths of the pieces left, in order */
 };
 
 /* Position-wise kernel durations for kstats/ktrunc. */
@@ -108,6 +120,8 @@ struct op {
 	jsmntok_t *tok;		/* kstats: JSON tokens, owned, reused */
 	size_t ntok;		/* kstats: tokens allocated */
 	struct merger m[3];	/* interval mergers: [0] main, minus: B, A1, A2 */
+	struct subtr sb[2];	/* minus: B - A1, then (B - A1) - A2 */
+	union tv sweep;		/* minus: start of the last interval */
 };
 
 /* A group key column. */
@@ -205,8 +219,6 @@ mclose(struct merger *m, struct op *o)
 	if (!m->open)
 		return;
 	m->sum = tv_add(m->sum, tv_sub(m->cur.e, m->cur.s));
-	if (m->keeping)
-		ivpush(&m->keep, m->cur);
 	m->open = 0;
 	(void)o;
 }
@@ -254,51 +266,160 @@ madd(struct merger *m, struct op *o, union tv s, union tv e,
 }
 
 static void
-mreset(struct merger *m, int keeping)
+mreset(struct merger *m)
 {
 	m->open = 0;
 	m->seen = 0;
-	m->keep.n = 0;
-	m->keeping = keeping;
 }
 
 /*
- * Subtract the sorted disjoint intervals a from the sorted disjoint
- * intervals b, piece by piece as TraceLens's subtract_intervalsA_from_B
- * does (the pieces, and so the rounding of their sum, are the same).
+ * The streaming subtraction.  Why it may run as the intervals come: the
+ * input is in start order, so an interval whose end is before the
+ * latest start (the sweep) can grow no more, and every interval that
+ * starts before it has been seen.  A base interval is final once the
+ * sweep passes its end; so are the subtrahend intervals that start
+ * before it, the open one's end included as far as it matters.  The
+ * pieces, and so the rounding of their sum, are those of the whole
+ * lists subtracted at the end.
+ */
+
+/* Intervals of S's subtrahend ending at or before f meet no later base. */
+static void
+sb_floor(struct subtr *S, union tv f)
+{
+	while (S->qh < S->q.n && tv_cmp(S->q.v[S->qh].e, f) <= 0)
+		S->qh++;
+	if (S->qh == S->q.n)
+		S->qh = S->q.n = 0;
+	else if (S->qh > 64 && S->qh > S->q.n / 2) {
+		memmove(S->q.v, S->q.v + S->qh, (S->q.n - S->qh) * sizeof(*S->q.v));
+		S->q.n -= S->qh;
+		S->qh = 0;
+	}
+}
+
+static void sb_base(struct op *o, int k, struct iv b, const struct merger *open);
+
+/* A piece of stage k's base not covered by its subtrahend. */
+static void
+sb_piece(struct op *o, int k, union tv s, union tv e)
+{
+	struct iv p;
+
+	if (k == 0 && o->sub[1] != NULL) {
+		p.s = s;
+		p.e = e;
+		/* the sweep is past e: the piece is final */
+		o->sb[1].cur = s;
+		sb_floor(&o->sb[1], s);
+		sb_base(o, 1, p, &o->m[2]);
+	} else
+		o->sb[k].sum = tv_add(o->sb[k].sum, tv_sub(e, s));
+}
+
+/* One subtrahend interval t against the base interval ending at be. */
+static void
+sb_step(struct op *o, int k, struct iv t, union tv be)
+{
+	struct subtr *S = &o->sb[k];
+
+	if (tv_cmp(t.s, S->cur) > 0)
+		sb_piece(o, k, S->cur, tv_cmp(be, t.s) < 0 ? be : t.s);
+	if (tv_cmp(t.e, S->cur) > 0)
+		S->cur = t.e;
+}
+
+/*
+ * The final base interval b of stage k (S->cur set where its uncovered
+ * part starts): the rest of its pieces, against the queued subtrahend
+ * intervals and the one still open.
  */
 static void
-ivminus(const struct ivlist *a, const struct ivlist *b, struct ivlist *out)
+sb_base(struct op *o, int k, struct iv b, const struct merger *open)
 {
-	size_t ai = 0, t, bi;
-	union tv cur, bs, be;
-	struct iv piece;
+	struct subtr *S = &o->sb[k];
+	size_t i;
 
-	out->n = 0;
-	for (bi = 0; bi < b->n; bi++) {
-		bs = b->v[bi].s;
-		be = b->v[bi].e;
-		cur = bs;
-		while (ai < a->n && tv_cmp(a->v[ai].e, bs) <= 0)
-			ai++;
-		for (t = ai; t < a->n && tv_cmp(a->v[t].s, be) < 0; t++) {
-			if (tv_cmp(a->v[t].s, cur) > 0) {
-				piece.s = cur;
-				piece.e = tv_cmp(be, a->v[t].s) < 0 ? be :
-				    a->v[t].s;
-				ivpush(out, piece);
-			}
-			if (tv_cmp(a->v[t].e, cur) > 0)
-				cur = a->v[t].e;
-			if (tv_cmp(cur, be) >= 0)
-				break;
-		}
-		if (tv_cmp(cur, be) < 0) {
-			piece.s = cur;
-			piece.e = be;
-			ivpush(out, piece);
-		}
+	for (i = S->qh; i < S->q.n && tv_cmp(S->q.v[i].s, b.e) < 0; i++) {
+		sb_step(o, k, S->q.v[i], b.e);
+		if (tv_cmp(S->cur, b.e) >= 0)
+			goto done;
 	}
+	if (open->open && tv_cmp(open->cur.s, b.e) < 0) {
+		sb_step(o, k, open->cur, b.e);
+		if (tv_cmp(S->cur, b.e) >= 0)
+			goto done;
+	}
+	sb_piece(o, k, S->cur, b.e);
+done:
+	sb_floor(S, b.e);
+	S->inb = 0;
+}
+
+/* Merger i of a minus is final: hand its interval on. */
+static void
+sb_close(struct op *o, int i)
+{
+	struct merger *m = &o->m[i];
+	struct iv iv = m->cur;
+
+	mclose(m, o);
+	if (i == 0) {
+		if (o->sb[0].inb)
+			sb_base(o, 0, iv, &o->m[1]);
+	} else
+		ivpush(&o->sb[i - 1].q, iv);
+}
+
+/* Close the mergers of a minus whose intervals end before t (all: NULL). */
+static void
+sb_sweep(struct op *o, const union tv *t)
+{
+	/* the subtrahends first: a base interval needs them queued */
+	static const int order[] = { 1, 2, 0 };
+	size_t j;
+	struct merger *m;
+
+	for (j = 0; j < 3; j++) {
+		m = &o->m[order[j]];
+		if (m->open && (t == NULL || tv_cmp(m->cur.e, *t) < 0))
+			sb_close(o, order[j]);
+	}
+}
+
+/* Interval [s, e] of class mi (0: B, 1: A1, 2: A2) of a minus. */
+static void
+sb_add(struct op *o, int mi, union tv s, union tv e, struct rec_reader *r)
+{
+	struct subtr *S = &o->sb[0];
+	int was;
+
+	if (o->m[0].seen || o->m[1].seen || o->m[2].seen) {
+		if (tv_cmp(s, o->sweep) < 0)
+			tl_die("%s: line %zu: minus: '%s' decreases within the group "
+			    "(interval operations need the group in start order)",
+			    r->name, r->lineno, o->fname[0]);
+	}
+	o->sweep = s;
+	sb_sweep(o, &s);
+	was = o->m[mi].open;
+	madd(&o->m[mi], o, s, e, r);
+	if (mi == 0 && !was) {
+		S->inb = 1;
+		S->cur = s;
+		sb_floor(S, s);
+	}
+	if (S->inb) {
+		/* closed intervals end before the sweep, so before the base's end */
+		while (S->qh < S->q.n) {
+			sb_step(o, 0, S->q.v[S->qh], o->m[0].cur.e);
+			S->qh++;
+		}
+		S->qh = S->q.n = 0;
+	} else
+		sb_floor(S, s);
+	if (o->sub[1] != NULL)
+		sb_floor(&o->sb[1], S->inb ? S->cur : s);
 }
 
 /* ---- numbers as pandas and numpy compute them ---- */
@@ -706,7 +827,12 @@ opreset(struct op *o)
 	o->nkp = 0;
 	o->ktemplate = 0;
 	for (i = 0; i < 3; i++)
-		mreset(&o->m[i], o->kind == OP_MINUS);
+		mreset(&o->m[i]);
+	for (i = 0; i < 2; i++) {
+		o->sb[i].q.n = o->sb[i].qh = 0;
+		o->sb[i].inb = 0;
+		o->sb[i].sum = tv_zero();
+	}
 }
 
 static double
@@ -879,7 +1005,10 @@ opadd(struct op *o, struct rec_reader *r)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[1], s);
 		e = tv_add(ts, dur);
-		madd(&o->m[mi], o, ts, e, r);
+		if (o->kind == OP_MINUS)
+			sb_add(o, mi, ts, e, r);
+		else
+			madd(&o->m[mi], o, ts, e, r);
 		break;
 	}
 }
@@ -891,8 +1020,6 @@ opput(FILE *fp, struct op *o)
 	char nb[64];
 	size_t i;
 	struct merger *m = &o->m[0];
-	struct ivlist p1 = {0}, p2 = {0};
-	union tv sum;
 
 	switch (o->kind) {
 	case OP_COUNT:
@@ -994,21 +1121,8 @@ opput(FILE *fp, struct op *o)
 		tv_put(fp, m->seen ? m->gsum : tv_zero());
 		break;
 	case OP_MINUS:
-		for (i = 0; i < 3; i++)
-			mclose(&o->m[i], o);
-		ivminus(&o->m[1].keep, &o->m[0].keep, &p1);
-		if (o->sub[1] != NULL) {
-			ivminus(&o->m[2].keep, &p1, &p2);
-			p1.n = 0;
-			for (i = 0; i < p2.n; i++)
-				ivpush(&p1, p2.v[i]);
-		}
-		sum = tv_zero();
-		for (i = 0; i < p1.n; i++)
-			sum = tv_add(sum, tv_sub(p1.v[i].e, p1.v[i].s));
-		tv_put(fp, sum);
-		free(p1.v);
-		free(p2.v);
+		sb_sweep(o, NULL);
+		tv_put(fp, o->sb[o->sub[1] != NULL].sum);
 		break;
 	}
 	(void)nb;
@@ -1170,7 +1284,8 @@ opfree(struct op *o)
 	free(o->outname);
 	for (i = 0; i < 3; i++) {
 		free(o->fname[i]);
-		free(o->m[i].keep.v);
+		if (i < 2)
+			free(o->sb[i].q.v);
 	}
 	free(o->sel);
 	free(o->sub[0]);
