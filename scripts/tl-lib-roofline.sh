@@ -245,7 +245,7 @@ rl_annot() {
 rl_model() {
 	rl_o=$1 rl_k=$2 rl_kind=${3:-}
 	st awkx '
-	FILENAME == meta { if (FNR > 1) m[$1 SUBSEP $2 SUBSEP $3] = $4; next }
+	FILENAME == meta { metaload(); next }
 	FNR == 1 {
 		header()
 		print "UID", "name", "process_name", "process_label", "thread_name",
@@ -265,9 +265,8 @@ rl_model() {
 			if ((getline al <an) > 0) au = substr(al, 1, 12) + 0
 			else au = 1e300
 		pid = $col["pid"]; tid = $col["tid"]
-		pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
-		pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
-		tn = (pid SUBSEP tid SUBSEP "thread_name") in m ? m[pid, tid, "thread_name"] : "Unknown"
+		pn = metaname(pid, 0, "process_name"); pl = metaname(pid, 0, "process_labels")
+		tn = metaname(pid, tid, "thread_name")
 		print $col["UID"], $col["name"], pn, pl, tn, $col["Input Dims"], $col["Input type"],
 		    $col["Input Strides"], $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
 		    (au == u ? substr(al, 14) : "")
@@ -298,13 +297,17 @@ rl_model() {
 # (sorted by KEY, the tree's root and the op's UID in hex, so that sort
 # compares bytes): KEY UID cat name parent ngpu fwd cpu_root own nc mod,
 # where own: some op's fwd link points here; nc: a communication kernel
-# is below; mod: the op has a perf model.  Also $rl_w/own.tsv (the fwd
-# targets) and $rl_w/nc.tsv.  Memory: sort's buffer; the flags are
-# merge joins against UID-sorted lists.
+# is below; mod: the op has a perf model.  Also $rl_w/xb.tsv (the fwd
+# links: fwd op TAB op, by fwd op), $rl_w/own.tsv (the fwd ops) and
+# $rl_w/nc.tsv.  Memory: sort's buffer; the flags are merge joins
+# against UID-sorted lists.
 rl_wstream() {
-	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) c[$i] = i; print c["fwd"]; exit }' "$rl_T/ops.tsv")
-	cut -f "$rl_c" "$rl_T/ops.tsv" | awk 'NR > 1 && $1 != ""' |
-	    st $SORT -n -u >"$rl_w/own.tsv"; ok
+	# The fwd links, fwd op TAB op, by fwd op (rl_pairs joins on it), and
+	# the fwd ops.  (UID is the first column of ops.tsv)
+	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) if ($i == "fwd") print i; exit }' "$rl_T/ops.tsv")
+	cut -f "1,$rl_c" "$rl_T/ops.tsv" | awk -F '\t' -v OFS='\t' 'NR > 1 && $2 != "" { print $2, $1 }' |
+	    st $SORT -t "$TAB" -k1,1n >"$rl_w/xb.tsv"; ok
+	cut -f 1 "$rl_w/xb.tsv" | st uniq >"$rl_w/own.tsv"; ok
 	# (intervals.tsv is sorted by op)
 	st awk -F '\t' 'NR > 1 && $2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
 	    last = $1; print $1 }' "$rl_T/intervals.tsv" >"$rl_w/nc.tsv"; ok
@@ -356,12 +359,7 @@ rl_pairs() {
 				if ((a in mod) && (a in own)) print U[i], a
 		}
 	}' "$rl_w/W.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/xa.tsv"; ok
-	# fwd target TAB b, by target
-	# (UID is the first column of ops.tsv)
-	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) if ($i == "fwd") print i; exit }' "$rl_T/ops.tsv")
-	cut -f "1,$rl_c" "$rl_T/ops.tsv" | awk -F '\t' -v OFS='\t' 'NR > 1 && $2 != "" { print $2, $1 }' |
-	    st $SORT -t "$TAB" -k1,1n >"$rl_w/xb.tsv"; ok
-	# join on the target: b TAB X
+	# joined with the fwd links ($rl_w/xb.tsv) on the target: b TAB X
 	st awk -F '\t' -v OFS='\t' -v xa="$rl_w/xa.tsv" '
 	function more(   l) {
 		if ((getline l <xa) <= 0) { kx = -1; return 0 }
@@ -742,7 +740,7 @@ rl_unified() {
 	st $SORT -t "$TAB" -k1,1n -k2,2n >"$rl_w/rows1.tsv"; ok
 	# Join the source op fields (ops.tsv, UID order).
 	st awkx '
-	FILENAME == meta { if (FNR > 1) m[$1 SUBSEP $2 SUBSEP $3] = $4; next }
+	FILENAME == meta { metaload(); next }
 	FNR == 1 {
 		header()
 		print "cls", "ts", "UID", "name", "k1", "process_name", "process_label", "thread_name",
@@ -765,9 +763,8 @@ rl_unified() {
 		if (rs != u) next
 		while (k1u < u) { if ((getline l <k1f) <= 0) { k1u = 1e300; break } split(l, k1, "\t"); k1u = k1[1] + 0 }
 		pid = F[col["pid"]]; tid = F[col["tid"]]
-		pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
-		pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
-		tn = (pid SUBSEP tid SUBSEP "thread_name") in m ? m[pid, tid, "thread_name"] : "Unknown"
+		pn = metaname(pid, 0, "process_name"); pl = metaname(pid, 0, "process_labels")
+		tn = metaname(pid, tid, "thread_name")
 		while (rs == u) {
 			t = f[3]; name = t == "Y" ? f[4] : F[col["name"]]
 			o = (t == "Y" ? "1\t0" : "0\t" F[col["ts"]]) "\t" f[2] "\t" name "\t" (k1u == u ? k1[2] : "") "\t" pn "\t" pl "\t" tn

@@ -206,4 +206,8 @@ function descorder(val, n, ord,   i, v, t) {
 }
 # Column numbers by header name: col["name"].
 function header(   i) { for (i = 1; i <= NF; i++) col[unesc($i)] = i }
+# meta.tsv (pid tid name value) into META; then the name K of process
+# (tid 0) or thread TID of PID, as TraceLens writes it: Unknown if none.
+function metaload() { if (FNR > 1) META[$1, $2, $3] = $4 }
+function metaname(pid, tid, k) { return ((pid, tid, k) in META) ? META[pid, tid, k] : "Unknown" }
 '

@@ -448,7 +448,7 @@ wait "$dpid"; ok
 # Join op fields (ops.tsv, UID order), subtree times and the process and
 # thread names (meta.tsv) onto the launchers, all in UID order.
 st awkx '
-FILENAME == meta { if (FNR > 1) m[$1 SUBSEP $2 SUBSEP $3] = $4; next }
+FILENAME == meta { metaload(); next }
 FNR == 1 {
 	header()
 	print "UID", "name", "ts", "process_name", "process_label", "thread_name",
@@ -473,9 +473,8 @@ function lead(l,   i) { i = index(l, "\t"); return i ? substr(l, 1, i - 1) : l }
 	if (sop == op) split(sl, s, "\t")
 	split(ol, o, "\t")
 	pid = o[oc["pid"]]; tid = o[oc["tid"]]
-	pn = (pid SUBSEP 0 SUBSEP "process_name") in m ? m[pid, 0, "process_name"] : "Unknown"
-	pl = (pid SUBSEP 0 SUBSEP "process_labels") in m ? m[pid, 0, "process_labels"] : "Unknown"
-	tn = (pid SUBSEP tid SUBSEP "thread_name") in m ? m[pid, tid, "thread_name"] : "Unknown"
+	pn = metaname(pid, 0, "process_name"); pl = metaname(pid, 0, "process_labels")
+	tn = metaname(pid, tid, "thread_name")
 	print $1, o[oc["name"]], o[oc["ts"]], pn, pl, tn, o[oc["Input Dims"]],
 	    o[oc["Input type"]], o[oc["Input Strides"]], o[oc["Concrete Inputs"]],
 	    $col["direct"], (sop == op ? s[2] : 0), $col["count"], $col["g1"],
