@@ -43,6 +43,10 @@ static const char *wpath;	/* -w: forward links */
 static const char *opath;	/* -o: intervals.tsv */
 static const char *epath;	/* -e: the events, for lines by offset */
 static const char *fpath;	/* -f: facts */
+static const char *apath;	/* -a: forest: UIDs that are fwd targets */
+static const char *cpath;	/* -c: forest: UIDs with communication below */
+static const char *kpath;	/* -k: forest: UIDs with a perf model */
+static const char *spath;	/* -s: collect: keys whose fwd op is eligible */
 
 /* Key widths: a UID is 8 hex digits, a time 16. */
 enum { UIDW = 8, TIMEW = 16 };
@@ -72,7 +76,10 @@ usage(int status)
 	    "       tl-tree -m fwd [-x] [seqrecs]\n"
 	    "       tl-tree -m overlap [streamrecs]\n"
 	    "       tl-tree -m merge -d outdir -t tree -n ngpu -w fwd -g gpurecs"
-	    " [-f facts] events\n");
+	    " [-f facts] events\n"
+	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled] [ops]\n"
+	    "       tl-tree -m pairs [forest]\n"
+	    "       tl-tree -m collect [-s eligible] [forest]\n");
 	exit(status);
 }
 
@@ -2018,6 +2025,427 @@ merge(const char *path)
 	return status;
 }
 
+/* ==== forest: the host trees one at a time (tl-report's perf models) ==== */
+
+/*
+ * The forest stream: every host op of ops.tsv as KEY UID cat name
+ * parent ngpu fwd cpu_root own nc mod, KEY the tree's root and the
+ * op's UID in hex (so that sort, comparing bytes, brings each tree
+ * together in UID order).  own, nc and mod are 1 when the UID is in the
+ * -a, -c and -k lists: some op's fwd link points to it, a
+ * communication kernel is below it, it has a perf model.
+ */
+enum { FKEY, FUID, FCAT, FNAME, FPAR, FNGPU, FFWD, FCR, FOWN, FNC, FMOD, FNF };
+
+/* A UID list (one decimal UID per line, ascending), read as a merge. */
+struct ulist {
+	struct side s;	/* the list; s.uid is -1 at its end */
+	int open;	/* a list was given */
+};
+
+static void
+ulist_open(struct ulist *l, const char *path)
+{
+	l->open = path != NULL;
+	if (l->open)
+		side_open(&l->s, path, 1, 0);
+}
+
+/* 1 when uid is in the list; calls come in ascending uid. */
+static int
+ulist_has(struct ulist *l, long long uid)
+{
+	while (l->open && l->s.uid >= 0 && l->s.uid < uid)
+		side_next(&l->s);
+	return l->open && l->s.uid == uid;
+}
+
+static int
+forestmode(const char *path)
+{
+	struct rec_reader r;
+	struct ulist own, nc, mod;
+	struct buf b = {0};
+	FILE *fp = xopen(path, "r");
+	int c[8];
+	long long uid, prev = -1;
+	size_t i;
+	static const char *const names[] = {
+		"UID", "cat", "name", "parent", "ngpu", "fwd", "cpu_root", "root"
+	};
+
+	rec_open(&r, fp, path);
+	rec_read_header(&r);
+	for (i = 0; i < LEN(names); i++)
+		c[i] = rec_need(&r, names[i]);
+	ulist_open(&own, apath);
+	ulist_open(&nc, cpath);
+	ulist_open(&mod, kpath);
+	while (rec_read(&r)) {
+		uid = strtoll(rec_get(&r, c[0], NULL), NULL, 10);
+		if (uid <= prev)
+			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
+			    path, r.lineno, uid, prev);
+		prev = uid;
+		puthex(&b, (unsigned long long)strtoll(rec_get(&r, c[7], NULL),
+		    NULL, 10), UIDW);
+		puthex(&b, (unsigned long long)uid, UIDW);
+		for (i = 0; i < 7; i++) {
+			tab(&b);
+			put(&b, &r, c[i]);
+		}
+		buf_adds(&b, ulist_has(&own, uid) ? "\t1" : "\t0");
+		buf_adds(&b, ulist_has(&nc, uid) ? "\t1" : "\t0");
+		buf_adds(&b, ulist_has(&mod, uid) ? "\t1" : "\t0");
+		emit(stdout, &b);
+	}
+	buf_free(&b);
+	rec_close(&r);
+	fclose(fp);
+	return TL_OK;
+}
+
+/* One op of the tree in memory. */
+struct fop {
+	long long uid;		/* its UID */
+	long long par;		/* its parent's UID, -1 for none */
+	size_t cat, name, fwd;	/* fields, as indexes into the arena */
+	long long ngpu;		/* GPU events below it */
+	int cr, own, nc, mod;	/* cpu_root is 1; the three flags */
+	int gpu;		/* a cpu_op with GPU work: the walk sees it */
+	int fok;		/* its key is in the -s list */
+	int rk;			/* a runtime with GPU work hangs under it */
+	int sd;			/* a modelled cpu_op with GPU work is below */
+	long sc;		/* count() memo, -1 unset */
+	size_t kid0, nkid;	/* its children that the walk sees, in kids[] */
+};
+
+/* A tree of the forest stream, read whole. */
+struct forest {
+	struct rec_reader r;	/* the stream */
+	struct buf key;		/* the key of the record read ahead */
+	struct buf tree;	/* the tree's 8-byte root part */
+	int ahead;		/* r holds a record of the next tree */
+	struct fop *op;		/* the tree's ops, UID order */
+	size_t n, cap;		/* ops used, allocated */
+	struct arena a;		/* their fields */
+	size_t *kids;		/* child lists, by parent (each in UID order) */
+	size_t kcap;		/* kids allocated */
+	FILE *sfp;		/* -s: keys of ops whose fwd op is eligible */
+	struct rec_reader s;	/* its reader */
+	int shave;		/* s holds a line of the -s list */
+	int seof;		/* the -s list is at its end */
+};
+
+static long long
+num_or(const char *s, long long dflt)
+{
+	return *s ? strtoll(s, NULL, 10) : dflt;
+}
+
+/* Index of uid in the tree, or -1. */
+static long
+fidx(const struct forest *f, long long uid)
+{
+	size_t lo = 0, hi = f->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (f->op[mid].uid < uid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && f->op[lo].uid == uid ? (long)lo : -1;
+}
+
+static const char *
+fstr(const struct forest *f, size_t i)
+{
+	return arena_get(&f->a, i);
+}
+
+/* key is in the -s list (calls come in ascending key order). */
+static int
+fok(struct forest *f, const char *key)
+{
+	int c;
+
+	if (f->sfp == NULL)
+		return 0;
+	for (;;) {
+		if (f->seof)
+			return 0;
+		if (f->shave && (c = strcmp(f->s.f[0].s, key)) >= 0)
+			return c == 0;
+		if (!rec_read(&f->s)) {
+			f->seof = 1;
+			return 0;
+		}
+		f->shave = 1;
+	}
+}
+
+/* Read the next tree; 0 at the end of the stream. */
+static int
+ftree(struct forest *f, int walk)
+{
+	struct rec_reader *r = &f->r;
+	struct fop *o;
+	size_t i, j;
+	long p;
+	int cmp;
+
+	f->n = 0;
+	arena_reset(&f->a);
+	if (!f->ahead && !rec_read(r))
+		return 0;
+	need(r, FNF);
+	if (r->f[FKEY].len != 2 * UIDW)
+		tl_die("%s: line %zu: bad key", r->name, r->lineno);
+	buf_reset(&f->tree);
+	buf_add(&f->tree, r->f[FKEY].s, UIDW);
+	do {
+		need(r, FNF);
+		if (r->f[FKEY].len != 2 * UIDW)
+			tl_die("%s: line %zu: bad key", r->name, r->lineno);
+		if (memcmp(r->f[FKEY].s, f->tree.s, UIDW) != 0)
+			break;
+		cmp = f->key.s ? strcmp(r->f[FKEY].s, f->key.s) : 1;
+		if (cmp <= 0)
+			tl_die("%s: line %zu: out of order (not sorted by its "
+			    "first field)", r->name, r->lineno);
+		buf_reset(&f->key);
+		buf_add(&f->key, r->f[FKEY].s, r->f[FKEY].len);
+		tl_grow((void **)&f->op, &f->cap, f->n + 1, sizeof(*f->op));
+		o = &f->op[f->n++];
+		memset(o, 0, sizeof(*o));
+		o->uid = strtoll(r->f[FUID].s, NULL, 10);
+		o->par = num_or(r->f[FPAR].s, -1);
+		o->cat = arena_add(&f->a, r->f[FCAT].s, r->f[FCAT].len);
+		o->name = arena_add(&f->a, r->f[FNAME].s, r->f[FNAME].len);
+		o->fwd = arena_add(&f->a, r->f[FFWD].s, r->f[FFWD].len);
+		o->ngpu = num_or(r->f[FNGPU].s, 0);
+		o->cr = num_or(r->f[FCR].s, 0) == 1;
+		o->own = r->f[FOWN].s[0] == '1';
+		o->nc = r->f[FNC].s[0] == '1';
+		o->mod = r->f[FMOD].s[0] == '1';
+		o->sc = -1;
+		if (walk && r->f[FFWD].len > 0)
+			o->fok = fok(f, r->f[FKEY].s);
+	} while ((f->ahead = rec_read(r)) != 0);
+	if (!walk)
+		return 1;
+	/* the walk's view: cpu_ops with GPU work, and their children */
+	for (i = 0; i < f->n; i++) {
+		o = &f->op[i];
+		if (o->ngpu <= 0)
+			continue;
+		if (strcmp(fstr(f, o->cat), "cuda_runtime") == 0) {
+			if ((p = fidx(f, o->par)) >= 0)
+				f->op[p].rk = 1;
+		} else if (strcmp(fstr(f, o->cat), "cpu_op") == 0)
+			o->gpu = 1;
+	}
+	/* children lists: counted per parent, then filled in UID order */
+	tl_grow((void **)&f->kids, &f->kcap, f->n + 1, sizeof(*f->kids));
+	for (i = 0; i < f->n; i++)
+		if (f->op[i].gpu && (p = fidx(f, f->op[i].par)) >= 0)
+			f->op[p].nkid++;
+	for (i = 0, j = 0; i < f->n; i++) {
+		f->op[i].kid0 = j;
+		j += f->op[i].nkid;
+		f->op[i].nkid = 0;
+	}
+	for (i = 0; i < f->n; i++)
+		if (f->op[i].gpu && (p = fidx(f, f->op[i].par)) >= 0)
+			f->kids[f->op[p].kid0 + f->op[p].nkid++] = i;
+	/* sd: marked from each modelled op up, until a marked ancestor */
+	for (i = 0; i < f->n; i++) {
+		if (!f->op[i].gpu || !f->op[i].mod)
+			continue;
+		for (p = fidx(f, f->op[i].par); p >= 0 && !f->op[p].sd;
+		    p = f->op[p].gpu ? fidx(f, f->op[p].par) : -1)
+			f->op[p].sd = 1;
+	}
+	return 1;
+}
+
+static void
+forest_open(struct forest *f, const char *path, const char *keys, FILE **fp)
+{
+	memset(f, 0, sizeof(*f));
+	*fp = xopen(path, "r");
+	rec_open(&f->r, *fp, path);
+	if (keys) {
+		f->sfp = xopen(keys, "r");
+		rec_open(&f->s, f->sfp, keys);
+	}
+}
+
+/*
+ * pairs: x TAB X for each fwd target x and each X at or above x (host
+ * parents, runtimes and drivers left out) that has a model and is a
+ * fwd target itself (TraceLens's get_subtree_bwd_events).
+ */
+static int
+pairsmode(const char *path)
+{
+	struct forest f;
+	struct buf b = {0};
+	FILE *fp;
+	size_t i;
+	long a;
+	const char *cat;
+
+	forest_open(&f, path, NULL, &fp);
+	while (ftree(&f, 0)) {
+		for (i = 0; i < f.n; i++) {
+			if (!f.op[i].own)
+				continue;
+			for (a = (long)i; a >= 0;) {
+				if (f.op[a].mod && f.op[a].own) {
+					putnum(&b, f.op[i].uid);
+					tab(&b);
+					putnum(&b, f.op[a].uid);
+					emit(stdout, &b);
+				}
+				cat = fstr(&f, f.op[a].cat);
+				if (strcmp(cat, "cuda_runtime") == 0 ||
+				    strcmp(cat, "cuda_driver") == 0)
+					break;
+				a = fidx(&f, f.op[a].par);
+			}
+		}
+	}
+	buf_free(&b);
+	rec_close(&f.r);
+	fclose(fp);
+	return TL_OK;
+}
+
+/* The walk's state: the tree, and the output record. */
+struct walk {
+	struct forest *f;	/* the tree */
+	struct buf b;		/* the record being written */
+};
+
+/* Descendants of w that the walk sees, named main ("" for all). */
+static long
+fcount(struct forest *f, size_t w, const char *main)
+{
+	long n = 0;
+	size_t i, v;
+
+	for (i = 0; i < f->op[w].nkid; i++) {
+		v = f->kids[f->op[w].kid0 + i];
+		if (*main == '\0' || strcmp(fstr(f, f->op[v].name), main) == 0)
+			n++;
+		n += fcount(f, v, main);
+	}
+	return n;
+}
+
+/*
+ * The fwd op of u when u is the sole op below its fwd-linked ancestor
+ * (up to 5 levels) that carries that ancestor's name, and the
+ * ancestor's fwd op is eligible (-s); else NULL.
+ */
+static const char *
+fsole(struct forest *f, size_t u)
+{
+	long p = f->op[u].gpu ? fidx(f, f->op[u].par) : -1, w = -1;
+	const char *nm, *main;
+	int i;
+
+	for (i = 0; i < 5 && p >= 0 && f->op[p].gpu; i++) {
+		if (*fstr(f, f->op[p].fwd) != '\0') {
+			w = p;
+			break;
+		}
+		p = fidx(f, f->op[p].par);
+	}
+	if (w < 0 || !f->op[w].fok)
+		return NULL;
+	nm = fstr(f, f->op[w].name);
+	main = strstr(nm, ": ");
+	main = main ? main + 2 : "";
+	if (f->op[w].sc < 0)
+		f->op[w].sc = fcount(f, (size_t)w, main);
+	return f->op[w].sc == 1 ? fstr(f, f->op[w].fwd) : NULL;
+}
+
+static void
+fput(struct walk *wk, size_t u, const char *type, const char *fwd)
+{
+	putnum(&wk->b, wk->f->op[u].uid);
+	tab(&wk->b);
+	buf_adds(&wk->b, type);
+	tab(&wk->b);
+	buf_adds(&wk->b, fwd);
+	emit(stdout, &wk->b);
+}
+
+/* TraceLens's collect_unified_perf_events from u down. */
+static void
+fwalk(struct walk *wk, size_t u)
+{
+	struct forest *f = wk->f;
+	struct fop *o = &f->op[u];
+	const char *fw;
+	size_t i, v, n = 0;
+
+	if (!o->gpu)
+		return;
+	if (o->mod) {
+		fput(wk, u, "P", "");
+		return;
+	}
+	if ((fw = fsole(f, u)) != NULL && !o->sd) {
+		fput(wk, u, "S", fw);
+		return;
+	}
+	if (!o->sd && o->rk) {
+		for (i = 0; i < o->nkid; i++) {
+			v = f->kids[o->kid0 + i];
+			if (f->op[v].mod) {
+				fwalk(wk, v);
+				n++;
+			}
+		}
+		if (n == 0 && !o->nc)
+			fput(wk, u, "O", "");
+		return;
+	}
+	for (i = 0; i < o->nkid; i++)
+		fwalk(wk, f->kids[o->kid0 + i]);
+}
+
+/* collect: the ops of unified_perf_summary, as UID TAB type TAB fwd. */
+static int
+collectmode(const char *path)
+{
+	struct forest f;
+	struct walk wk = {0};
+	FILE *fp;
+	size_t i;
+
+	forest_open(&f, path, spath, &fp);
+	wk.f = &f;
+	while (ftree(&f, 1))
+		for (i = 0; i < f.n; i++)
+			if (f.op[i].gpu && f.op[i].cr)
+				fwalk(&wk, i);
+	if (f.sfp) {
+		rec_close(&f.s);
+		fclose(f.sfp);
+	}
+	buf_free(&wk.b);
+	rec_close(&f.r);
+	fclose(fp);
+	return TL_OK;
+}
+
 /* ==== main ==== */
 
 /* The two long options every mode takes, as their short forms. */
@@ -2045,16 +2473,20 @@ main(int argc, char *argv[])
 	bigbuf(stdin);
 	bigbuf(stdout);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "d:e:f:g:m:n:o:pt:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:c:d:e:f:g:k:m:n:o:ps:t:w:x")) != -1) {
 		switch (ch) {
+		case 'a': apath = optarg; break;
+		case 'c': cpath = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'e': epath = optarg; break;
 		case 'f': fpath = optarg; break;
 		case 'g': gpath = optarg; break;
+		case 'k': kpath = optarg; break;
 		case 'm': mode = optarg; break;
 		case 'n': npath = optarg; break;
 		case 'o': opath = optarg; break;
 		case 'p': python = 1; break;
+		case 's': spath = optarg; break;
 		case 't': tpath = optarg; break;
 		case 'w': wpath = optarg; break;
 		case 'x': exact = 1; break;
@@ -2083,6 +2515,13 @@ main(int argc, char *argv[])
 		return fwd(in);
 	if (strcmp(mode, "overlap") == 0)
 		return overlap(in);
+	if (strcmp(mode, "forest") == 0)
+		return forestmode(in) |
+		    tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "pairs") == 0)
+		return pairsmode(in) | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "collect") == 0)
+		return collectmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "merge") == 0 && dir && tpath && npath && wpath &&
 	    gpath && argc == 1)
 		return merge(in);

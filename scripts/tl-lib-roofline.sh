@@ -299,8 +299,9 @@ rl_model() {
 # where own: some op's fwd link points here; nc: a communication kernel
 # is below; mod: the op has a perf model.  Also $rl_w/xb.tsv (the fwd
 # links: fwd op TAB op, by fwd op), $rl_w/own.tsv (the fwd ops) and
-# $rl_w/nc.tsv.  Memory: sort's buffer; the flags are merge joins
-# against UID-sorted lists.
+# $rl_w/nc.tsv.  The records are tl-tree -m forest's (tl-tree(1)).
+# Memory: sort's buffer; the flags are merge joins against UID-sorted
+# lists.
 rl_wstream() {
 	# The fwd links, fwd op TAB op, by fwd op (rl_pairs joins on it), and
 	# the fwd ops.  (UID is the first column of ops.tsv)
@@ -312,53 +313,16 @@ rl_wstream() {
 	st awk -F '\t' 'NR > 1 && $2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
 	    last = $1; print $1 }' "$rl_T/intervals.tsv" >"$rl_w/nc.tsv"; ok
 	st awk -F '\t' 'NR > 1 { print $1 }' "$rl_w/m.tsv" >"$rl_w/mu.tsv"; ok
-	# (cut first: the inputs are most of ops.tsv, and not wanted here)
-	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) c[$i] = i
-	    print c["UID"] "," c["cat"] "," c["name"] "," c["parent"] "," c["ngpu"] "," c["fwd"] "," c["cpu_root"] "," c["root"]; exit }' "$rl_T/ops.tsv")
-	cut -f "$rl_c" "$rl_T/ops.tsv" |
-	st awkx "$RL_HAS"'
-	NR == 1 { header(); next }
-	{
-		u = $col["UID"] + 0
-		printf "%08x%08x\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\n", $col["root"], u, $col["UID"],
-		    $col["cat"], $col["name"], $col["parent"], $col["ngpu"], $col["fwd"], $col["cpu_root"],
-		    has(of, u), has(nf, u), has(mf, u)
-	}' of="$rl_w/own.tsv" nf="$rl_w/nc.tsv" mf="$rl_w/mu.tsv" - |
+	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_w/nc.tsv" -k "$rl_w/mu.tsv" "$rl_T/ops.tsv" |
 	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
 }
-
-# Awk: read one tree of W.tsv at a time; tree() is called with the
-# fields of the tree's ops in arrays indexed 1..n (in UID order).
-RL_TREES='
-function flush() { if (n) tree(); n = 0 }
-{
-	g = substr($1, 1, 8)
-	if (g != cg) { flush(); cg = g }
-	n++; K[n] = $1; U[n] = $2; C[n] = $3; N[n] = $4; P[n] = $5; NG[n] = $6; FW[n] = $7
-	CR[n] = $8; OWN[n] = $9; NC[n] = $10; MOD[n] = $11
-}
-END { flush() }
-'
 
 # rl_pairs: $rl_w/bk.tsv, b TAB X for each op b whose fwd op is X or
 # below X, where X has a model and a bwd op of its own; sorted by b, X.
 # One tree in memory at a time.
 rl_pairs() {
 	# X below which (or at which) each fwd target lies: x TAB X, by x
-	st awk -F '\t' -v OFS='\t' "$RL_TREES"'
-	function tree(   i, u, a, par, own, mod) {
-		for (i = 1; i <= n; i++) {
-			u = U[i]
-			if (C[i] != "cuda_runtime" && C[i] != "cuda_driver" && P[i] != "") par[u] = P[i]
-			if (OWN[i]) own[u] = 1
-			if (MOD[i]) mod[u] = 1
-		}
-		for (i = 1; i <= n; i++) {
-			if (!OWN[i]) continue
-			for (a = U[i]; a != ""; a = (a in par) ? par[a] : "")
-				if ((a in mod) && (a in own)) print U[i], a
-		}
-	}' "$rl_w/W.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/xa.tsv"; ok
+	st tl-tree -m pairs "$rl_w/W.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/xa.tsv"; ok
 	# joined with the fwd links ($rl_w/xb.tsv) on the target: b TAB X
 	st awk -F '\t' -v OFS='\t' -v xa="$rl_w/xa.tsv" '
 	function more(   l) {
@@ -389,15 +353,20 @@ tl_roofline_stage() {
 	rl_arch=
 	[ -n "${TL_GPU_ARCH:-}" ] && rl_arch="--gpu-arch=$TL_GPU_ARCH"
 
-	# The ops that have a perf model (UID order) and their kernels.
+	# The ops that have a perf model (UID order).
 	st tl-roofline -m "$rl_T/ops.tsv" >"$rl_w/m.tsv"; ok
-	st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; ok
-	rl_ivkind s "$rl_w/mk.tsv" | st rl_kinfo >"$rl_w/mki.tsv"; ok
 	rl_annot || return 1
-	rl_model "$rl_w/m.tsv" "$rl_w/mki.tsv" >"$rl_w/pre.tsv"; ok
+	# Two branches on two cores: the fwd metrics of every modelled op
+	# (its kernels, then the model run), beside the tree walks below.
+	{
+		st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; bgok || exit 1
+		rl_ivkind s "$rl_w/mk.tsv" | st rl_kinfo >"$rl_w/mki.tsv"; bgok || exit 1
+		rl_model "$rl_w/m.tsv" "$rl_w/mki.tsv" >"$rl_w/pre.tsv"
+	} &
+	rl_fpid=$!
 
 	# The host ops grouped by tree, for the walks below.
-	rl_wstream || return 1
+	rl_wstream || { wait "$rl_fpid"; return 1; }
 
 	# Backward: the bwd events of each modelled op that has its own,
 	# with those of its modelled descendants' (TraceLens's
@@ -413,8 +382,9 @@ tl_roofline_stage() {
 		NR == 1 { header(); print; next }
 		has(bx, $1 + 0) && $col["sheet"] !~ /^(GEMM|UnaryElementwise|BinaryElementwise|Normalization)$/' \
 		    bx="$rl_w/bx.tsv" "$rl_w/m.tsv" >"$rl_w/mb.tsv"; ok
-		rl_model "$rl_w/mb.tsv" "$rl_w/bki.tsv" B | sed 1d >>"$rl_w/pre.tsv"; ok
+		rl_model "$rl_w/mb.tsv" "$rl_w/bki.tsv" B | sed 1d >"$rl_w/preB.tsv"; ok
 	fi
+	wait "$rl_fpid"; ok
 
 	# Group by (table, name, params): TraceLens groups on str() of each
 	# param, which the params literal determines.
@@ -423,7 +393,10 @@ tl_roofline_stage() {
 	else
 		rl_ra=
 	fi
-	st hsort -s -t "$TAB" -k1,4 <"$rl_w/pre.tsv" |
+	# The sheets, beside unified_perf_summary.
+	{
+	: >>"$rl_w/preB.tsv"
+	cat "$rl_w/pre.tsv" "$rl_w/preB.tsv" | st hsort -s -t "$TAB" -k1,4 |
 	st tl-aggregate -g kind,sheet,name,params 'UID_first=first:UID' \
 	    'gf=first:gf' 'dm=first:dm' 'fb=first:fb' \
 	    'mean:tbs' 'median:tbs' 'std:tbs' 'min:tbs' 'max:tbs' \
@@ -538,8 +511,11 @@ tl_roofline_stage() {
 	st $SORT -t "$TAB" -k1,1 -k2,2n -k3,3gr -k4,4n >"$rl_w/rows.tsv"; ok
 	st awk -F '\t' -v R="$rl_R" '
 	$1 != cur { if (cur != "") close(f); cur = $1; f = R "/" $1 ".csv" }
-	{ print $5 >f }' "$rl_w/rows.tsv"; ok
+	{ print $5 >f }' "$rl_w/rows.tsv"
+	} &
+	rl_spid=$!
 	rl_unified
+	wait "$rl_spid"; ok
 	rm -rf "$rl_w"
 	return 0
 }
@@ -578,77 +554,7 @@ rl_unified() {
 	# The walk, one tree at a time: collected ops: UID type fwd
 	# (type P: own model, S: sole bwd op of a modelled fwd op, O: other).
 	# Only host events with GPU work below them are ever visited.
-	st awk -F '\t' -v OFS='\t' "$RL_TREES"'
-	# key k (called in ascending order) is in fok.tsv
-	function fok(k,   l) {
-		while (!fe && (cf == "" || (cf "") < (k ""))) if ((getline l <ff) > 0) cf = l; else fe = 1
-		return (cf "") == (k "")
-	}
-	function tree(   i, u, c, p, a) {
-		delete nm; delete ng; delete par; delete kids; delete fw; delete FOK
-		delete RK; delete MODU; delete NCU; delete SD; delete SC; nroot = 0
-		for (i = 1; i <= n; i++) {
-			if (FW[i] != "" && fok(K[i])) FOK[U[i]] = 1
-			if (!(NG[i] > 0)) continue
-			u = U[i]; c = C[i]; p = P[i]
-			if (c == "cuda_runtime") { if (p != "") RK[p] = 1; continue }
-			if (c != "cpu_op") continue
-			nm[u] = N[i]; ng[u] = NG[i] + 0
-			if (p != "") { par[u] = p; kids[p] = kids[p] " " u }
-			if (FW[i] != "") fw[u] = FW[i]
-			if (MOD[i]) MODU[u] = 1
-			if (NC[i]) NCU[u] = 1
-			if (CR[i] == 1) root[++nroot] = u
-		}
-		for (u in ng)
-			if (u in MODU)
-				for (a = (u in par) ? par[u] : ""; a != "" && !(a in SD); a = (a in par) ? par[a] : "")
-					SD[a] = 1
-		for (i = 1; i <= nroot; i++) walk(root[i])
-	}
-	# the children of u in ch[1..n] (a fresh array per call frame)
-	function kidsof(u, ch) { return (u in kids) ? split(kids[u], ch, " ") : 0 }
-	# a cpu_op strictly below u has a model and GPU work
-	function desc(u) { return u in SD }
-	function count(w, main,   i, v, n, ch, nc) {
-		n = 0; nc = kidsof(w, ch)
-		for (i = 1; i <= nc; i++) {
-			v = ch[i]
-			if (ng[v] > 0 && (main == "" || nm[v] == main)) n++
-			n += count(v, main)
-		}
-		return n
-	}
-	function sole(u,   p, i, w, main, k) {
-		p = (u in par) ? par[u] : ""; w = ""
-		for (i = 0; i < 5 && p != "" && (p in nm); i++) {
-			if (p in fw) { w = p; break }
-			p = (p in par) ? par[p] : ""
-		}
-		if (w == "" || !(w in FOK)) return ""
-		main = ""; k = index(nm[w], ": ")
-		if (k) main = substr(nm[w], k + 2)
-		if (!((w, main) in SC)) SC[w, main] = count(w, main)
-		return SC[w, main] == 1 ? fw[w] : ""
-	}
-	function walk(u,   i, f, v, n, pm, ch, nc) {
-		if (!(ng[u] > 0)) return
-		if (u in MODU) { print u, "P", ""; return }
-		nc = kidsof(u, ch)
-		if ((f = sole(u)) != "") {
-			if (desc(u)) { for (i = 1; i <= nc; i++) walk(ch[i]); return }
-			print u, "S", f; return
-		}
-		if (desc(u)) { for (i = 1; i <= nc; i++) walk(ch[i]); return }
-		if (u in RK) {
-			n = 0
-			for (i = 1; i <= nc; i++) { v = ch[i]; if ((v in MODU) && ng[v] > 0) pm[++n] = v }
-			if (n) { for (i = 1; i <= n; i++) walk(pm[i]); return }
-			if (!(u in NCU)) print u, "O", ""
-			return
-		}
-		for (i = 1; i <= nc; i++) walk(ch[i])
-	}' ff="$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
+	st tl-tree -m collect -s "$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
 	# GPU events under a collected op.
 	st awk -F '\t' '{ print $1 "\t" $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/ck.tsv"; ok
 	rl_ivkind s "$rl_w/ck.tsv" >"$rl_w/civ.tsv"

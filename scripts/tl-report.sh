@@ -259,21 +259,27 @@ st tl-parse "$trace" >"$w/events.tsv"; ok
 T=$w/tree
 mkdir "$T" || die "cannot write in $w"
 
-# What kind of trace: GPU events at all, cpu_ops at all (TraceLens's
-# GPU-only test), and the collective kernels for coll_analysis.  It
-# reads only the events, so it runs beside the tree stage.
-st awkx '
-NR == 1 { header(); next }
-$col["cat"] == "cpu_op" || $col["cat"] == "python_func" { ncpu++ }
-$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
-	c = $col["correlation"]; x = $col["External id"]
-	if ((c == "" || c == "null") && (x == "" || x == "null")) next
-	print $col["name"], $col["ts"], $col["dur"], $col["Process Group Name"],
-	    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
-	    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
-	    $col["In split size"], $col["Out split size"], $col["stream"] >coll
-}
-END { print ncpu + 0 >kind }' coll="$w/coll.tsv" kind="$w/ncpu" "$w/events.tsv" &
+# What kind of trace: cpu_ops at all (TraceLens's GPU-only test; cat
+# is tl-parse's third field), and the collective kernels for
+# coll_analysis.  It reads only the events, so it runs beside the tree
+# stage; grep first: collectives are few among the events.
+{
+	n=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" "$w/events.tsv")
+	[ $? -le 1 ] || echo "grep: failed" >>"$F"
+	echo "${n:-0}" >"$w/ncpu"
+	{ head -n 1 "$w/events.tsv"
+	  grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$w/events.tsv" || [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
+	st awkx '
+	NR == 1 { header(); next }
+	$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
+		c = $col["correlation"]; x = $col["External id"]
+		if ((c == "" || c == "null") && (x == "" || x == "null")) next
+		print $col["name"], $col["ts"], $col["dur"], $col["Process Group Name"],
+		    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
+		    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
+		    $col["In split size"], $col["Out split size"], $col["stream"]
+	}' >"$w/coll.tsv"
+} &
 kindpid=$!
 # In a subshell: a signal to this shell then waits for the stage to end
 # (the shell runs its trap after a foreground job), never landing while
