@@ -26,12 +26,14 @@
  * the byte offset of the event's line instead, read back with pread.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tl.h"
+#include "opcat.h"
 
 static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static int python;		/* -p: python_function events join the tree */
@@ -79,7 +81,9 @@ usage(int status)
 	    " [-f facts] events\n"
 	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled] [ops]\n"
 	    "       tl-tree -m pairs [forest]\n"
-	    "       tl-tree -m collect [-s eligible] [forest]\n");
+	    "       tl-tree -m collect [-s eligible] [forest]\n"
+	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
+	    " [rows]\n");
 	exit(status);
 }
 
@@ -2446,6 +2450,270 @@ collectmode(const char *path)
 	return TL_OK;
 }
 
+/* ==== unified: the rows of unified_perf_summary, keyed for grouping ==== */
+
+/* The fields of a row record (tl-report's rows): see tl-tree(1). */
+enum {
+	RSRC, RUID, RTYPE, RNAME, RHAS, RSTATUS, RGF, RDM, RFB, RTBS, RTFS,
+	RSPEC, RPARAMS, RBCAT, RKT, RKD, RRT, RRB, RPR, RNF
+};
+
+/* One name of meta.tsv: "pid TAB tid TAB kind" and its value. */
+struct kv {
+	char *k;	/* the key, owned */
+	char *v;	/* the value, owned */
+	size_t seq;	/* line number: the last line of a key wins */
+};
+
+static int
+kvcmp(const void *a, const void *b)
+{
+	const struct kv *x = a, *y = b;
+	int c = strcmp(x->k, y->k);
+
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int
+kvkeycmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->k, ((const struct kv *)b)->k);
+}
+
+/* meta.tsv's names, sorted by key (each key once). */
+struct meta {
+	struct kv *e;	/* the names */
+	size_t n;	/* their number */
+};
+
+static void
+meta_load(struct meta *mt, const char *path)
+{
+	struct rec_reader r;
+	struct buf k = {0};
+	FILE *fp = xopen(path, "r");
+	size_t cap = 0, i, j;
+
+	memset(mt, 0, sizeof(*mt));
+	rec_open(&r, fp, path);
+	rec_read_header(&r);
+	while (rec_read(&r)) {
+		need(&r, 4);
+		buf_reset(&k);
+		for (i = 0; i < 3; i++) {
+			if (i)
+				tab(&k);
+			buf_add(&k, r.f[i].s, r.f[i].len);
+		}
+		tl_grow((void **)&mt->e, &cap, mt->n + 1, sizeof(*mt->e));
+		mt->e[mt->n].k = tl_strdup(k.s);
+		mt->e[mt->n].v = tl_strndup(r.f[3].s, r.f[3].len);
+		mt->e[mt->n].seq = mt->n;
+		mt->n++;
+	}
+	if (mt->n)
+		qsort(mt->e, mt->n, sizeof(*mt->e), kvcmp);
+	/* keep the last of each key */
+	for (i = j = 0; i < mt->n; i++) {
+		if (i + 1 < mt->n && strcmp(mt->e[i].k, mt->e[i + 1].k) == 0) {
+			free(mt->e[i].k);
+			free(mt->e[i].v);
+			continue;
+		}
+		mt->e[j++] = mt->e[i];
+	}
+	mt->n = j;
+	buf_free(&k);
+	rec_close(&r);
+	fclose(fp);
+}
+
+/* The kind name of (pid, tid), or "Unknown"; key is scratch space. */
+static const char *
+meta_get(const struct meta *mt, struct buf *key, const char *pid,
+    const char *tid, const char *kind)
+{
+	struct kv x, *e;
+
+	buf_reset(key);
+	buf_adds(key, pid);
+	tab(key);
+	buf_adds(key, tid);
+	tab(key);
+	buf_adds(key, kind);
+	x.k = key->s;
+	x.seq = 0;
+	e = mt->n ? bsearch(&x, mt->e, mt->n, sizeof(*mt->e), kvkeycmp) : NULL;
+	return e ? e->v : "Unknown";
+}
+
+static void
+meta_free(struct meta *mt)
+{
+	size_t i;
+
+	for (i = 0; i < mt->n; i++) {
+		free(mt->e[i].k);
+		free(mt->e[i].v);
+	}
+	free(mt->e);
+}
+
+/* s[0..len) unescaped, in a (for opcat). */
+static const char *
+plain_copy(struct buf *a, const char *s, size_t len)
+{
+	buf_reset(a);
+	buf_add(a, s, len);
+	buf_addc(a, '\0');
+	rec_unescape(a->s, len);
+	return a->s;
+}
+
+static void
+addf(struct buf *b, const char *s)
+{
+	tab(b);
+	buf_adds(b, s);
+}
+
+/*
+ * unified: the rows (sorted by source op) with their source op's
+ * fields from dir's ops.tsv and meta.tsv, the source op's first kernel
+ * (-k: UID TAB name, UID order), the op category, and gseq, the number
+ * of the row's group (name, category, process and thread names,
+ * inputs) in order of first appearance.  Rows whose source op is not
+ * in ops.tsv are left out.  -o FILE gets 1 when some dur is not a
+ * whole number, else 0.  Memory: one row, meta.tsv, and the keys of
+ * the groups.
+ */
+static int
+unifiedmode(const char *path)
+{
+	enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC,
+	    ODUR };
+	static const char *const ocols[] = {
+		"UID", "name", "ts", "pid", "tid", "Input Dims", "Input type",
+		"Input Strides", "Concrete Inputs", "dur"
+	};
+	struct rec_reader r, o;
+	struct side k1;
+	struct meta mt;
+	struct thrtab groups = {0};
+	struct buf b = {0}, key = {0}, g = {0}, nm = {0}, kn = {0}, p = {0};
+	FILE *fp = xopen(path, "r"), *ofp, *df;
+	int oc[LEN(ocols)], fdur = 0, y;
+	long long src, prev = -1, ouid = -1, rn = 0;
+	const char *f[LEN(ocols)], *name, *cat, *k1s;
+	size_t i, k1len;
+	int st;
+
+	buf_adds(&p, dir);
+	buf_adds(&p, "/meta.tsv");
+	meta_load(&mt, p.s);
+	buf_reset(&p);
+	buf_adds(&p, dir);
+	buf_adds(&p, "/ops.tsv");
+	ofp = xopen(p.s, "r");
+	rec_open(&o, ofp, p.s);
+	rec_read_header(&o);
+	for (i = 0; i < LEN(ocols); i++)
+		oc[i] = rec_need(&o, ocols[i]);
+	side_open(&k1, kpath, 2, 0);
+	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
+	fputs("gseq\trn\tcls\tts\tUID\tname\tk1\tprocess_name\tprocess_label\t"
+	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
+	    "Concrete Inputs\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\ttfs\tspec\t"
+	    "params\tbcat\tkt\tkd\trt\trb\tpr\top category\n", stdout);
+	while (rec_read(&r)) {
+		need(&r, RNF);
+		src = strtoll(r.f[RSRC].s, NULL, 10);
+		if (src < prev)
+			tl_die("%s: line %zu: out of order (source op %lld "
+			    "after %lld)", r.name, r.lineno, src, prev);
+		prev = src;
+		while (ouid < src) {
+			if (!rec_read(&o)) {
+				ouid = LLONG_MAX;
+				break;
+			}
+			ouid = strtoll(rec_get(&o, oc[OUID], NULL), NULL, 10);
+		}
+		if (ouid != src)
+			continue;
+		for (i = 0; i < LEN(ocols); i++)
+			f[i] = rec_get(&o, oc[i], NULL);
+		while (k1.uid >= 0 && k1.uid < src)
+			side_next(&k1);
+		k1s = k1.uid == src ? k1.r.f[1].s : "";
+		k1len = k1.uid == src ? k1.r.f[1].len : 0;
+		y = strcmp(r.f[RTYPE].s, "Y") == 0;
+		name = y ? r.f[RNAME].s : f[ONAME];
+		cat = r.f[RBCAT].len ? r.f[RBCAT].s :
+		    opcat(plain_copy(&nm, name, strlen(name)),
+		    k1len ? plain_copy(&kn, k1s, k1len) : NULL);
+		/* the row's group */
+		buf_reset(&g);
+		buf_adds(&g, name);
+		addf(&g, cat);
+		addf(&g, meta_get(&mt, &key, f[OPID], "0", "process_name"));
+		addf(&g, meta_get(&mt, &key, f[OPID], "0", "process_labels"));
+		addf(&g, meta_get(&mt, &key, f[OPID], f[OTID], "thread_name"));
+		for (i = ODIMS; i <= OCONC; i++)
+			addf(&g, f[i]);
+		putnum(&b, thr_get(&groups, g.s, g.len)->idx + 1);
+		tab(&b);
+		putnum(&b, ++rn);
+		addf(&b, y ? "1" : "0");
+		addf(&b, y ? "0" : f[OTS]);
+		addf(&b, r.f[RUID].s);
+		addf(&b, name);
+		addf(&b, k1s);
+		/* name, category, the names and inputs: in g, in this order */
+		{
+			const char *s = strchr(strchr(g.s, '\t') + 1, '\t');
+
+			buf_add(&b, s, g.len - (size_t)(s - g.s));
+		}
+		addf(&b, f[ODUR]);
+		if (strpbrk(f[ODUR], ".eE"))
+			fdur = 1;
+		for (i = RHAS; i < RSPEC; i++)
+			addf(&b, r.f[i].s);
+		/* (a missing spec of a row without a model sorts apart) */
+		addf(&b, r.f[RSPEC].len == 0 &&
+		    strcmp(r.f[RSTATUS].s, "ok") != 0 ? "\001" : r.f[RSPEC].s);
+		for (i = RPARAMS; i < RNF; i++)
+			addf(&b, r.f[i].s);
+		addf(&b, cat);
+		emit(stdout, &b);
+	}
+	st = TL_OK;
+	if (opath) {
+		df = xopen(opath, "w");
+		fprintf(df, "%d\n", fdur);
+		st |= tl_fshut(df, opath);
+	}
+	/* (first kernels of ops without a row may be left) */
+	rec_close(&k1.r);
+	fclose(k1.fp);
+	for (i = 0; i < groups.cap; i++)
+		free(groups.t[i].key);
+	free(groups.t);
+	meta_free(&mt);
+	buf_free(&b);
+	buf_free(&key);
+	buf_free(&g);
+	buf_free(&nm);
+	buf_free(&kn);
+	buf_free(&p);
+	rec_close(&o);
+	fclose(ofp);
+	rec_close(&r);
+	fclose(fp);
+	return st;
+}
+
 /* ==== main ==== */
 
 /* The two long options every mode takes, as their short forms. */
@@ -2520,6 +2788,8 @@ main(int argc, char *argv[])
 		    tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "pairs") == 0)
 		return pairsmode(in) | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "unified") == 0 && dir && kpath)
+		return unifiedmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "collect") == 0)
 		return collectmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "merge") == 0 && dir && tpath && npath && wpath &&

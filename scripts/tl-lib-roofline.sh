@@ -309,9 +309,11 @@ rl_wstream() {
 	cut -f "1,$rl_c" "$rl_T/ops.tsv" | awk -F '\t' -v OFS='\t' 'NR > 1 && $2 != "" { print $2, $1 }' |
 	    st $SORT -t "$TAB" -k1,1n >"$rl_w/xb.tsv"; ok
 	cut -f 1 "$rl_w/xb.tsv" | st uniq >"$rl_w/own.tsv"; ok
-	# (intervals.tsv is sorted by op)
-	st awk -F '\t' 'NR > 1 && $2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
-	    last = $1; print $1 }' "$rl_T/intervals.tsv" >"$rl_w/nc.tsv"; ok
+	# (intervals.tsv is sorted by op; grep first: collectives are few)
+	{ grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$rl_T/intervals.tsv" ||
+	    [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
+	st awk -F '\t' '$2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
+	    last = $1; print $1 }' >"$rl_w/nc.tsv"; ok
 	st awk -F '\t' 'NR > 1 { print $1 }' "$rl_w/m.tsv" >"$rl_w/mu.tsv"; ok
 	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_w/nc.tsv" -k "$rl_w/mu.tsv" "$rl_T/ops.tsv" |
 	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
@@ -643,62 +645,13 @@ rl_unified() {
 		o = o "\t" (t == "S" ? x[9] : "") "\t" kt "\t" kd "\t" x[11] "\t" x[12] "\t" x[13]
 		print o
 	}' ff="$rl_w/fullF.tsv" kif="$rl_w/cki.tsv" smf="$rl_w/sm.tsv" arch="$rl_arch" - |
-	st $SORT -t "$TAB" -k1,1n -k2,2n >"$rl_w/rows1.tsv"; ok
-	# Join the source op fields (ops.tsv, UID order).
-	st awkx '
-	FILENAME == meta { metaload(); next }
-	FNR == 1 {
-		header()
-		print "cls", "ts", "UID", "name", "k1", "process_name", "process_label", "thread_name",
-		    "Input Dims", "Input type", "Input Strides", "Concrete Inputs", "dur",
-		    "has", "status", "gf", "dm", "fb", "tbs", "tfs", "spec", "params", "bcat", "kt", "kd", "rt", "rb", "pr"
-		rs = k1u = -1; more()
-		next
-	}
-	function more() {
-		if ((getline rl <rf) <= 0) { rs = 1e300; return }
-		nf = split(rl, f, "\t"); rs = f[1] + 0
-	}
-	{
-		# (no field splitting for the ops not wanted: most of them)
-		u = substr($0, 1, index($0, "\t") - 1) + 0
-		if (rs == 1e300) exit
-		if (rs > u) next
-		split($0, F, "\t")
-		while (rs < u) more()
-		if (rs != u) next
-		while (k1u < u) { if ((getline l <k1f) <= 0) { k1u = 1e300; break } split(l, k1, "\t"); k1u = k1[1] + 0 }
-		pid = F[col["pid"]]; tid = F[col["tid"]]
-		pn = metaname(pid, 0, "process_name"); pl = metaname(pid, 0, "process_labels")
-		tn = metaname(pid, tid, "thread_name")
-		while (rs == u) {
-			t = f[3]; name = t == "Y" ? f[4] : F[col["name"]]
-			o = (t == "Y" ? "1\t0" : "0\t" F[col["ts"]]) "\t" f[2] "\t" name "\t" (k1u == u ? k1[2] : "") "\t" pn "\t" pl "\t" tn
-			o = o "\t" F[col["Input Dims"]] "\t" F[col["Input type"]] "\t" F[col["Input Strides"]] "\t" F[col["Concrete Inputs"]] "\t" F[col["dur"]]
-			for (i = 5; i <= nf; i++) o = o "\t" f[i]
-			print o
-			more()
-		}
-	}' meta="$rl_T/meta.tsv" rf="$rl_w/rows1.tsv" k1f="$rl_w/k1.tsv" "$rl_T/meta.tsv" "$rl_T/ops.tsv" |
-	st awk -F '\t' -v OFS='\t' '{ print (NR == 1 ? "rn" : NR - 1), $0 }' >"$rl_w/uw.tsv"; ok
-	# TraceLens's op category of each row (by name and first kernel).
-	cut -f 1,5,6 "$rl_w/uw.tsv" | st tl-aggregate -g rn:n 'op category=opcat:name,k1' |
-	    st cut -f 2 >"$rl_w/ucat.tsv"; ok
-	st paste "$rl_w/uw.tsv" "$rl_w/ucat.tsv" >"$rl_w/urows.tsv"; ok
-	[ "$(wc -l <"$rl_w/urows.tsv")" -gt 1 ] || return 0
-	# pandas keeps an all-integer duration column integer.
-	rl_fdur=$(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "dur") c = i; next }
-	    $c ~ /[.eE]/ { f = 1; exit } END { print f + 0 }' "$rl_w/urows.tsv")
-	# Group on the nine keys; in a group, rows in TraceLens's order
-	# (collected ops by ts, then the synthetic ones): ex_UID is the first.
-	st awkx 'NR == 1 { header(); print "gseq", $0; next }
-	{
-		if ($col["bcat"] != "") $col["op category"] = $col["bcat"]
-		if ($col["spec"] == "" && $col["status"] != "ok") $col["spec"] = "\001"
-		k = $col["name"] "\t" $col["op category"] "\t" $col["process_name"] "\t" $col["process_label"] "\t" $col["thread_name"] "\t" $col["Input Dims"] "\t" $col["Input type"] "\t" $col["Input Strides"] "\t" $col["Concrete Inputs"]
-		if (!(k in g)) g[k] = ++n
-		print g[k], $0
-	}' "$rl_w/urows.tsv" |
+	st $SORT -t "$TAB" -k1,1n -k2,2n |
+	# The source op fields (ops.tsv, meta.tsv), its first kernel and
+	# TraceLens's op category, and the group of each row (the nine
+	# keys, numbered in order of first appearance).  In a group, rows
+	# in TraceLens's order (collected ops by ts, then the synthetic
+	# ones): ex_UID is the first.
+	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -o "$rl_w/fdur" |
 	st hsort -t "$TAB" -k1,1n -k3,3n -k4,4n -k5,5n | st rl_keep "$rl_w/urg.tsv" |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' 'name=first:name' 'cat=first:op category' \
 	    'pn=first:process_name' 'pl=first:process_label' 'tn=first:thread_name' \
@@ -709,6 +662,9 @@ rl_unified() {
 	    'mean:pr' 'median:pr' 'std:pr' 'min:pr' 'max:pr' 'median:kt' 'min:kt' 'max:kt' \
 	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >"$rl_w/ug.tsv"; ok
+	[ "$(wc -l <"$rl_w/ug.tsv")" -gt 1 ] || return 0
+	# pandas keeps an all-integer duration column integer.
+	rl_fdur=$(cat "$rl_w/fdur")
 	st awkx '
 	NR == 1 { next }
 	{ n++; row[n] = $0; v[n] = $27 + 0; if ($16 != "") hasm = 1; if ($20 != "") hasr = 1 }
