@@ -29,7 +29,14 @@ enum {
 
 /* ---- util.c: diagnostics, allocation, files ---- */
 
-/* Remember the program name; a broken pipe then exits 0 quietly. */
+/* Size of the stdio buffers of stdin and stdout. */
+#define TL_IOBUF (1 << 18)
+
+/*
+ * Remember the program name; a broken pipe then exits 0 quietly.
+ * Also gives stdin and stdout (unless a terminal) TL_IOBUF buffers:
+ * call it first, before any I/O.
+ */
 void tl_setprogname(const char *argv0);
 const char *tl_progname(void);
 /* Print "prog: msg" on stderr; a message ending in ':' gets strerror(errno). */

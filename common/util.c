@@ -26,6 +26,16 @@ tl_setprogname(const char *argv0)
 	const char *p;
 
 	signal(SIGPIPE, onpipe);
+	/*
+	 * The filters talk through pipes, where stdio's 4 KiB buffers
+	 * would cost two system calls and a wakeup of the other end
+	 * every 4 KiB.  (A terminal keeps its line buffering.)
+	 */
+	/* (glibc ignores the size unless given the buffer; stdin and
+	 * stdout keep it for the life of the process) */
+	setvbuf(stdin, tl_malloc(TL_IOBUF), _IOFBF, TL_IOBUF);
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, tl_malloc(TL_IOBUF), _IOFBF, TL_IOBUF);
 	if (argv0 == NULL)
 		return;
 	p = strrchr(argv0, '/');

@@ -2738,8 +2738,6 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	bigbuf(stdin);
-	bigbuf(stdout);
 	longopts(argc, argv);
 	while ((ch = getopt(argc, argv, "a:c:d:e:f:g:k:m:n:o:ps:t:w:x")) != -1) {
 		switch (ch) {
