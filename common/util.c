@@ -23,6 +23,7 @@ onpipe(int sig)
 void
 tl_setprogname(const char *argv0)
 {
+	static char inbuf[TL_IOBUF], outbuf[TL_IOBUF];	/* stdio's, for life */
 	const char *p;
 
 	signal(SIGPIPE, onpipe);
@@ -31,11 +32,11 @@ tl_setprogname(const char *argv0)
 	 * would cost two system calls and a wakeup of the other end
 	 * every 4 KiB.  (A terminal keeps its line buffering.)
 	 */
-	/* (glibc ignores the size unless given the buffer; stdin and
-	 * stdout keep it for the life of the process) */
-	setvbuf(stdin, tl_malloc(TL_IOBUF), _IOFBF, TL_IOBUF);
+	/* (glibc ignores the size unless given the buffer, and at exit
+	 * lets go of a buffer it was given: static ones are never lost) */
+	setvbuf(stdin, inbuf, _IOFBF, sizeof(inbuf));
 	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, tl_malloc(TL_IOBUF), _IOFBF, TL_IOBUF);
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	if (argv0 == NULL)
 		return;
 	p = strrchr(argv0, '/');

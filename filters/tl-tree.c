@@ -71,7 +71,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-tree -m split [-px] -d dir [events]\n"
+	    "usage: tl-tree -m split [-px] -d dir [-e copy] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
 	    "       tl-tree -m intervals -e events -o intervals.tsv [xrecs]\n"
@@ -82,6 +82,7 @@ usage(int status)
 	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled] [ops]\n"
 	    "       tl-tree -m pairs [forest]\n"
 	    "       tl-tree -m collect [-s eligible] [forest]\n"
+	    "       tl-tree -m subtree|direct -k keys [intervals.tsv]\n"
 	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
 	    " [rows]\n");
 	exit(status);
@@ -1084,7 +1085,7 @@ split(const char *path)
 	struct lazy z;
 	struct evcols c;
 	struct split sp;
-	FILE *in = bigbuf(tl_fopen(path, "r")), *facts;
+	FILE *in = bigbuf(tl_fopen(path, "r")), *facts, *copy = NULL;
 	long long prev = -1, uid, ref;
 	int st = 0;
 	size_t i;
@@ -1095,8 +1096,16 @@ split(const char *path)
 	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	rec_read_header(&r);
 	evcols(&r, &c);
-	/* later passes fetch lines by their offset: a file, not a pipe */
-	if ((ref = ftello(in)) < 0)
+	/*
+	 * Later passes fetch lines by their offset: a file, not a pipe.
+	 * -e: the events come through a pipe, and the file is our copy.
+	 */
+	if (epath) {
+		copy = xopen(epath, "w");
+		rec_write(copy, (const char *const *)r.hdr, r.nhdr);
+		if ((ref = ftello(copy)) < 0)
+			tl_die("%s:", epath);
+	} else if ((ref = ftello(in)) < 0)
 		tl_die("%s: not a regular file:", r.name);
 	sp.h = stdout;
 	sp.l = create(dir, "l");
@@ -1108,6 +1117,10 @@ split(const char *path)
 	z.name = r.name;
 	z.lineno = r.lineno;
 	while (lazy_read(&z)) {
+		if (copy) {
+			fwrite(z.line, 1, (size_t)(z.end - z.line), copy);
+			putc('\n', copy);
+		}
 		uid = lazy_uid(&z, c.uid);
 		if (uid <= prev)
 			tl_die("%s: line %zu: UID %lld after %lld: events not in "
@@ -1137,7 +1150,10 @@ split(const char *path)
 	fact(facts, "flows_ac2g", sp.ac2g);
 	fact(facts, "flows_legacy", sp.legacy);
 	fact(facts, "flows_without_id", sp.noid);
-	/* the host records last: their reader's end must find l whole */
+	/* the copy first: every later pass reads it; the host records
+	 * last: their reader's end must find l whole */
+	if (copy)
+		st |= tl_fshut(copy, epath);
 	st |= tl_fshut(facts, "facts");
 	st |= tl_fshut(sp.l, "l");
 	st |= tl_fshut(sp.q, "q");
@@ -1634,20 +1650,28 @@ intervals(const char *path)
 	struct buf prev = {0};
 	long long op = -1, cur, count = 0;
 	struct buf row = {0};
-	int status, cols[6];
+	int status, cols[6], more;
 	size_t i;
 
-	fetch_open(&ft, epath);
-	cols[0] = rec_need(&ft.hdr, "ts");
-	cols[1] = rec_need(&ft.hdr, "dur");
-	cols[2] = -1;	/* the GPU event's UID, from the record */
-	cols[3] = rec_need(&ft.hdr, "name");
-	cols[4] = rec_need(&ft.hdr, "stream");
-	cols[5] = rec_need(&ft.hdr, "cat");
 	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\n", out);
+	/*
+	 * The events only once the first record is here: split may still
+	 * be writing them (tl_tree_stage with a trace), and the records
+	 * come through a sort, which waits for split's end.
+	 */
+	memset(&ft, 0, sizeof(ft));
+	if ((more = next(&r, &prev, 0)) != 0) {
+		fetch_open(&ft, epath);
+		cols[0] = rec_need(&ft.hdr, "ts");
+		cols[1] = rec_need(&ft.hdr, "dur");
+		cols[2] = -1;	/* the GPU event's UID, from the record */
+		cols[3] = rec_need(&ft.hdr, "name");
+		cols[4] = rec_need(&ft.hdr, "stream");
+		cols[5] = rec_need(&ft.hdr, "cat");
+	}
 	/* records: key op kind gpu offset */
-	while (next(&r, &prev, 0)) {
+	for (; more; more = next(&r, &prev, 0)) {
 		need(&r, 5);
 		fetch(&ft, strtoll(r.f[4].s, NULL, 10), strtoll(r.f[3].s, NULL, 10));
 		buf_add(&row, r.f[1].s, r.f[1].len);
@@ -1675,7 +1699,8 @@ intervals(const char *path)
 	if (op >= 0)
 		printf("%lld\t%lld\n", op, count);
 	status = tl_fshut(out, opath);
-	fetch_close(&ft);
+	if (ft.fp)
+		fetch_close(&ft);
 	buf_free(&row);
 	buf_free(&prev);
 	rec_close(&r);
@@ -2055,6 +2080,15 @@ ulist_open(struct ulist *l, const char *path)
 		side_open(&l->s, path, 1, 0);
 }
 
+static void
+ulist_close(struct ulist *l)
+{
+	if (!l->open)
+		return;
+	rec_close(&l->s.r);
+	fclose(l->s.fp);
+}
+
 /* 1 when uid is in the list; calls come in ascending uid. */
 static int
 ulist_has(struct ulist *l, long long uid)
@@ -2103,6 +2137,9 @@ forestmode(const char *path)
 		buf_adds(&b, ulist_has(&mod, uid) ? "\t1" : "\t0");
 		emit(stdout, &b);
 	}
+	ulist_close(&own);
+	ulist_close(&nc);
+	ulist_close(&mod);
 	buf_free(&b);
 	rec_close(&r);
 	fclose(fp);
@@ -2287,6 +2324,23 @@ forest_open(struct forest *f, const char *path, const char *keys, FILE **fp)
 	}
 }
 
+static void
+forest_close(struct forest *f, FILE *fp)
+{
+	if (f->sfp) {
+		rec_close(&f->s);
+		fclose(f->sfp);
+	}
+	rec_close(&f->r);
+	fclose(fp);
+	buf_free(&f->key);
+	buf_free(&f->tree);
+	buf_free(&f->a.b);
+	free(f->a.off);
+	free(f->op);
+	free(f->kids);
+}
+
 /*
  * pairs: x TAB X for each fwd target x and each X at or above x (host
  * parents, runtimes and drivers left out) that has a model and is a
@@ -2323,8 +2377,7 @@ pairsmode(const char *path)
 		}
 	}
 	buf_free(&b);
-	rec_close(&f.r);
-	fclose(fp);
+	forest_close(&f, fp);
 	return TL_OK;
 }
 
@@ -2440,13 +2493,8 @@ collectmode(const char *path)
 		for (i = 0; i < f.n; i++)
 			if (f.op[i].gpu && f.op[i].cr)
 				fwalk(&wk, i);
-	if (f.sfp) {
-		rec_close(&f.s);
-		fclose(f.sfp);
-	}
 	buf_free(&wk.b);
-	rec_close(&f.r);
-	fclose(fp);
+	forest_close(&f, fp);
 	return TL_OK;
 }
 
@@ -2714,6 +2762,83 @@ unifiedmode(const char *path)
 	return st;
 }
 
+/* ==== subtree, direct: the intervals of chosen ops, tagged ==== */
+
+/*
+ * The intervals of kind 's' (subtree) or 'd' (direct) in
+ * intervals.tsv (sorted by op) of the ops that -k lists (op TAB tag,
+ * sorted by op; an op may have several tags), as tag ts dur name
+ * stream gpu, once per tag, in intervals.tsv's order.  A merge join:
+ * memory is one op's tags.
+ */
+static int
+pickmode(const char *path, char kind)
+{
+	static const char *const names[] = {
+		"op", "kind", "ts", "dur", "name", "stream", "gpu"
+	};
+	struct rec_reader r, k;
+	struct arena tags = {0};
+	struct buf b = {0};
+	FILE *fp = xopen(path, "r"), *kfp = xopen(kpath, "r");
+	long long op, cur = -1, kop = -1, kprev;
+	int c[LEN(names)], kend;
+	size_t i, j;
+
+	rec_open(&r, fp, path);
+	rec_read_header(&r);
+	for (i = 0; i < LEN(names); i++)
+		c[i] = rec_need(&r, names[i]);
+	rec_open(&k, kfp, kpath);
+	if (!(kend = !rec_read(&k))) {
+		need(&k, 2);
+		kop = strtoll(k.f[0].s, NULL, 10);
+	}
+	while (!kend || tags.n > 0) {
+		if (!rec_read(&r))
+			break;
+		if (r.f[c[1]].len != 1 || r.f[c[1]].s[0] != kind)
+			continue;
+		op = strtoll(r.f[c[0]].s, NULL, 10);
+		if (op < cur)
+			tl_die("%s: line %zu: out of order (op %lld after %lld)",
+			    r.name, r.lineno, op, cur);
+		if (op != cur) {
+			cur = op;
+			arena_reset(&tags);
+			while (!kend && kop <= op) {
+				if (kop == op)
+					arena_add(&tags, k.f[1].s, k.f[1].len);
+				if ((kend = !rec_read(&k)) != 0)
+					break;
+				need(&k, 2);
+				kprev = kop;
+				kop = strtoll(k.f[0].s, NULL, 10);
+				if (kop < kprev)
+					tl_die("%s: line %zu: out of order (op %lld "
+					    "after %lld)", k.name, k.lineno, kop,
+					    kprev);
+			}
+		}
+		for (j = 0; j < tags.n; j++) {
+			buf_adds(&b, arena_get(&tags, j));
+			for (i = 2; i < LEN(names); i++) {
+				tab(&b);
+				buf_add(&b, r.f[c[i]].s, r.f[c[i]].len);
+			}
+			emit(stdout, &b);
+		}
+	}
+	buf_free(&b);
+	buf_free(&tags.b);
+	free(tags.off);
+	rec_close(&k);
+	fclose(kfp);
+	rec_close(&r);
+	fclose(fp);
+	return TL_OK;
+}
+
 /* ==== main ==== */
 
 /* The two long options every mode takes, as their short forms. */
@@ -2786,6 +2911,10 @@ main(int argc, char *argv[])
 		    tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "pairs") == 0)
 		return pairsmode(in) | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "subtree") == 0 && kpath)
+		return pickmode(in, 's') | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "direct") == 0 && kpath)
+		return pickmode(in, 'd') | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "unified") == 0 && dir && kpath)
 		return unifiedmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "collect") == 0)

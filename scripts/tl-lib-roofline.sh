@@ -119,25 +119,12 @@ function metrics(b, hc,   v, i, nn) {
 # rl_ivkind KIND KEYS: the intervals of $rl_T/intervals.tsv of kind KIND
 # (s: subtree, d: direct) of the ops listed in KEYS (op TAB tag, sorted by
 # op numerically; an op may have several tags), as tag ts dur name stream
-# gpu records without header.  A merge join: memory is one op's tags.
+# gpu records without header (tl-tree(1) -m subtree, direct).
 rl_ivkind() {
-	awk -F '\t' -v OFS='\t' -v keys="$2" -v kind="$1" '
-	function more(   l, f) {
-		if ((getline l <keys) <= 0) { kop = -1; return 0 }
-		split(l, f, "\t"); kop = f[1] + 0; ktag = f[2]; return 1
-	}
-	BEGIN { if (!more()) exit; op = -1 }
-	NR == 1 || $2 != kind { next }
-	{
-		o = $1 + 0
-		if (o != op) {
-			op = o; nt = 0
-			while (kop >= 0 && kop < o) more()
-			while (kop == o) { tag[++nt] = ktag; if (!more()) break }
-			if (kop < 0 && nt == 0) exit
-		}
-		for (i = 1; i <= nt; i++) print tag[i], $3, $4, $6, $7, $5
-	}' "$rl_T/intervals.tsv"
+	case $1 in
+	s) tl-tree -m subtree -k "$2" "$rl_T/intervals.tsv" ;;
+	d) tl-tree -m direct -k "$2" "$rl_T/intervals.tsv" ;;
+	esac
 }
 
 # rl_kinfo: tag ts dur name stream gpu records on stdin (any order) ->
@@ -362,7 +349,7 @@ tl_roofline_stage() {
 	# (its kernels, then the model run), beside the tree walks below.
 	{
 		st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; bgok || exit 1
-		rl_ivkind s "$rl_w/mk.tsv" | st rl_kinfo >"$rl_w/mki.tsv"; bgok || exit 1
+		st rl_ivkind s "$rl_w/mk.tsv" | st rl_kinfo >"$rl_w/mki.tsv"; bgok || exit 1
 		rl_model "$rl_w/m.tsv" "$rl_w/mki.tsv" >"$rl_w/pre.tsv"
 	} &
 	rl_fpid=$!
@@ -376,7 +363,7 @@ tl_roofline_stage() {
 	: >"$rl_w/bk.tsv"
 	[ -s "$rl_w/own.tsv" ] && { rl_pairs || return 1; }
 	if [ -s "$rl_w/bk.tsv" ]; then
-		rl_ivkind s "$rl_w/bk.tsv" | st rl_kinfo >"$rl_w/bki.tsv"; ok
+		st rl_ivkind s "$rl_w/bk.tsv" | st rl_kinfo >"$rl_w/bki.tsv"; ok
 		# The modelled ops with their own bwd events, UID order.
 		# (GEMM, the elementwise and norm sheets have no bwd table)
 		cut -f 2 "$rl_w/bk.tsv" | st $SORT -n -u >"$rl_w/bx.tsv"; ok
@@ -559,7 +546,7 @@ rl_unified() {
 	st tl-tree -m collect -s "$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
 	# GPU events under a collected op.
 	st awk -F '\t' '{ print $1 "\t" $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/ck.tsv"; ok
-	rl_ivkind s "$rl_w/ck.tsv" >"$rl_w/civ.tsv"
+	st rl_ivkind s "$rl_w/ck.tsv" >"$rl_w/civ.tsv"; ok
 	st awk -F '\t' '{ print $6 }' "$rl_w/civ.tsv" | st $SORT -n -u >"$rl_w/cov.tsv"; ok
 	# Synthetic ops: each other linked, non-communication GPU event, as
 	# a copy of its nearest cpu_op (or its runtime when it has none).
@@ -590,7 +577,7 @@ rl_unified() {
 	    st rl_kinfo >"$rl_w/cki.tsv"; ok
 	{ cat "$rl_w/ck.tsv"; awk -F '\t' -v OFS='\t' '{ print $2, $2 }' "$rl_w/syn.tsv"; } |
 	    st $SORT -t "$TAB" -k1,1n -u >"$rl_w/sk.tsv"; ok
-	rl_ivkind d "$rl_w/sk.tsv" | st $SORT -t "$TAB" -k1,1n -k2,2n -k6,6n | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
+	st rl_ivkind d "$rl_w/sk.tsv" | st $SORT -t "$TAB" -k1,1n -k2,2n -k6,6n | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
 	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
 	: >"$rl_w/sm.tsv"
 	if [ -f "$rl_w/fullB.tsv" ]; then

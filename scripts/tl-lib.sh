@@ -16,24 +16,49 @@ tl_prog() {
 	fi
 }
 
+tl_parse() {
+	"$(tl_prog tl-parse)" "$@"
+}
+
 tl_sort() {
 	LC_ALL=C sort -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
 }
 
-# tl_tree_stage EVENTS OUTDIR: TraceLens's tree of a trace (tl-tree(1)).
-# EVENTS is tl-parse output with the default fields; OUTDIR receives
-# gpu.tsv, ops.tsv, intervals.tsv, meta.tsv and health.tsv (tl(7)).
+# tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
+# (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
+# OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, meta.tsv and
+# health.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
+# itself, beside the first pass, and writes EVENTS; a trace tl-parse
+# cannot read makes it print tl-parse's error alone and return 3.
 # TL_TREE_OPTS may add --python and --exact-time.
 tl_tree_stage() {
-	_tt_ev=$1 _tt_out=$2
-	if [ $# -ne 2 ] || [ ! -r "$_tt_ev" ] || [ ! -d "$_tt_out" ]; then
-		echo "tl_tree_stage: usage: tl_tree_stage EVENTS OUTDIR" \
+	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
+	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||
+	    { [ -z "$_tt_tr" ] && [ ! -r "$_tt_ev" ]; }; then
+		echo "tl_tree_stage: usage: tl_tree_stage EVENTS OUTDIR [TRACE]" \
 			"(a readable file, an existing directory)" >&2
 		return 2
 	fi
 	_tt_bin=$(tl_prog tl-tree)
 	_tt_t=$(mktemp -d "${TMPDIR:-/tmp}/tl-tree.XXXXXX") || return 1
-	if _tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-}; then
+	if [ -n "$_tt_tr" ]; then
+		# the passes' errors wait: when the trace is bad, they are
+		# only the echoes of tl-parse's
+		_tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-} 2>"$_tt_t/err"
+		_tt_st=$?
+		if [ -e "$_tt_t/fail.parse" ]; then
+			cat "$_tt_t/parse.err" >&2
+			rm -rf "$_tt_t"
+			rm -f "$_tt_ev" "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" \
+				"$_tt_out/intervals.tsv" "$_tt_out/meta.tsv" "$_tt_out/health.tsv"
+			return 3
+		fi
+		cat "$_tt_t/parse.err" "$_tt_t/err" >&2
+	else
+		_tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-}
+		_tt_st=$?
+	fi
+	if [ "$_tt_st" = 0 ]; then
 		rm -rf "$_tt_t"
 		return 0
 	fi
@@ -70,9 +95,15 @@ _tl_tree_run() {
 	_tt_p3=$!
 	{ tl_sort "$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
 	_tt_p4=$!
-	# the main line: host stacks, links, intervals
-	{ "$_tt_b" -m split "$@" -d "$_tt_t" "$_tt_ev" 3>"$_tt_t/q" \
-		4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
+	# the main line: host stacks, links, intervals (with a trace, split
+	# reads tl-parse's records as they come, and keeps the copy that
+	# the later passes read)
+	{ if [ -n "$_tt_tr" ]; then
+		{ tl_parse -- "$_tt_tr" 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		"$_tt_b" -m split "$@" -d "$_tt_t" -e "$_tt_ev"
+	  else
+		"$_tt_b" -m split "$@" -d "$_tt_t" "$_tt_ev"
+	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
 		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" \
 			3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |

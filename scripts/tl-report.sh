@@ -255,43 +255,24 @@ if [ -n "$cmp" ]; then
 fi
 
 # ---- 1. events and the call tree ----
-st tl-parse "$trace" >"$w/events.tsv"; ok
+# (tl-parse runs inside the tree stage, beside its first pass; it
+# writes events.tsv.)  In a subshell: a signal to this shell then waits
+# for the stage to end (the shell runs its trap after a foreground
+# job), never landing while the stage starts the jobs that open its
+# fifos, which would wait for their other ends for ever.
 T=$w/tree
 mkdir "$T" || die "cannot write in $w"
-
+(tl_tree_stage "$w/events.tsv" "$T" "$trace"); ts=$?
+# 3: tl-parse could not read the trace, and has said why
+[ "$ts" = 3 ] && { stopcmp; wait 2>/dev/null; exit 1; }
+[ "$ts" = 0 ] || die "tree stage failed"
 # What kind of trace: cpu_ops at all (TraceLens's GPU-only test; cat
-# is tl-parse's third field), and the collective kernels for
-# coll_analysis.  It reads only the events, so it runs beside the tree
-# stage; grep first: collectives are few among the events.
-{
-	n=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" "$w/events.tsv")
-	[ $? -le 1 ] || echo "grep: failed" >>"$F"
-	echo "${n:-0}" >"$w/ncpu"
-	{ head -n 1 "$w/events.tsv"
-	  grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$w/events.tsv" || [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
-	st awkx '
-	NR == 1 { header(); next }
-	$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
-		c = $col["correlation"]; x = $col["External id"]
-		if ((c == "" || c == "null") && (x == "" || x == "null")) next
-		print $col["name"], $col["ts"], $col["dur"], $col["Process Group Name"],
-		    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
-		    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
-		    $col["In split size"], $col["Out split size"], $col["stream"]
-	}' >"$w/coll.tsv"
-} &
-kindpid=$!
-# In a subshell: a signal to this shell then waits for the stage to end
-# (the shell runs its trap after a foreground job), never landing while
-# the stage starts the jobs that open its fifos, which would wait for
-# their other ends for ever.
-(tl_tree_stage "$w/events.tsv" "$T") || { wait "$kindpid"; die "tree stage failed"; }
-wait "$kindpid"; ok
+# is tl-parse's third field).
+ncpu=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" "$w/events.tsv")
+[ $? -le 1 ] || die "grep failed"
 for f in gpu ops intervals meta health; do
 	[ -f "$T/$f.tsv" ] || die "tree stage wrote no $f.tsv"
 done
-: >>"$w/coll.tsv"
-ncpu=$(cat "$w/ncpu")
 gpuonly=0; [ "$ncpu" = 0 ] && gpuonly=1
 if [ -n "$cmp" ] && [ "$gpuonly" = 1 ]; then
 	# TraceLens makes no comparison for a trace without CPU ops
@@ -317,10 +298,24 @@ if command -v tl-roofline >/dev/null 2>&1 && [ "$gpuonly" = 0 ] && [ "$ngpu" != 
 fi
 
 # ---- 5. coll_analysis: collective kernels, as TraceLens's NcclAnalyser ----
-# It needs only coll.tsv: a background job beside sections 2-4.
+# It needs only the events: a background job beside sections 2-4.
 collpid=
-if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ] && [ -s "$w/coll.tsv" ]; then
+if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 	{
+		# The collective kernels (grep first: they are few).
+		{ head -n 1 "$w/events.tsv"
+		  grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$w/events.tsv" || [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
+		st awkx '
+		NR == 1 { header(); next }
+		$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
+			c = $col["correlation"]; x = $col["External id"]
+			if ((c == "" || c == "null") && (x == "" || x == "null")) next
+			print $col["name"], $col["ts"], $col["dur"], $col["Process Group Name"],
+			    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
+			    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
+			    $col["In split size"], $col["Out split size"], $col["stream"]
+		}' >"$w/coll.tsv"; bgok || exit 1
+		[ -s "$w/coll.tsv" ] || exit 0
 		# name ts dur pgname pgranks coll gsize dtype innel outnel insplit outsplit stream
 		st awkx '
 		FNR == NR {

@@ -68,11 +68,11 @@ trap 'exit 129' HUP
 ok() { [ $? -eq 0 ] || die "${1:-a pipeline stage failed}"; }
 
 # ---- trees ----
-# tree N TRACE: tl-parse and the tree stage into $tmp/N.
+# tree N TRACE: tl-parse and the tree stage into $tmp/N (the stage
+# runs tl-parse beside its first pass).
 tree() {
 	mkdir "$tmp/$1" || return 1
-	tl-parse -- "$2" >"$tmp/$1/ev.tsv" || return 1
-	tl_tree_stage "$tmp/$1/ev.tsv" "$tmp/$1" || return 1
+	tl_tree_stage "$tmp/$1/ev.tsv" "$tmp/$1" "$2" || return 1
 	rm -f "$tmp/$1/ev.tsv" "$tmp/$1/intervals.tsv"
 }
 tree 1 "$t1" & p1=$!
