@@ -83,6 +83,7 @@ usage(int status)
 	    "       tl-tree -m pairs [forest]\n"
 	    "       tl-tree -m collect [-s eligible] [forest]\n"
 	    "       tl-tree -m subtree|direct -k keys [intervals.tsv]\n"
+	    "       tl-tree -m launchers -d treedir -k subtree [direct]\n"
 	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
 	    " [rows]\n");
 	exit(status);
@@ -2762,6 +2763,116 @@ unifiedmode(const char *path)
 	return st;
 }
 
+/* ==== launchers: the kernel launchers' table of tl-report ==== */
+
+/*
+ * launchers: one row per op of the input (tl-aggregate's output by
+ * op: op direct count g1 k1 kd, with a header, in op order), with its
+ * subtree time (-k: op TAB subtree, op order; 0 when absent), its
+ * fields from dir's ops.tsv and meta.tsv, and TraceLens's op category
+ * (by name and first kernel k1), as UID name "op category"
+ * process_name process_label thread_name Input Dims, Input type, Input
+ * Strides, Concrete Inputs, ts direct subtree g1 k1 kd.  Memory: one
+ * row and meta.tsv.
+ */
+static int
+launchersmode(const char *path)
+{
+	enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC };
+	static const char *const ocols[] = {
+		"UID", "name", "ts", "pid", "tid", "Input Dims", "Input type",
+		"Input Strides", "Concrete Inputs"
+	};
+	static const char *const icols[] = {
+		"op", "direct", "g1", "k1", "kd"
+	};
+	struct rec_reader r, o, s;
+	struct meta mt;
+	struct buf b = {0}, key = {0}, nm = {0}, kn = {0}, p = {0};
+	FILE *fp = xopen(path, "r"), *ofp, *sfp = xopen(kpath, "r");
+	int oc[LEN(ocols)], ic[LEN(icols)], shave;
+	long long op, prev = -1, ouid = -1, sop = -1;
+	const char *f[LEN(ocols)], *k1;
+	size_t i, k1len;
+
+	buf_adds(&p, dir);
+	buf_adds(&p, "/meta.tsv");
+	meta_load(&mt, p.s);
+	buf_reset(&p);
+	buf_adds(&p, dir);
+	buf_adds(&p, "/ops.tsv");
+	ofp = xopen(p.s, "r");
+	rec_open(&o, ofp, p.s);
+	rec_read_header(&o);
+	for (i = 0; i < LEN(ocols); i++)
+		oc[i] = rec_need(&o, ocols[i]);
+	rec_open(&s, sfp, kpath);
+	rec_read_header(&s);
+	shave = 0;
+	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
+	rec_read_header(&r);
+	for (i = 0; i < LEN(icols); i++)
+		ic[i] = rec_need(&r, icols[i]);
+	fputs("UID\tname\top category\tprocess_name\tprocess_label\t"
+	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
+	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tk1\tkd\n", stdout);
+	while (rec_read(&r)) {
+		op = strtoll(rec_get(&r, ic[0], NULL), NULL, 10);
+		if (op <= prev)
+			tl_die("%s: line %zu: out of order (op %lld after %lld)",
+			    r.name, r.lineno, op, prev);
+		prev = op;
+		while (ouid < op) {
+			if (!rec_read(&o)) {
+				ouid = LLONG_MAX;
+				break;
+			}
+			ouid = strtoll(rec_get(&o, oc[OUID], NULL), NULL, 10);
+		}
+		if (ouid != op)
+			tl_die("%s: line %zu: launcher %lld is not in ops.tsv",
+			    r.name, r.lineno, op);
+		while (sop < op && (shave = rec_read(&s)) != 0) {
+			need(&s, 2);
+			sop = strtoll(s.f[0].s, NULL, 10);
+		}
+		if (!shave)
+			sop = LLONG_MAX;
+		for (i = 0; i < LEN(ocols); i++)
+			f[i] = rec_get(&o, oc[i], NULL);
+		k1 = rec_get(&r, ic[3], &k1len);
+		putnum(&b, op);
+		addf(&b, f[ONAME]);
+		addf(&b, opcat(plain_copy(&nm, f[ONAME], strlen(f[ONAME])),
+		    k1len ? plain_copy(&kn, k1, k1len) : NULL));
+		addf(&b, meta_get(&mt, &key, f[OPID], "0", "process_name"));
+		addf(&b, meta_get(&mt, &key, f[OPID], "0", "process_labels"));
+		addf(&b, meta_get(&mt, &key, f[OPID], f[OTID], "thread_name"));
+		for (i = ODIMS; i <= OCONC; i++)
+			addf(&b, f[i]);
+		addf(&b, f[OTS]);
+		addf(&b, rec_get(&r, ic[1], NULL));
+		addf(&b, sop == op ? s.f[1].s : "0");
+		addf(&b, rec_get(&r, ic[2], NULL));
+		addf(&b, k1);
+		addf(&b, rec_get(&r, ic[4], NULL));
+		emit(stdout, &b);
+	}
+	meta_free(&mt);
+	buf_free(&b);
+	buf_free(&key);
+	buf_free(&nm);
+	buf_free(&kn);
+	buf_free(&p);
+	rec_close(&s);
+	fclose(sfp);
+	rec_close(&o);
+	fclose(ofp);
+	rec_close(&r);
+	fclose(fp);
+	return TL_OK;
+}
+
 /* ==== subtree, direct: the intervals of chosen ops, tagged ==== */
 
 /*
@@ -2915,6 +3026,8 @@ main(int argc, char *argv[])
 		return pickmode(in, 's') | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "direct") == 0 && kpath)
 		return pickmode(in, 'd') | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "launchers") == 0 && dir && kpath)
+		return launchersmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "unified") == 0 && dir && kpath)
 		return unifiedmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "collect") == 0)

@@ -185,7 +185,7 @@ mkdir "$out" "$tmp" || die "cannot create $work"
 
 # LC_ALL=C sort on the first field only, stable: one byte-comparable key.
 keysort() {
-	sort -s -t "$tab" -k1,1 -S "$sortmem" -T "$tmp" "$1" >"$2" ||
+	sort --parallel=1 -s -t "$tab" -k1,1 -S "$sortmem" -T "$tmp" "$1" >"$2" ||
 		die "sort failed"
 }
 

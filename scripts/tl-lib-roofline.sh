@@ -228,7 +228,8 @@ rl_annot() {
 # their process and thread names, kernel time and kernel list (KINFO,
 # tag order; ops without one get time 0 and no kernels) and annotation
 # ($rl_w/ann.tsv; empty for ops without one), through tl-roofline.
-# Writes the ok rows as pre-aggregation records.
+# Writes the ok rows as pre-aggregation records, and the model columns
+# of every op to $rl_w/metF.tsv (metB.tsv with --bwd).
 rl_model() {
 	rl_o=$1 rl_k=$2 rl_kind=${3:-}
 	st awkx '
@@ -258,14 +259,24 @@ rl_model() {
 		    $col["Input Strides"], $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
 		    (au == u ? substr(al, 14) : "")
 	}' meta="$rl_T/meta.tsv" kin="$rl_k" an="$rl_w/ann.tsv" "$rl_T/meta.tsv" "$rl_o" |
-	st tl-roofline $rl_arch ${rl_kind:+--bwd} | st tee "$rl_w/full${rl_kind:-F}.tsv" |
+	st tl-roofline $rl_arch ${rl_kind:+--bwd} |
 	st awkx '
 	NR == 1 {
 		header()
+		nm = split("model_status|GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)|Roofline Time (µs)|Roofline Bound|Pct Roofline", mc, "|")
+		m = "UID"
+		for (i = 1; i <= nm; i++) m = m "\t" mc[i]
+		print m >met
 		printf "kind\tsheet\tname\tparams\tUID\tgf\tdm\tfb\ttbs\ttfs\tpn\tpl\ttn\tspec"
 		if (arch) printf "\trt\trb\tpr"
 		print "\tkd\tdims\ttypes\tstrides\tconc\tkt"
 		next
+	}
+	# every line: its model columns to MET (for unified_perf_summary)
+	{
+		m = $col["UID"]
+		for (i = 1; i <= nm; i++) m = m "\t" $col[mc[i]]
+		print m >met
 	}
 	# (a model with no sheet, such as Triton'"'"'s, is for unified_perf_summary only)
 	$col["model_status"] == "ok" && $col["sheet"] != "" {
@@ -277,7 +288,7 @@ rl_model() {
 		o = o "\t" $col["kernel_names"] "\t" $col["Input Dims"] "\t" $col["Input type"]
 		o = o "\t" $col["Input Strides"] "\t" $col["Concrete Inputs"] "\t" $col["Kernel Time (µs)"]
 		print o
-	}' kind="${rl_kind:-F}" arch="$rl_arch"
+	}' kind="${rl_kind:-F}" arch="$rl_arch" met="$rl_w/met${rl_kind:-F}.tsv"
 }
 
 # rl_wstream: $rl_w/W.tsv, the host ops of ops.tsv grouped by tree
@@ -511,7 +522,7 @@ tl_roofline_stage() {
 
 # rl_unified: unified_perf_summary (TraceLens's collect_unified_perf_events
 # and summarize_df_unified_perf_table), after the perf sheets (it reuses
-# their model runs: $rl_w/fullF.tsv, fullB.tsv, mki.tsv).
+# their model runs: $rl_w/metF.tsv, metB.tsv, mki.tsv).
 # Memory: the walk holds one tree of W.tsv; every other step is a sort
 # or a merge join of files in the same order; the last two hold one
 # line per row of the sheet.
@@ -521,8 +532,8 @@ rl_unified() {
 	# "sole bwd op" test, made before the walk so that it holds one
 	# tree only.
 	: >"$rl_w/fok.tsv"
-	if [ -f "$rl_w/fullB.tsv" ]; then
-		# (fullB.tsv has one line per line of mb.tsv)
+	if [ -f "$rl_w/metB.tsv" ]; then
+		# (metB.tsv has one line per line of mb.tsv)
 		st awkx 'NR == 1 {
 			header()
 			getline l <fb; nh = split(l, h, "\t")
@@ -533,7 +544,7 @@ rl_unified() {
 			getline l <fb; split(l, m, "\t")
 			if (m[bc["model_status"]] == "ok" && m[bc["op category"]] != "" &&
 			    $col["cat"] == "cpu_op" && $col["ngpu"] > 0) print $col["UID"]
-		}' fb="$rl_w/fullB.tsv" "$rl_w/mb.tsv" >"$rl_w/elig.tsv"; ok
+		}' fb="$rl_w/metB.tsv" "$rl_w/mb.tsv" >"$rl_w/elig.tsv"; ok
 		awk -F '\t' -v OFS='\t' '$7 != "" { print $7, $1 }' "$rl_w/W.tsv" |
 		    st $SORT -t "$TAB" -k1,1n |
 		st awk -F '\t' "$RL_HAS"'
@@ -580,7 +591,7 @@ rl_unified() {
 	st rl_ivkind d "$rl_w/sk.tsv" | st $SORT -t "$TAB" -k1,1n -k2,2n -k6,6n | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
 	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
 	: >"$rl_w/sm.tsv"
-	if [ -f "$rl_w/fullB.tsv" ]; then
+	if [ -f "$rl_w/metB.tsv" ]; then
 		awk -F '\t' -v OFS='\t' '$2 == "S" { print $3, $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n |
 		st awkx "$RL_METRICS"'
 		NR == 1 { getline l <fb; nh = split(l, h, "\t"); for (i = 1; i <= nh; i++) hc[h[i]] = i; bu = -1 }
@@ -591,7 +602,7 @@ rl_unified() {
 				split(l, b, "\t"); bu = b[hc["UID"]] + 0
 			}
 			if (bu == f) print $2, metrics(b, hc)
-		}' fb="$rl_w/fullB.tsv" arch="$rl_arch" | st $SORT -t "$TAB" -k1,1n >"$rl_w/sm.tsv"; ok
+		}' fb="$rl_w/metB.tsv" arch="$rl_arch" | st $SORT -t "$TAB" -k1,1n >"$rl_w/sm.tsv"; ok
 	fi
 	# Every row, in UID order (the synthetic UIDs come last), with its
 	# metrics and kernels: src UID type name has status gf dm fb tbs tfs
@@ -631,7 +642,7 @@ rl_unified() {
 		for (i = 2; i <= 8; i++) o = o "\t" x[i]
 		o = o "\t" (t == "S" ? x[9] : "") "\t" kt "\t" kd "\t" x[11] "\t" x[12] "\t" x[13]
 		print o
-	}' ff="$rl_w/fullF.tsv" kif="$rl_w/cki.tsv" smf="$rl_w/sm.tsv" arch="$rl_arch" - |
+	}' ff="$rl_w/metF.tsv" kif="$rl_w/cki.tsv" smf="$rl_w/sm.tsv" arch="$rl_arch" - |
 	st $SORT -t "$TAB" -k1,1n -k2,2n |
 	# The source op fields (ops.tsv, meta.tsv), its first kernel and
 	# TraceLens's op category, and the group of each row (the nine

@@ -20,8 +20,9 @@ tl_parse() {
 	"$(tl_prog tl-parse)" "$@"
 }
 
+# (one thread: sort's threads only cost, on buffers this small)
 tl_sort() {
-	LC_ALL=C sort -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
+	LC_ALL=C sort --parallel=1 -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
 }
 
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace

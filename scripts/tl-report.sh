@@ -108,7 +108,8 @@ R=$tmp/report
 mkdir "$R" || die "cannot write in $tmp"
 TMPDIR=$w; export TMPDIR
 F=$w/failed
-SORT="sort -S ${TL_SORT_MEM:-4M} -T $w"
+# (one thread: sort's threads only cost, on buffers this small)
+SORT="sort --parallel=1 -S ${TL_SORT_MEM:-4M} -T $w"
 
 # st CMD...: run one stage of a pipeline; a failure is noted in $F.
 st() {
@@ -446,52 +447,13 @@ dpid=$!
 st kind s |
 st tl-aggregate $xflag -g op:n 'subtree=union:ts,dur' >"$w/subtree.tsv"
 wait "$dpid"; ok
-# Join op fields (ops.tsv, UID order), subtree times and the process and
-# thread names (meta.tsv) onto the launchers, all in UID order.
-st awkx '
-FILENAME == meta { metaload(); next }
-FNR == 1 {
-	header()
-	print "UID", "name", "ts", "process_name", "process_label", "thread_name",
-	    "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
-	    "direct", "subtree", "count", "g1", "k1", "kd"
-	getline sl <subf; ohdr = ""; getline ohdr <ops; split(ohdr, oh, "\t")
-	for (i in oh) oc[oh[i]] = i
-	ou = oc["UID"]
-	next
-}
-function lead(l,   i) { i = index(l, "\t"); return i ? substr(l, 1, i - 1) : l }
-{
-	op = $1 + 0
-	# most ops launch nothing: split only the lines that match
-	while (shave == 0 || sop < op) { if ((getline sl <subf) <= 0) { sop = 1e30; break } sop = lead(sl) + 0; shave = 1 }
-	while (ohave == 0 || oop < op) {
-		if ((getline ol <ops) <= 0) { oop = 1e30; break }
-		if (ou == 1) oop = lead(ol) + 0; else { split(ol, o, "\t"); oop = o[ou] + 0 }
-		ohave = 1
-	}
-	if (oop != op) { print "tl-report: launcher " $1 " is not in ops.tsv" >"/dev/stderr"; exit 1 }
-	if (sop == op) split(sl, s, "\t")
-	split(ol, o, "\t")
-	pid = o[oc["pid"]]; tid = o[oc["tid"]]
-	pn = metaname(pid, 0, "process_name"); pl = metaname(pid, 0, "process_labels")
-	tn = metaname(pid, tid, "thread_name")
-	print $1, o[oc["name"]], o[oc["ts"]], pn, pl, tn, o[oc["Input Dims"]],
-	    o[oc["Input type"]], o[oc["Input Strides"]], o[oc["Concrete Inputs"]],
-	    $col["direct"], (sop == op ? s[2] : 0), $col["count"], $col["g1"],
-	    $col["k1"], $col["kd"]
-}' meta="$T/meta.tsv" subf="$w/subtree.tsv" ops="$T/ops.tsv" "$T/meta.tsv" "$w/direct.tsv" >"$w/join.tsv"; ok
-# Categorise (TraceLens's categorize_torch_op): Lu, the launcher table,
-# in UID order.  Lu columns: 1 UID 2 name 3 op category 4 process_name
-# 5 process_label 6 thread_name 7-10 Input Dims/type/Strides, Concrete
-# Inputs 11 ts 12 direct 13 subtree 14 g1 15 k1 16 kd
-st tl-aggregate -g UID:n 'name=first:name' 'op category=opcat:name,k1' \
-    'process_name=first:process_name' 'process_label=first:process_label' \
-    'thread_name=first:thread_name' 'Input Dims=first:Input Dims' \
-    'Input type=first:Input type' 'Input Strides=first:Input Strides' \
-    'Concrete Inputs=first:Concrete Inputs' 'ts=first:ts' 'direct=first:direct' \
-    'subtree=first:subtree' 'g1=first:g1' 'k1=first:k1' 'kd=first:kd' \
-    <"$w/join.tsv" >"$w/Lu.tsv"; ok
+# Join op fields (ops.tsv), subtree times and the process and thread
+# names (meta.tsv) onto the launchers, all in UID order, and categorise
+# (TraceLens's categorize_torch_op): Lu, the launcher table, in UID
+# order (tl-tree -m launchers).  Lu columns: 1 UID 2 name 3 op category
+# 4 process_name 5 process_label 6 thread_name 7-10 Input Dims/type/
+# Strides, Concrete Inputs 11 ts 12 direct 13 subtree 14 g1 15 k1 16 kd
+st tl-tree -m launchers -d "$T" -k "$w/subtree.tsv" "$w/direct.tsv" >"$w/Lu.tsv"; ok
 nl=$(awk 'END { print NR - 1 }' "$w/Lu.tsv")
 # TraceLens groups the launchers in their order (by ts, ties by first
 # kernel, then UID): each sheet's stable sort ends with ts and g1, and
