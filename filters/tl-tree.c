@@ -2608,6 +2608,59 @@ meta_free(struct meta *mt)
 	free(mt->e);
 }
 
+/* dir's ops.tsv, read as a merge by UID, and its meta.tsv names. */
+struct treeops {
+	struct meta mt;		/* meta.tsv's names */
+	struct rec_reader r;	/* ops.tsv */
+	FILE *fp;		/* its file, owned */
+	struct buf path;	/* its path, owned */
+	long long uid;		/* UID of r's record: -1 before, LLONG_MAX after */
+};
+
+/* Open dir's ops.tsv and meta.tsv; oc[i] gets the column of cols[i]. */
+static void
+treeops_open(struct treeops *to, const char *const *cols, size_t n, int *oc)
+{
+	size_t i;
+
+	memset(to, 0, sizeof(*to));
+	buf_adds(&to->path, dir);
+	buf_adds(&to->path, "/meta.tsv");
+	meta_load(&to->mt, to->path.s);
+	buf_reset(&to->path);
+	buf_adds(&to->path, dir);
+	buf_adds(&to->path, "/ops.tsv");
+	to->fp = xopen(to->path.s, "r");
+	rec_open(&to->r, to->fp, to->path.s);
+	rec_read_header(&to->r);
+	for (i = 0; i < n; i++)
+		oc[i] = rec_need(&to->r, cols[i]);
+	to->uid = -1;
+}
+
+/* Advance to uid (calls in ascending uid); 1 when ops.tsv has it. */
+static int
+treeops_at(struct treeops *to, int uidcol, long long uid)
+{
+	while (to->uid < uid) {
+		if (!rec_read(&to->r)) {
+			to->uid = LLONG_MAX;
+			break;
+		}
+		to->uid = strtoll(rec_get(&to->r, uidcol, NULL), NULL, 10);
+	}
+	return to->uid == uid;
+}
+
+static void
+treeops_close(struct treeops *to)
+{
+	meta_free(&to->mt);
+	rec_close(&to->r);
+	fclose(to->fp);
+	buf_free(&to->path);
+}
+
 /* s[0..len) unescaped, in a (for opcat). */
 static const char *
 plain_copy(struct buf *a, const char *s, size_t len)
@@ -2645,29 +2698,19 @@ unifiedmode(const char *path)
 		"UID", "name", "ts", "pid", "tid", "Input Dims", "Input type",
 		"Input Strides", "Concrete Inputs", "dur"
 	};
-	struct rec_reader r, o;
+	struct rec_reader r;
+	struct treeops to;
 	struct side k1;
-	struct meta mt;
 	struct thrtab groups = {0};
-	struct buf b = {0}, key = {0}, g = {0}, nm = {0}, kn = {0}, p = {0};
-	FILE *fp = xopen(path, "r"), *ofp, *df;
+	struct buf b = {0}, key = {0}, g = {0}, nm = {0}, kn = {0};
+	FILE *fp = xopen(path, "r"), *df;
 	int oc[LEN(ocols)], fdur = 0, y;
-	long long src, prev = -1, ouid = -1, rn = 0;
+	long long src, prev = -1, rn = 0;
 	const char *f[LEN(ocols)], *name, *cat, *k1s;
 	size_t i, k1len;
 	int st;
 
-	buf_adds(&p, dir);
-	buf_adds(&p, "/meta.tsv");
-	meta_load(&mt, p.s);
-	buf_reset(&p);
-	buf_adds(&p, dir);
-	buf_adds(&p, "/ops.tsv");
-	ofp = xopen(p.s, "r");
-	rec_open(&o, ofp, p.s);
-	rec_read_header(&o);
-	for (i = 0; i < LEN(ocols); i++)
-		oc[i] = rec_need(&o, ocols[i]);
+	treeops_open(&to, ocols, LEN(ocols), oc);
 	side_open(&k1, kpath, 2, 0);
 	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	fputs("gseq\trn\tcls\tts\tUID\tname\tk1\tprocess_name\tprocess_label\t"
@@ -2681,17 +2724,10 @@ unifiedmode(const char *path)
 			tl_die("%s: line %zu: out of order (source op %lld "
 			    "after %lld)", r.name, r.lineno, src, prev);
 		prev = src;
-		while (ouid < src) {
-			if (!rec_read(&o)) {
-				ouid = LLONG_MAX;
-				break;
-			}
-			ouid = strtoll(rec_get(&o, oc[OUID], NULL), NULL, 10);
-		}
-		if (ouid != src)
+		if (!treeops_at(&to, oc[OUID], src))
 			continue;
 		for (i = 0; i < LEN(ocols); i++)
-			f[i] = rec_get(&o, oc[i], NULL);
+			f[i] = rec_get(&to.r, oc[i], NULL);
 		while (k1.uid >= 0 && k1.uid < src)
 			side_next(&k1);
 		k1s = k1.uid == src ? k1.r.f[1].s : "";
@@ -2705,9 +2741,9 @@ unifiedmode(const char *path)
 		buf_reset(&g);
 		buf_adds(&g, name);
 		addf(&g, cat);
-		addf(&g, meta_get(&mt, &key, f[OPID], "0", "process_name"));
-		addf(&g, meta_get(&mt, &key, f[OPID], "0", "process_labels"));
-		addf(&g, meta_get(&mt, &key, f[OPID], f[OTID], "thread_name"));
+		addf(&g, meta_get(&to.mt, &key, f[OPID], "0", "process_name"));
+		addf(&g, meta_get(&to.mt, &key, f[OPID], "0", "process_labels"));
+		addf(&g, meta_get(&to.mt, &key, f[OPID], f[OTID], "thread_name"));
 		for (i = ODIMS; i <= OCONC; i++)
 			addf(&g, f[i]);
 		putnum(&b, thr_get(&groups, g.s, g.len)->idx + 1);
@@ -2749,15 +2785,12 @@ unifiedmode(const char *path)
 	for (i = 0; i < groups.cap; i++)
 		free(groups.t[i].key);
 	free(groups.t);
-	meta_free(&mt);
+	treeops_close(&to);
 	buf_free(&b);
 	buf_free(&key);
 	buf_free(&g);
 	buf_free(&nm);
 	buf_free(&kn);
-	buf_free(&p);
-	rec_close(&o);
-	fclose(ofp);
 	rec_close(&r);
 	fclose(fp);
 	return st;
@@ -2786,26 +2819,16 @@ launchersmode(const char *path)
 	static const char *const icols[] = {
 		"op", "direct", "g1", "k1", "kd"
 	};
-	struct rec_reader r, o, s;
-	struct meta mt;
-	struct buf b = {0}, key = {0}, nm = {0}, kn = {0}, p = {0};
-	FILE *fp = xopen(path, "r"), *ofp, *sfp = xopen(kpath, "r");
+	struct rec_reader r, s;
+	struct treeops to;
+	struct buf b = {0}, key = {0}, nm = {0}, kn = {0};
+	FILE *fp = xopen(path, "r"), *sfp = xopen(kpath, "r");
 	int oc[LEN(ocols)], ic[LEN(icols)], shave;
-	long long op, prev = -1, ouid = -1, sop = -1;
+	long long op, prev = -1, sop = -1;
 	const char *f[LEN(ocols)], *k1;
 	size_t i, k1len;
 
-	buf_adds(&p, dir);
-	buf_adds(&p, "/meta.tsv");
-	meta_load(&mt, p.s);
-	buf_reset(&p);
-	buf_adds(&p, dir);
-	buf_adds(&p, "/ops.tsv");
-	ofp = xopen(p.s, "r");
-	rec_open(&o, ofp, p.s);
-	rec_read_header(&o);
-	for (i = 0; i < LEN(ocols); i++)
-		oc[i] = rec_need(&o, ocols[i]);
+	treeops_open(&to, ocols, LEN(ocols), oc);
 	rec_open(&s, sfp, kpath);
 	rec_read_header(&s);
 	shave = 0;
@@ -2822,14 +2845,7 @@ launchersmode(const char *path)
 			tl_die("%s: line %zu: out of order (op %lld after %lld)",
 			    r.name, r.lineno, op, prev);
 		prev = op;
-		while (ouid < op) {
-			if (!rec_read(&o)) {
-				ouid = LLONG_MAX;
-				break;
-			}
-			ouid = strtoll(rec_get(&o, oc[OUID], NULL), NULL, 10);
-		}
-		if (ouid != op)
+		if (!treeops_at(&to, oc[OUID], op))
 			tl_die("%s: line %zu: launcher %lld is not in ops.tsv",
 			    r.name, r.lineno, op);
 		while (sop < op && (shave = rec_read(&s)) != 0) {
@@ -2839,15 +2855,15 @@ launchersmode(const char *path)
 		if (!shave)
 			sop = LLONG_MAX;
 		for (i = 0; i < LEN(ocols); i++)
-			f[i] = rec_get(&o, oc[i], NULL);
+			f[i] = rec_get(&to.r, oc[i], NULL);
 		k1 = rec_get(&r, ic[3], &k1len);
 		putnum(&b, op);
 		addf(&b, f[ONAME]);
 		addf(&b, opcat(plain_copy(&nm, f[ONAME], strlen(f[ONAME])),
 		    k1len ? plain_copy(&kn, k1, k1len) : NULL));
-		addf(&b, meta_get(&mt, &key, f[OPID], "0", "process_name"));
-		addf(&b, meta_get(&mt, &key, f[OPID], "0", "process_labels"));
-		addf(&b, meta_get(&mt, &key, f[OPID], f[OTID], "thread_name"));
+		addf(&b, meta_get(&to.mt, &key, f[OPID], "0", "process_name"));
+		addf(&b, meta_get(&to.mt, &key, f[OPID], "0", "process_labels"));
+		addf(&b, meta_get(&to.mt, &key, f[OPID], f[OTID], "thread_name"));
 		for (i = ODIMS; i <= OCONC; i++)
 			addf(&b, f[i]);
 		addf(&b, f[OTS]);
@@ -2858,16 +2874,13 @@ launchersmode(const char *path)
 		addf(&b, rec_get(&r, ic[4], NULL));
 		emit(stdout, &b);
 	}
-	meta_free(&mt);
+	treeops_close(&to);
 	buf_free(&b);
 	buf_free(&key);
 	buf_free(&nm);
 	buf_free(&kn);
-	buf_free(&p);
 	rec_close(&s);
 	fclose(sfp);
-	rec_close(&o);
-	fclose(ofp);
 	rec_close(&r);
 	fclose(fp);
 	return TL_OK;
