@@ -259,24 +259,14 @@ rl_model() {
 		    $col["Input Strides"], $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
 		    (au == u ? substr(al, 14) : "")
 	}' meta="$rl_T/meta.tsv" kin="$rl_k" an="$rl_w/ann.tsv" "$rl_T/meta.tsv" "$rl_o" |
-	st tl-roofline $rl_arch ${rl_kind:+--bwd} |
+	st tl-roofline $rl_arch ${rl_kind:+--bwd} | st tee "$rl_w/full.$rl_kind" |
 	st awkx '
 	NR == 1 {
 		header()
-		nm = split("model_status|GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)|Roofline Time (µs)|Roofline Bound|Pct Roofline", mc, "|")
-		m = "UID"
-		for (i = 1; i <= nm; i++) m = m "\t" mc[i]
-		print m >met
 		printf "kind\tsheet\tname\tparams\tUID\tgf\tdm\tfb\ttbs\ttfs\tpn\tpl\ttn\tspec"
 		if (arch) printf "\trt\trb\tpr"
 		print "\tkd\tdims\ttypes\tstrides\tconc\tkt"
 		next
-	}
-	# every line: its model columns to MET (for unified_perf_summary)
-	{
-		m = $col["UID"]
-		for (i = 1; i <= nm; i++) m = m "\t" $col[mc[i]]
-		print m >met
 	}
 	# (a model with no sheet, such as Triton'"'"'s, is for unified_perf_summary only)
 	$col["model_status"] == "ok" && $col["sheet"] != "" {
@@ -288,7 +278,18 @@ rl_model() {
 		o = o "\t" $col["kernel_names"] "\t" $col["Input Dims"] "\t" $col["Input type"]
 		o = o "\t" $col["Input Strides"] "\t" $col["Concrete Inputs"] "\t" $col["Kernel Time (µs)"]
 		print o
-	}' kind="${rl_kind:-F}" arch="$rl_arch" met="$rl_w/met${rl_kind:-F}.tsv"
+	}' kind="${rl_kind:-F}" arch="$rl_arch"
+	# (cut: the model columns only, in the order of the file, for
+	# unified_perf_summary, which finds them by name)
+	rl_c=$(head -n 1 "$rl_w/full.$rl_kind" | awk -F '\t' '{
+		n = split("UID|model_status|GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)|Roofline Time (µs)|Roofline Bound|Pct Roofline", w, "|")
+		for (i = 1; i <= NF; i++) c[$i] = i
+		# (the roofline columns come with a GPU spec only)
+		s = c[w[1]]; for (j = 2; j <= n; j++) if (w[j] in c) s = s "," c[w[j]]
+		print s }')
+	cut -f "$rl_c" "$rl_w/full.$rl_kind" >"$rl_w/met${rl_kind:-F}.tsv" ||
+	    echo "cut: failed" >>"$F"
+	rm -f "$rl_w/full.$rl_kind"
 }
 
 # rl_wstream: $rl_w/W.tsv, the host ops of ops.tsv grouped by tree
