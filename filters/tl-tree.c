@@ -49,6 +49,7 @@ static const char *apath;	/* -a: forest: UIDs that are fwd targets */
 static const char *cpath;	/* -c: forest: UIDs with communication below */
 static const char *kpath;	/* -k: forest: UIDs with a perf model */
 static const char *spath;	/* -s: collect: keys whose fwd op is eligible */
+static const char *ypath;	/* -y: unified: the synthetic ops' rows */
 
 /* Key widths: a UID is 8 hex digits, a time 16. */
 enum { UIDW = 8, TIMEW = 16 };
@@ -85,7 +86,7 @@ usage(int status)
 	    "       tl-tree -m subtree|direct -k keys [intervals.tsv]\n"
 	    "       tl-tree -m launchers -d treedir -k subtree [direct]\n"
 	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
-	    " [rows]\n");
+	    " [-y rows] [rows]\n");
 	exit(status);
 }
 
@@ -2679,18 +2680,23 @@ addf(struct buf *b, const char *s)
 	buf_adds(b, s);
 }
 
+/* The state of unified across its inputs. */
+struct unified {
+	struct thrtab groups;	/* the groups' keys; idx + 1 is gseq */
+	struct buf b;		/* the record being written */
+	struct buf g;		/* the group key being built */
+	struct buf key;		/* scratch for meta_get */
+	struct buf nm, kn;	/* scratch for opcat */
+	long long rn;		/* rows written */
+	int fdur;		/* some dur is not a whole number */
+};
+
 /*
- * unified: the rows (sorted by source op) with their source op's
- * fields from dir's ops.tsv and meta.tsv, the source op's first kernel
- * (-k: UID TAB name, UID order), the op category, and gseq, the number
- * of the row's group (name, category, process and thread names,
- * inputs) in order of first appearance.  Rows whose source op is not
- * in ops.tsv are left out.  -o FILE gets 1 when some dur is not a
- * whole number, else 0.  Memory: one row, meta.tsv, and the keys of
- * the groups.
+ * One input of unified (rows sorted by source op), merged with ops.tsv
+ * and the first kernels, each read again from the start.
  */
-static int
-unifiedmode(const char *path)
+static void
+upass(struct unified *u, const char *path)
 {
 	enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC,
 	    ODUR };
@@ -2701,22 +2707,16 @@ unifiedmode(const char *path)
 	struct rec_reader r;
 	struct treeops to;
 	struct side k1;
-	struct thrtab groups = {0};
-	struct buf b = {0}, key = {0}, g = {0}, nm = {0}, kn = {0};
-	FILE *fp = xopen(path, "r"), *df;
-	int oc[LEN(ocols)], fdur = 0, y;
-	long long src, prev = -1, rn = 0;
-	const char *f[LEN(ocols)], *name, *cat, *k1s;
+	struct buf *b = &u->b, *g = &u->g;
+	FILE *fp = xopen(path, "r");
+	int oc[LEN(ocols)], y;
+	long long src, prev = -1;
+	const char *f[LEN(ocols)], *name, *cat, *k1s, *s;
 	size_t i, k1len;
-	int st;
 
 	treeops_open(&to, ocols, LEN(ocols), oc);
 	side_open(&k1, kpath, 2, 0);
 	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
-	fputs("gseq\trn\tcls\tts\tUID\tname\tk1\tprocess_name\tprocess_label\t"
-	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\ttfs\tspec\t"
-	    "params\tbcat\tkt\tkd\trt\trb\tpr\top category\n", stdout);
 	while (rec_read(&r)) {
 		need(&r, RNF);
 		src = strtoll(r.f[RSRC].s, NULL, 10);
@@ -2735,64 +2735,89 @@ unifiedmode(const char *path)
 		y = strcmp(r.f[RTYPE].s, "Y") == 0;
 		name = y ? r.f[RNAME].s : f[ONAME];
 		cat = r.f[RBCAT].len ? r.f[RBCAT].s :
-		    opcat(plain_copy(&nm, name, strlen(name)),
-		    k1len ? plain_copy(&kn, k1s, k1len) : NULL);
+		    opcat(plain_copy(&u->nm, name, strlen(name)),
+		    k1len ? plain_copy(&u->kn, k1s, k1len) : NULL);
 		/* the row's group */
-		buf_reset(&g);
-		buf_adds(&g, name);
-		addf(&g, cat);
-		addf(&g, meta_get(&to.mt, &key, f[OPID], "0", "process_name"));
-		addf(&g, meta_get(&to.mt, &key, f[OPID], "0", "process_labels"));
-		addf(&g, meta_get(&to.mt, &key, f[OPID], f[OTID], "thread_name"));
+		buf_reset(g);
+		buf_adds(g, name);
+		addf(g, cat);
+		addf(g, meta_get(&to.mt, &u->key, f[OPID], "0", "process_name"));
+		addf(g, meta_get(&to.mt, &u->key, f[OPID], "0", "process_labels"));
+		addf(g, meta_get(&to.mt, &u->key, f[OPID], f[OTID], "thread_name"));
 		for (i = ODIMS; i <= OCONC; i++)
-			addf(&g, f[i]);
-		putnum(&b, thr_get(&groups, g.s, g.len)->idx + 1);
-		tab(&b);
-		putnum(&b, ++rn);
-		addf(&b, y ? "1" : "0");
-		addf(&b, y ? "0" : f[OTS]);
-		addf(&b, r.f[RUID].s);
-		addf(&b, name);
-		addf(&b, k1s);
-		/* name, category, the names and inputs: in g, in this order */
-		{
-			const char *s = strchr(strchr(g.s, '\t') + 1, '\t');
-
-			buf_add(&b, s, g.len - (size_t)(s - g.s));
-		}
-		addf(&b, f[ODUR]);
+			addf(g, f[i]);
+		putnum(b, thr_get(&u->groups, g->s, g->len)->idx + 1);
+		tab(b);
+		putnum(b, ++u->rn);
+		addf(b, y ? "1" : "0");
+		addf(b, y ? "0" : f[OTS]);
+		addf(b, r.f[RUID].s);
+		addf(b, name);
+		addf(b, k1s);
+		/* the names and inputs: in g, after name and category */
+		s = strchr(strchr(g->s, '\t') + 1, '\t');
+		buf_add(b, s, g->len - (size_t)(s - g->s));
+		addf(b, f[ODUR]);
 		if (strpbrk(f[ODUR], ".eE"))
-			fdur = 1;
+			u->fdur = 1;
 		for (i = RHAS; i < RSPEC; i++)
-			addf(&b, r.f[i].s);
+			addf(b, r.f[i].s);
 		/* (a missing spec of a row without a model sorts apart) */
-		addf(&b, r.f[RSPEC].len == 0 &&
+		addf(b, r.f[RSPEC].len == 0 &&
 		    strcmp(r.f[RSTATUS].s, "ok") != 0 ? "\001" : r.f[RSPEC].s);
 		for (i = RPARAMS; i < RNF; i++)
-			addf(&b, r.f[i].s);
-		addf(&b, cat);
-		emit(stdout, &b);
-	}
-	st = TL_OK;
-	if (opath) {
-		df = xopen(opath, "w");
-		fprintf(df, "%d\n", fdur);
-		st |= tl_fshut(df, opath);
+			addf(b, r.f[i].s);
+		addf(b, cat);
+		emit(stdout, b);
 	}
 	/* (first kernels of ops without a row may be left) */
 	rec_close(&k1.r);
 	fclose(k1.fp);
-	for (i = 0; i < groups.cap; i++)
-		free(groups.t[i].key);
-	free(groups.t);
 	treeops_close(&to);
-	buf_free(&b);
-	buf_free(&key);
-	buf_free(&g);
-	buf_free(&nm);
-	buf_free(&kn);
 	rec_close(&r);
 	fclose(fp);
+}
+
+/*
+ * unified: the rows (sorted by source op) with their source op's
+ * fields from dir's ops.tsv and meta.tsv, the source op's first kernel
+ * (-k: UID TAB name, UID order), the op category, and gseq, the number
+ * of the row's group (name, category, process and thread names,
+ * inputs).  -y: more rows, sorted by source op on their own (the
+ * synthetic ops), read after the others.  Rows whose source op is not
+ * in ops.tsv are left out.  -o FILE gets 1 when some dur is not a
+ * whole number, else 0.  Memory: one row, meta.tsv, and the keys of
+ * the groups.
+ */
+static int
+unifiedmode(const char *path)
+{
+	struct unified u;
+	FILE *df;
+	size_t i;
+	int st = TL_OK;
+
+	memset(&u, 0, sizeof(u));
+	fputs("gseq\trn\tcls\tts\tUID\tname\tk1\tprocess_name\tprocess_label\t"
+	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
+	    "Concrete Inputs\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\ttfs\tspec\t"
+	    "params\tbcat\tkt\tkd\trt\trb\tpr\top category\n", stdout);
+	upass(&u, path);
+	if (ypath)
+		upass(&u, ypath);
+	if (opath) {
+		df = xopen(opath, "w");
+		fprintf(df, "%d\n", u.fdur);
+		st |= tl_fshut(df, opath);
+	}
+	for (i = 0; i < u.groups.cap; i++)
+		free(u.groups.t[i].key);
+	free(u.groups.t);
+	buf_free(&u.b);
+	buf_free(&u.g);
+	buf_free(&u.key);
+	buf_free(&u.nm);
+	buf_free(&u.kn);
 	return st;
 }
 
@@ -2988,7 +3013,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:c:d:e:f:g:k:m:n:o:ps:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:c:d:e:f:g:k:m:n:o:ps:t:w:xy:")) != -1) {
 		switch (ch) {
 		case 'a': apath = optarg; break;
 		case 'c': cpath = optarg; break;
@@ -3005,6 +3030,7 @@ main(int argc, char *argv[])
 		case 't': tpath = optarg; break;
 		case 'w': wpath = optarg; break;
 		case 'x': exact = 1; break;
+		case 'y': ypath = optarg; break;
 		default: usage(TL_EUSAGE);
 		}
 	}

@@ -607,7 +607,8 @@ rl_unified() {
 	fi
 	# Every row, in UID order (the synthetic UIDs come last), with its
 	# metrics and kernels: src UID type name has status gf dm fb tbs tfs
-	# spec params bcat kt kd rt rb pr, then sorted by source op.
+	# spec params bcat kt kd rt rb pr; the synthetic ops' rows apart,
+	# sorted by source op.
 	{ $SORT -t "$TAB" -k1,1n "$rl_w/col.tsv"
 	  awk -F '\t' -v OFS='\t' '{ print $1, "Y", $2, $3 }' "$rl_w/syn.tsv"; } |
 	st awkx "$RL_METRICS"'
@@ -642,15 +643,18 @@ rl_unified() {
 		o = (t == "Y" ? $3 : u) "\t" u "\t" t "\t" (t == "Y" ? $4 : "") "\t" has "\t" x[1]
 		for (i = 2; i <= 8; i++) o = o "\t" x[i]
 		o = o "\t" (t == "S" ? x[9] : "") "\t" kt "\t" kd "\t" x[11] "\t" x[12] "\t" x[13]
-		print o
-	}' ff="$rl_w/metF.tsv" kif="$rl_w/cki.tsv" smf="$rl_w/sm.tsv" arch="$rl_arch" - |
-	st $SORT -t "$TAB" -k1,1n -k2,2n |
+		if (t == "Y") print o >yf; else print o
+	}' ff="$rl_w/metF.tsv" kif="$rl_w/cki.tsv" smf="$rl_w/sm.tsv" arch="$rl_arch" yf="$rl_w/ry0.tsv" - \
+	    >"$rl_w/rx.tsv"; ok
+	# (the other rows are in source op order already: src is UID)
+	: >>"$rl_w/ry0.tsv"
+	st $SORT -t "$TAB" -k1,1n -k2,2n "$rl_w/ry0.tsv" >"$rl_w/ry.tsv"; ok
 	# The source op fields (ops.tsv, meta.tsv), its first kernel and
 	# TraceLens's op category, and the group of each row (the nine
 	# keys, numbered in order of first appearance).  In a group, rows
 	# in TraceLens's order (collected ops by ts, then the synthetic
 	# ones): ex_UID is the first.
-	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -o "$rl_w/fdur" |
+	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -o "$rl_w/fdur" -y "$rl_w/ry.tsv" "$rl_w/rx.tsv" |
 	st hsort -t "$TAB" -k1,1n -k3,3n -k4,4n -k5,5n | st rl_keep "$rl_w/urg.tsv" |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' 'name=first:name' 'cat=first:op category' \
 	    'pn=first:process_name' 'pl=first:process_label' 'tn=first:thread_name' \

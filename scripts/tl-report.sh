@@ -296,6 +296,9 @@ if command -v tl-roofline >/dev/null 2>&1 && [ "$gpuonly" = 0 ] && [ "$ngpu" != 
 	(cmppid= cmpcheck=; tl_roofline_stage "$T" "$R" ${cmp:+"$w/kmap.tsv"} ||
 	    { [ -s "$F" ] || echo "tl_roofline_stage: failed" >>"$F"; exit 1; }) &
 	rlpid=$!
+	# It is the longer of the two: the other sheets yield to it (the
+	# shell's later children inherit its niceness).
+	renice -n 5 -p $$ >/dev/null 2>&1 || :
 fi
 
 # ---- 5. coll_analysis: collective kernels, as TraceLens's NcclAnalyser ----
