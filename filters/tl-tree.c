@@ -213,22 +213,27 @@ emit(FILE *fp, struct buf *b)
 }
 
 /*
- * Streams move in large blocks: the passes talk through pipes, where
- * stdio's 4 KiB would cost a system call every 4 KiB.
+ * Streams move in large blocks: the passes talk through pipes and
+ * fifos, where stdio's 4 KiB would cost a system call, and a wakeup of
+ * the other end, every 4 KiB.  glibc takes the size only with the
+ * buffer, which must outlive the stream: the modes give static ones
+ * (NULL: stdio's own; stdin and stdout have theirs, see tl_setprogname).
  */
 static FILE *
-bigbuf(FILE *fp)
+bigbuf(FILE *fp, char *buf)
 {
-	setvbuf(fp, NULL, _IOFBF, 1 << 18);
+	if (buf != NULL && fp != stdin && fp != stdout)
+		setvbuf(fp, buf, _IOFBF, TL_IOBUF);
 	return fp;
 }
 
 /*
  * fopen, but a name /dev/fd/N is descriptor N itself: reopening a fifo
  * the shell opened for us would wait for a writer that may be gone.
+ * buf: as for bigbuf.
  */
 static FILE *
-xopen(const char *path, const char *mode)
+xopen(const char *path, const char *mode, char *buf)
 {
 	const char *p = path + 8;
 	char *end;
@@ -236,15 +241,15 @@ xopen(const char *path, const char *mode)
 	FILE *fp;
 
 	if (strncmp(path, "/dev/fd/", 8) != 0 || *p < '0' || *p > '9')
-		return bigbuf(tl_fopen(path, mode));
+		return bigbuf(tl_fopen(path, mode), buf);
 	fd = strtol(p, &end, 10);
 	if (*end != '\0' || fd > 1024 || (fp = fdopen((int)fd, mode)) == NULL)
 		tl_die("%s:", path);
-	return bigbuf(fp);
+	return bigbuf(fp, buf);
 }
 
 static FILE *
-create(const char *d, const char *name)
+create(const char *d, const char *name, char *buf)
 {
 	struct buf p = {0};
 	FILE *fp;
@@ -252,7 +257,7 @@ create(const char *d, const char *name)
 	buf_adds(&p, d);
 	buf_addc(&p, '/');
 	buf_adds(&p, name);
-	fp = bigbuf(tl_fopen(p.s, "w"));
+	fp = bigbuf(tl_fopen(p.s, "w"), buf);
 	buf_free(&p);
 	return fp;
 }
@@ -1087,7 +1092,8 @@ split(const char *path)
 	struct lazy z;
 	struct evcols c;
 	struct split sp;
-	FILE *in = bigbuf(tl_fopen(path, "r")), *facts, *copy = NULL;
+	static char iob[5][TL_IOBUF];	/* stdio's, for in, copy, l, q, o */
+	FILE *in = bigbuf(tl_fopen(path, "r"), iob[0]), *facts, *copy = NULL;
 	long long prev = -1, uid, ref;
 	int st = 0;
 	size_t i;
@@ -1103,17 +1109,17 @@ split(const char *path)
 	 * -e: the events come through a pipe, and the file is our copy.
 	 */
 	if (epath) {
-		copy = xopen(epath, "w");
+		copy = xopen(epath, "w", iob[1]);
 		rec_write(copy, (const char *const *)r.hdr, r.nhdr);
 		if ((ref = ftello(copy)) < 0)
 			tl_die("%s:", epath);
 	} else if ((ref = ftello(in)) < 0)
 		tl_die("%s: not a regular file:", r.name);
 	sp.h = stdout;
-	sp.l = create(dir, "l");
-	sp.q = create(dir, "q");
-	sp.o = create(dir, "o");
-	sp.m = create(dir, "meta.tsv");
+	sp.l = create(dir, "l", iob[2]);
+	sp.q = create(dir, "q", iob[3]);
+	sp.o = create(dir, "o", iob[4]);
+	sp.m = create(dir, "meta.tsv", NULL);
 	fputs("pid\ttid\tname\tvalue\n", sp.m);
 	z.fp = in;
 	z.name = r.name;
@@ -1144,7 +1150,7 @@ split(const char *path)
 	fprintf(sp.h, "\tlinking_key\t%s\n", sp.key ? "External id" :
 	    "correlation");
 	fprintf(sp.l, "\tlegacy_flows\t%d\n", sp.ac2g == 0);
-	facts = create(dir, "facts");
+	facts = create(dir, "facts", NULL);
 	fact(facts, "gpu_events_zero_duration", sp.zerodur);
 	fact(facts, "events_out_of_time_order", sp.outoforder);
 	fprintf(facts, "linking_key\t%s\n", sp.key ? "External id" :
@@ -1247,7 +1253,8 @@ static int
 host(const char *path)
 {
 	struct rec_reader r;
-	FILE *in = xopen(path, "r"), *tf = xopen(tpath, "w"), *ff;
+	static char iob[2][TL_IOBUF];	/* stdio's, for in and tf */
+	FILE *in = xopen(path, "r", iob[0]), *tf = xopen(tpath, "w", iob[1]), *ff;
 	struct frame *st = NULL;
 	size_t n = 0, cap = 0, ncpu = 0, i, len;
 	struct buf prev = {0}, group = {0}, b = {0};
@@ -1329,7 +1336,7 @@ host(const char *path)
 	}
 	status = tl_fshut(tf, tpath);
 	if (fpath) {
-		ff = xopen(fpath, "w");
+		ff = xopen(fpath, "w", NULL);
 		fact(ff, "host_events_dropped", dropped);
 		status |= tl_fshut(ff, fpath);
 	}
@@ -1590,16 +1597,17 @@ link_read(struct link *lk, struct rec_reader *r)
 static int
 linkmode(int argc, char *argv[])
 {
+	static char iob[2][TL_IOBUF];	/* stdio's, for g and the inputs */
 	struct link lk;
 	struct buf prev = {0}, group = {0};
 	int status = 0, i;
 
 	memset(&lk, 0, sizeof(lk));
 	lk.endu = -1;
-	lk.g = xopen(gpath, "w");
+	lk.g = xopen(gpath, "w", iob[0]);
 	for (i = 0; i < argc || (argc == 0 && i == 0); i++) {
 		const char *path = argc ? argv[i] : "-";
-		FILE *in = xopen(path, "r");
+		FILE *in = xopen(path, "r", iob[1]);	/* one at a time */
 		struct rec_reader r;
 
 		/* several inputs must each be sorted and follow each other */
@@ -1622,7 +1630,7 @@ linkmode(int argc, char *argv[])
 	link_group(&lk);
 	status |= tl_fshut(lk.g, gpath);
 	if (fpath) {
-		FILE *ff = xopen(fpath, "w");
+		FILE *ff = xopen(fpath, "w", NULL);
 
 		fact(ff, "flows_unterminated", lk.unterm);
 		fact(ff, "flows_pointing_nowhere", lk.nowhere);
@@ -1648,7 +1656,8 @@ intervals(const char *path)
 {
 	struct rec_reader r;
 	struct fetch ft;
-	FILE *in = xopen(path, "r"), *out = xopen(opath, "w");
+	static char iob[2][TL_IOBUF];	/* stdio's, for in and out */
+	FILE *in = xopen(path, "r", iob[0]), *out = xopen(opath, "w", iob[1]);
 	struct buf prev = {0};
 	long long op = -1, cur, count = 0;
 	struct buf row = {0};
@@ -1717,7 +1726,7 @@ static int
 fwd(const char *path)
 {
 	struct rec_reader r;
-	FILE *in = xopen(path, "r");
+	FILE *in = xopen(path, "r", NULL);
 	struct buf prev = {0}, group = {0}, bpid = {0}, btid = {0}, b = {0};
 	long long bwd = -1, best = -1, uid;
 	struct tv bestts = {-1, -1}, ts, zero = {0, 0};
@@ -1782,7 +1791,7 @@ static int
 overlap(const char *path)
 {
 	struct rec_reader r;
-	FILE *in = xopen(path, "r");
+	FILE *in = xopen(path, "r", NULL);
 	struct buf prev = {0}, group = {0};
 	long long count = 0;
 	int64_t maxend = 0, ts, end;
@@ -1841,9 +1850,9 @@ side_next(struct side *s)
 }
 
 static void
-side_open(struct side *s, const char *path, size_t nf, int keyed)
+side_open(struct side *s, const char *path, size_t nf, int keyed, char *buf)
 {
-	s->fp = xopen(path, "r");
+	s->fp = xopen(path, "r", buf);
 	rec_open(&s->r, s->fp, path);
 	s->nf = nf;
 	s->keyed = keyed;
@@ -1997,6 +2006,7 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 static int
 merge(const char *path)
 {
+	static char iob[7][TL_IOBUF];	/* stdio's: n t w g, events, ops, gpu */
 	struct rec_reader r;
 	struct lazy z;
 	struct evcols c;
@@ -2007,21 +2017,21 @@ merge(const char *path)
 	memset(&m, 0, sizeof(m));
 	memset(&z, 0, sizeof(z));
 	/* first: the counts may come through a fifo that waits for us */
-	side_open(&m.n, npath, 2, 0);
-	in = xopen(path, "r");
+	side_open(&m.n, npath, 2, 0, iob[0]);
+	in = xopen(path, "r", iob[4]);
 	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	rec_read_header(&r);
 	evcols(&r, &c);
-	side_open(&m.t, tpath, 6, 1);
-	side_open(&m.w, wpath, 2, 1);
-	side_open(&m.g, gpath, 10, 1);
+	side_open(&m.t, tpath, 6, 1, iob[1]);
+	side_open(&m.w, wpath, 2, 1, iob[2]);
+	side_open(&m.g, gpath, 10, 1, iob[3]);
 	fetch_open(&m.ft, path);
 	m.inp[0] = rec_need(&m.ft.hdr, "Input Dims");
 	m.inp[1] = rec_need(&m.ft.hdr, "Input type");
 	m.inp[2] = rec_need(&m.ft.hdr, "Input Strides");
 	m.inp[3] = rec_need(&m.ft.hdr, "Concrete Inputs");
-	m.ops = create(dir, "ops.tsv");
-	m.gpu = create(dir, "gpu.tsv");
+	m.ops = create(dir, "ops.tsv", iob[5]);
+	m.gpu = create(dir, "gpu.tsv", iob[6]);
 	fputs("UID\tcat\tname\tpid\ttid\tts\tdur\tparent\tdepth\tExternal id\t"
 	    "Sequence number\tInput Dims\tInput type\tInput Strides\t"
 	    "Concrete Inputs\tngpu\tfwd\tcpu_root\troot\n", m.ops);
@@ -2042,7 +2052,7 @@ merge(const char *path)
 	status = tl_fshut(m.ops, "ops.tsv");
 	status |= tl_fshut(m.gpu, "gpu.tsv");
 	if (fpath) {
-		FILE *ff = xopen(fpath, "w");
+		FILE *ff = xopen(fpath, "w", NULL);
 
 		fact(ff, "gpu_events_unlinked", m.unlinked);
 		status |= tl_fshut(ff, fpath);
@@ -2079,7 +2089,7 @@ ulist_open(struct ulist *l, const char *path)
 {
 	l->open = path != NULL;
 	if (l->open)
-		side_open(&l->s, path, 1, 0);
+		side_open(&l->s, path, 1, 0, NULL);
 }
 
 static void
@@ -2106,7 +2116,7 @@ forestmode(const char *path)
 	struct rec_reader r;
 	struct ulist own, nc, mod;
 	struct buf b = {0};
-	FILE *fp = xopen(path, "r");
+	FILE *fp = xopen(path, "r", NULL);
 	int c[8];
 	long long uid, prev = -1;
 	size_t i;
@@ -2318,10 +2328,10 @@ static void
 forest_open(struct forest *f, const char *path, const char *keys, FILE **fp)
 {
 	memset(f, 0, sizeof(*f));
-	*fp = xopen(path, "r");
+	*fp = xopen(path, "r", NULL);
 	rec_open(&f->r, *fp, path);
 	if (keys) {
-		f->sfp = xopen(keys, "r");
+		f->sfp = xopen(keys, "r", NULL);
 		rec_open(&f->s, f->sfp, keys);
 	}
 }
@@ -2541,7 +2551,7 @@ meta_load(struct meta *mt, const char *path)
 {
 	struct rec_reader r;
 	struct buf k = {0};
-	FILE *fp = xopen(path, "r");
+	FILE *fp = xopen(path, "r", NULL);
 	size_t cap = 0, i, j;
 
 	memset(mt, 0, sizeof(*mt));
@@ -2631,7 +2641,7 @@ treeops_open(struct treeops *to, const char *const *cols, size_t n, int *oc)
 	buf_reset(&to->path);
 	buf_adds(&to->path, dir);
 	buf_adds(&to->path, "/ops.tsv");
-	to->fp = xopen(to->path.s, "r");
+	to->fp = xopen(to->path.s, "r", NULL);
 	rec_open(&to->r, to->fp, to->path.s);
 	rec_read_header(&to->r);
 	for (i = 0; i < n; i++)
@@ -2708,14 +2718,14 @@ upass(struct unified *u, const char *path)
 	struct treeops to;
 	struct side k1;
 	struct buf *b = &u->b, *g = &u->g;
-	FILE *fp = xopen(path, "r");
+	FILE *fp = xopen(path, "r", NULL);
 	int oc[LEN(ocols)], y;
 	long long src, prev = -1;
 	const char *f[LEN(ocols)], *name, *cat, *k1s, *s;
 	size_t i, k1len;
 
 	treeops_open(&to, ocols, LEN(ocols), oc);
-	side_open(&k1, kpath, 2, 0);
+	side_open(&k1, kpath, 2, 0, NULL);
 	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	while (rec_read(&r)) {
 		need(&r, RNF);
@@ -2806,7 +2816,7 @@ unifiedmode(const char *path)
 	if (ypath)
 		upass(&u, ypath);
 	if (opath) {
-		df = xopen(opath, "w");
+		df = xopen(opath, "w", NULL);
 		fprintf(df, "%d\n", u.fdur);
 		st |= tl_fshut(df, opath);
 	}
@@ -2847,7 +2857,7 @@ launchersmode(const char *path)
 	struct rec_reader r, s;
 	struct treeops to;
 	struct buf b = {0}, key = {0}, nm = {0}, kn = {0};
-	FILE *fp = xopen(path, "r"), *sfp = xopen(kpath, "r");
+	FILE *fp = xopen(path, "r", NULL), *sfp = xopen(kpath, "r", NULL);
 	int oc[LEN(ocols)], ic[LEN(icols)], shave;
 	long long op, prev = -1, sop = -1;
 	const char *f[LEN(ocols)], *k1;
@@ -2929,7 +2939,7 @@ pickmode(const char *path, char kind)
 	struct rec_reader r, k;
 	struct arena tags = {0};
 	struct buf b = {0};
-	FILE *fp = xopen(path, "r"), *kfp = xopen(kpath, "r");
+	FILE *fp = xopen(path, "r", NULL), *kfp = xopen(kpath, "r", NULL);
 	long long op, cur = -1, kop = -1, kprev;
 	int c[LEN(names)], kend;
 	size_t i, j;
