@@ -2113,10 +2113,11 @@ ulist_has(struct ulist *l, long long uid)
 static int
 forestmode(const char *path)
 {
+	static char iob[TL_IOBUF];	/* stdio's, for ops.tsv */
 	struct rec_reader r;
 	struct ulist own, nc, mod;
 	struct buf b = {0};
-	FILE *fp = xopen(path, "r", NULL);
+	FILE *fp = xopen(path, "r", iob);
 	int c[8];
 	long long uid, prev = -1;
 	size_t i;
@@ -2188,6 +2189,7 @@ struct forest {
 	struct rec_reader s;	/* its reader */
 	int shave;		/* s holds a line of the -s list */
 	int seof;		/* the -s list is at its end */
+	char iob[TL_IOBUF];	/* stdio's, for the stream */
 };
 
 static long long
@@ -2328,7 +2330,7 @@ static void
 forest_open(struct forest *f, const char *path, const char *keys, FILE **fp)
 {
 	memset(f, 0, sizeof(*f));
-	*fp = xopen(path, "r", NULL);
+	*fp = xopen(path, "r", f->iob);
 	rec_open(&f->r, *fp, path);
 	if (keys) {
 		f->sfp = xopen(keys, "r", NULL);
@@ -2626,6 +2628,7 @@ struct treeops {
 	FILE *fp;		/* its file, owned */
 	struct buf path;	/* its path, owned */
 	long long uid;		/* UID of r's record: -1 before, LLONG_MAX after */
+	char iob[TL_IOBUF];	/* stdio's, for ops.tsv */
 };
 
 /* Open dir's ops.tsv and meta.tsv; oc[i] gets the column of cols[i]. */
@@ -2641,7 +2644,7 @@ treeops_open(struct treeops *to, const char *const *cols, size_t n, int *oc)
 	buf_reset(&to->path);
 	buf_adds(&to->path, dir);
 	buf_adds(&to->path, "/ops.tsv");
-	to->fp = xopen(to->path.s, "r", NULL);
+	to->fp = xopen(to->path.s, "r", to->iob);
 	rec_open(&to->r, to->fp, to->path.s);
 	rec_read_header(&to->r);
 	for (i = 0; i < n; i++)
@@ -2939,7 +2942,8 @@ pickmode(const char *path, char kind)
 	struct rec_reader r, k;
 	struct arena tags = {0};
 	struct buf b = {0};
-	FILE *fp = xopen(path, "r", NULL), *kfp = xopen(kpath, "r", NULL);
+	static char iob[TL_IOBUF];	/* stdio's, for intervals.tsv */
+	FILE *fp = xopen(path, "r", iob), *kfp = xopen(kpath, "r", NULL);
 	long long op, cur = -1, kop = -1, kprev;
 	int c[LEN(names)], kend;
 	size_t i, j;
