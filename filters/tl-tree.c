@@ -2159,11 +2159,15 @@ forestmode(const char *path)
 	return TL_OK;
 }
 
+/* What an op of the tree is, by its cat. */
+enum { FK_CPU, FK_RUNTIME, FK_DRIVER, FK_OTHER };
+
 /* One op of the tree in memory. */
 struct fop {
 	long long uid;		/* its UID */
 	long long par;		/* its parent's UID, -1 for none */
-	size_t cat, name, fwd;	/* fields, as indexes into the arena */
+	int kind;		/* FK_*, from its cat */
+	size_t name, fwd;	/* fields, as indexes into the arena */
 	long long ngpu;		/* GPU events below it */
 	int cr, own, nc, mod;	/* cpu_root is 1; the three flags */
 	int gpu;		/* a cpu_op with GPU work: the walk sees it */
@@ -2255,16 +2259,14 @@ ftree(struct forest *f, int walk)
 	arena_reset(&f->a);
 	if (!f->ahead && !rec_read(r))
 		return 0;
-	need(r, FNF);
-	if (r->f[FKEY].len != 2 * UIDW)
-		tl_die("%s: line %zu: bad key", r->name, r->lineno);
 	buf_reset(&f->tree);
-	buf_add(&f->tree, r->f[FKEY].s, UIDW);
 	do {
 		need(r, FNF);
 		if (r->f[FKEY].len != 2 * UIDW)
 			tl_die("%s: line %zu: bad key", r->name, r->lineno);
-		if (memcmp(r->f[FKEY].s, f->tree.s, UIDW) != 0)
+		if (f->tree.len == 0)
+			buf_add(&f->tree, r->f[FKEY].s, UIDW);
+		else if (memcmp(r->f[FKEY].s, f->tree.s, UIDW) != 0)
 			break;
 		cmp = f->key.s ? strcmp(r->f[FKEY].s, f->key.s) : 1;
 		if (cmp <= 0)
@@ -2277,7 +2279,10 @@ ftree(struct forest *f, int walk)
 		memset(o, 0, sizeof(*o));
 		o->uid = strtoll(r->f[FUID].s, NULL, 10);
 		o->par = num_or(r->f[FPAR].s, -1);
-		o->cat = arena_add(&f->a, r->f[FCAT].s, r->f[FCAT].len);
+		o->kind = eq(r->f[FCAT].s, r->f[FCAT].len, "cpu_op") ? FK_CPU :
+		    eq(r->f[FCAT].s, r->f[FCAT].len, "cuda_runtime") ? FK_RUNTIME :
+		    eq(r->f[FCAT].s, r->f[FCAT].len, "cuda_driver") ? FK_DRIVER :
+		    FK_OTHER;
 		o->name = arena_add(&f->a, r->f[FNAME].s, r->f[FNAME].len);
 		o->fwd = arena_add(&f->a, r->f[FFWD].s, r->f[FFWD].len);
 		o->ngpu = num_or(r->f[FNGPU].s, 0);
@@ -2296,10 +2301,10 @@ ftree(struct forest *f, int walk)
 		o = &f->op[i];
 		if (o->ngpu <= 0)
 			continue;
-		if (strcmp(fstr(f, o->cat), "cuda_runtime") == 0) {
+		if (o->kind == FK_RUNTIME) {
 			if ((p = fidx(f, o->par)) >= 0)
 				f->op[p].rk = 1;
-		} else if (strcmp(fstr(f, o->cat), "cpu_op") == 0)
+		} else if (o->kind == FK_CPU)
 			o->gpu = 1;
 	}
 	/* children lists: counted per parent, then filled in UID order */
@@ -2368,7 +2373,6 @@ pairsmode(const char *path)
 	FILE *fp;
 	size_t i;
 	long a;
-	const char *cat;
 
 	forest_open(&f, path, NULL, &fp);
 	while (ftree(&f, 0)) {
@@ -2382,9 +2386,8 @@ pairsmode(const char *path)
 					putnum(&b, f.op[a].uid);
 					emit(stdout, &b);
 				}
-				cat = fstr(&f, f.op[a].cat);
-				if (strcmp(cat, "cuda_runtime") == 0 ||
-				    strcmp(cat, "cuda_driver") == 0)
+				if (f.op[a].kind == FK_RUNTIME ||
+				    f.op[a].kind == FK_DRIVER)
 					break;
 				a = fidx(&f, f.op[a].par);
 			}
@@ -2621,60 +2624,6 @@ meta_free(struct meta *mt)
 	free(mt->e);
 }
 
-/* dir's ops.tsv, read as a merge by UID, and its meta.tsv names. */
-struct treeops {
-	struct meta mt;		/* meta.tsv's names */
-	struct rec_reader r;	/* ops.tsv */
-	FILE *fp;		/* its file, owned */
-	struct buf path;	/* its path, owned */
-	long long uid;		/* UID of r's record: -1 before, LLONG_MAX after */
-	char iob[TL_IOBUF];	/* stdio's, for ops.tsv */
-};
-
-/* Open dir's ops.tsv and meta.tsv; oc[i] gets the column of cols[i]. */
-static void
-treeops_open(struct treeops *to, const char *const *cols, size_t n, int *oc)
-{
-	size_t i;
-
-	memset(to, 0, sizeof(*to));
-	buf_adds(&to->path, dir);
-	buf_adds(&to->path, "/meta.tsv");
-	meta_load(&to->mt, to->path.s);
-	buf_reset(&to->path);
-	buf_adds(&to->path, dir);
-	buf_adds(&to->path, "/ops.tsv");
-	to->fp = xopen(to->path.s, "r", to->iob);
-	rec_open(&to->r, to->fp, to->path.s);
-	rec_read_header(&to->r);
-	for (i = 0; i < n; i++)
-		oc[i] = rec_need(&to->r, cols[i]);
-	to->uid = -1;
-}
-
-/* Advance to uid (calls in ascending uid); 1 when ops.tsv has it. */
-static int
-treeops_at(struct treeops *to, int uidcol, long long uid)
-{
-	while (to->uid < uid) {
-		if (!rec_read(&to->r)) {
-			to->uid = LLONG_MAX;
-			break;
-		}
-		to->uid = strtoll(rec_get(&to->r, uidcol, NULL), NULL, 10);
-	}
-	return to->uid == uid;
-}
-
-static void
-treeops_close(struct treeops *to)
-{
-	meta_free(&to->mt);
-	rec_close(&to->r);
-	fclose(to->fp);
-	buf_free(&to->path);
-}
-
 /* s[0..len) unescaped, in a (for opcat). */
 static const char *
 plain_copy(struct buf *a, const char *s, size_t len)
@@ -2691,6 +2640,93 @@ addf(struct buf *b, const char *s)
 {
 	tab(b);
 	buf_adds(b, s);
+}
+
+/* The ops.tsv columns that launchers and unified take. */
+enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC, ODUR,
+    ONCOL };
+
+/* dir's ops.tsv, read as a merge by UID, and its meta.tsv names. */
+struct treeops {
+	struct meta mt;		/* meta.tsv's names */
+	struct rec_reader r;	/* ops.tsv */
+	FILE *fp;		/* its file, owned */
+	struct buf path;	/* its path, owned */
+	int oc[ONCOL];		/* the columns O*, in r */
+	const char *f[ONCOL];	/* their fields in the current record (in r) */
+	long long uid;		/* UID of r's record: -1 before, LLONG_MAX after */
+	char iob[TL_IOBUF];	/* stdio's, for ops.tsv */
+};
+
+/* Open dir's ops.tsv and meta.tsv. */
+static void
+treeops_open(struct treeops *to)
+{
+	static const char *const cols[ONCOL] = {
+		"UID", "name", "ts", "pid", "tid", "Input Dims", "Input type",
+		"Input Strides", "Concrete Inputs", "dur"
+	};
+	size_t i;
+
+	memset(to, 0, sizeof(*to));
+	buf_adds(&to->path, dir);
+	buf_adds(&to->path, "/meta.tsv");
+	meta_load(&to->mt, to->path.s);
+	buf_reset(&to->path);
+	buf_adds(&to->path, dir);
+	buf_adds(&to->path, "/ops.tsv");
+	to->fp = xopen(to->path.s, "r", to->iob);
+	rec_open(&to->r, to->fp, to->path.s);
+	rec_read_header(&to->r);
+	for (i = 0; i < ONCOL; i++)
+		to->oc[i] = rec_need(&to->r, cols[i]);
+	to->uid = -1;
+}
+
+/*
+ * Advance to uid (calls in ascending uid); 1 when ops.tsv has it, its
+ * fields then in to->f.
+ */
+static int
+treeops_at(struct treeops *to, long long uid)
+{
+	size_t i;
+
+	while (to->uid < uid) {
+		if (!rec_read(&to->r)) {
+			to->uid = LLONG_MAX;
+			break;
+		}
+		to->uid = strtoll(rec_get(&to->r, to->oc[OUID], NULL), NULL, 10);
+	}
+	if (to->uid != uid)
+		return 0;
+	for (i = 0; i < ONCOL; i++)
+		to->f[i] = rec_get(&to->r, to->oc[i], NULL);
+	return 1;
+}
+
+/* Append TAB and the op's process and thread names and its inputs. */
+static void
+addnames(struct buf *b, struct treeops *to, struct buf *key)
+{
+	size_t i;
+
+	addf(b, meta_get(&to->mt, key, to->f[OPID], "0", "process_name"));
+	addf(b, meta_get(&to->mt, key, to->f[OPID], "0", "process_labels"));
+	addf(b, meta_get(&to->mt, key, to->f[OPID], to->f[OTID],
+	    "thread_name"));
+	for (i = ODIMS; i <= OCONC; i++)
+		addf(b, to->f[i]);
+}
+
+static void
+treeops_close(struct treeops *to)
+{
+	meta_free(&to->mt);
+	rec_close(&to->r);
+	fclose(to->fp);
+	buf_free(&to->path);
 }
 
 /* The state of unified across its inputs. */
@@ -2711,23 +2747,18 @@ struct unified {
 static void
 upass(struct unified *u, const char *path)
 {
-	enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC,
-	    ODUR };
-	static const char *const ocols[] = {
-		"UID", "name", "ts", "pid", "tid", "Input Dims", "Input type",
-		"Input Strides", "Concrete Inputs", "dur"
-	};
 	struct rec_reader r;
 	struct treeops to;
 	struct side k1;
 	struct buf *b = &u->b, *g = &u->g;
 	FILE *fp = xopen(path, "r", NULL);
-	int oc[LEN(ocols)], y;
+	const char *const *f = to.f;
+	int y;
 	long long src, prev = -1;
-	const char *f[LEN(ocols)], *name, *cat, *k1s, *s;
+	const char *name, *cat, *k1s, *s;
 	size_t i, k1len;
 
-	treeops_open(&to, ocols, LEN(ocols), oc);
+	treeops_open(&to);
 	side_open(&k1, kpath, 2, 0, NULL);
 	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	while (rec_read(&r)) {
@@ -2737,10 +2768,8 @@ upass(struct unified *u, const char *path)
 			tl_die("%s: line %zu: out of order (source op %lld "
 			    "after %lld)", r.name, r.lineno, src, prev);
 		prev = src;
-		if (!treeops_at(&to, oc[OUID], src))
+		if (!treeops_at(&to, src))
 			continue;
-		for (i = 0; i < LEN(ocols); i++)
-			f[i] = rec_get(&to.r, oc[i], NULL);
 		while (k1.uid >= 0 && k1.uid < src)
 			side_next(&k1);
 		k1s = k1.uid == src ? k1.r.f[1].s : "";
@@ -2754,11 +2783,7 @@ upass(struct unified *u, const char *path)
 		buf_reset(g);
 		buf_adds(g, name);
 		addf(g, cat);
-		addf(g, meta_get(&to.mt, &u->key, f[OPID], "0", "process_name"));
-		addf(g, meta_get(&to.mt, &u->key, f[OPID], "0", "process_labels"));
-		addf(g, meta_get(&to.mt, &u->key, f[OPID], f[OTID], "thread_name"));
-		for (i = ODIMS; i <= OCONC; i++)
-			addf(g, f[i]);
+		addnames(g, &to, &u->key);
 		putnum(b, thr_get(&u->groups, g->s, g->len)->idx + 1);
 		tab(b);
 		putnum(b, ++u->rn);
@@ -2849,11 +2874,6 @@ unifiedmode(const char *path)
 static int
 launchersmode(const char *path)
 {
-	enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC };
-	static const char *const ocols[] = {
-		"UID", "name", "ts", "pid", "tid", "Input Dims", "Input type",
-		"Input Strides", "Concrete Inputs"
-	};
 	static const char *const icols[] = {
 		"op", "direct", "g1", "k1", "kd"
 	};
@@ -2861,12 +2881,13 @@ launchersmode(const char *path)
 	struct treeops to;
 	struct buf b = {0}, key = {0}, nm = {0}, kn = {0};
 	FILE *fp = xopen(path, "r", NULL), *sfp = xopen(kpath, "r", NULL);
-	int oc[LEN(ocols)], ic[LEN(icols)], shave;
+	const char *const *f = to.f;
+	int ic[LEN(icols)], shave;
 	long long op, prev = -1, sop = -1;
-	const char *f[LEN(ocols)], *k1;
+	const char *k1;
 	size_t i, k1len;
 
-	treeops_open(&to, ocols, LEN(ocols), oc);
+	treeops_open(&to);
 	rec_open(&s, sfp, kpath);
 	rec_read_header(&s);
 	shave = 0;
@@ -2883,7 +2904,7 @@ launchersmode(const char *path)
 			tl_die("%s: line %zu: out of order (op %lld after %lld)",
 			    r.name, r.lineno, op, prev);
 		prev = op;
-		if (!treeops_at(&to, oc[OUID], op))
+		if (!treeops_at(&to, op))
 			tl_die("%s: line %zu: launcher %lld is not in ops.tsv",
 			    r.name, r.lineno, op);
 		while (sop < op && (shave = rec_read(&s)) != 0) {
@@ -2892,18 +2913,12 @@ launchersmode(const char *path)
 		}
 		if (!shave)
 			sop = LLONG_MAX;
-		for (i = 0; i < LEN(ocols); i++)
-			f[i] = rec_get(&to.r, oc[i], NULL);
 		k1 = rec_get(&r, ic[3], &k1len);
 		putnum(&b, op);
 		addf(&b, f[ONAME]);
 		addf(&b, opcat(plain_copy(&nm, f[ONAME], strlen(f[ONAME])),
 		    k1len ? plain_copy(&kn, k1, k1len) : NULL));
-		addf(&b, meta_get(&to.mt, &key, f[OPID], "0", "process_name"));
-		addf(&b, meta_get(&to.mt, &key, f[OPID], "0", "process_labels"));
-		addf(&b, meta_get(&to.mt, &key, f[OPID], f[OTID], "thread_name"));
-		for (i = ODIMS; i <= OCONC; i++)
-			addf(&b, f[i]);
+		addnames(&b, &to, &key);
 		addf(&b, f[OTS]);
 		addf(&b, rec_get(&r, ic[1], NULL));
 		addf(&b, sop == op ? s.f[1].s : "0");

@@ -49,12 +49,11 @@ tl_tree_stage() {
 		_tt_st=$?
 		if [ -e "$_tt_t/fail.parse" ]; then
 			cat "$_tt_t/parse.err" >&2
-			rm -rf "$_tt_t"
-			rm -f "$_tt_ev" "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" \
-				"$_tt_out/intervals.tsv" "$_tt_out/meta.tsv" "$_tt_out/health.tsv"
-			return 3
+			rm -f "$_tt_ev"
+			_tt_st=3
+		else
+			cat "$_tt_t/parse.err" "$_tt_t/err" >&2
 		fi
-		cat "$_tt_t/parse.err" "$_tt_t/err" >&2
 	else
 		_tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-}
 		_tt_st=$?
@@ -67,6 +66,7 @@ tl_tree_stage() {
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
 		"$_tt_out/meta.tsv" "$_tt_out/health.tsv"
+	[ "$_tt_st" = 3 ] && return 3
 	return 1
 }
 
