@@ -8,7 +8,8 @@
 void
 buf_add(struct buf *b, const char *s, size_t n)
 {
-	tl_grow((void **)&b->s, &b->cap, b->len + n + 1, 1);
+	if (b->len + n + 1 > b->cap)
+		tl_grow((void **)&b->s, &b->cap, b->len + n + 1, 1);
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
@@ -23,7 +24,11 @@ buf_adds(struct buf *b, const char *s)
 void
 buf_addc(struct buf *b, char c)
 {
-	buf_add(b, &c, 1);
+	/* (the hot path of the writers: no call when there is room) */
+	if (b->len + 2 > b->cap)
+		tl_grow((void **)&b->s, &b->cap, b->len + 2, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
 }
 
 void

@@ -104,6 +104,102 @@ num_int64(const char *s, size_t len, int64_t *v)
 	return 0;
 }
 
+/* g[0..n) cut there and one unit up into out, exponent e into *ne. */
+static void
+unitup(const char *g, int e, int n, char *out, int *ne)
+{
+	int i;
+
+	memcpy(out, g, (size_t)n);
+	*ne = e;
+	for (i = n - 1; i >= 0 && out[i] == '9'; i--)
+		out[i] = '0';
+	if (i >= 0)
+		out[i]++;
+	else {
+		/* 99.9 became 100: one digit more in front */
+		out[0] = '1';
+		(*ne)++;
+	}
+}
+
+/*
+ * The n significant digits (1 <= n < 17) of |d| correctly rounded,
+ * from its 17 digits g (correctly rounded too) and their exponent e:
+ * into out, with the exponent they take in *ne.  Rounding g again is
+ * rounding d, except when the digits cut off are exactly 5000...: g
+ * may then have been rounded up to the halfway point, and only printf
+ * knows.  Returns the number of digits.
+ */
+static int
+rdigits(double d, const char *g, int e, int n, char *out, int *ne)
+{
+	int i, nz = 0;
+
+	for (i = n + 1; i < 17; i++)
+		nz |= g[i] != '0';
+	if (g[n] == '5' && !nz) {
+		char t[40], *p = t;
+
+		snprintf(t, sizeof(t), "%.*e", n - 1, fabs(d));
+		for (i = 0; *p != 'e'; p++)
+			if (*p != '.')
+				out[i++] = *p;
+		*ne = atoi(p + 1);
+		return n;
+	}
+	if (g[n] > '5' || (g[n] == '5' && nz))
+		unitup(g, e, n, out, ne);
+	else {
+		memcpy(out, g, (size_t)n);
+		*ne = e;
+	}
+	return n;
+}
+
+/* Do the n digits dg with exponent e read back as |d|? */
+static int
+readsback(double d, const char *dg, int n, int e)
+{
+	char t[48], *p = t + n;
+	int x = e - n + 1, k;
+
+	memcpy(t, dg, (size_t)n);
+	*p++ = 'e';
+	if (x < 0) {
+		*p++ = '-';
+		x = -x;
+	}
+	/* (no printf: this runs a few times per number written) */
+	k = x >= 100 ? 3 : x >= 10 ? 2 : 1;
+	p[k] = '\0';
+	while (k-- > 0) {
+		p[k] = (char)('0' + x % 10);
+		x /= 10;
+	}
+	return strtod(t, NULL) == fabs(d);
+}
+
+/*
+ * Some n digits read back as |d|: the nearest ones into out (exponent
+ * *ne), else, for a power of two, whose interval of numbers that read
+ * back as it reaches twice as far above as below, the ones just above.
+ */
+static int
+fits(double d, const char *g, int ge, int n, char *out, int *ne)
+{
+	int e;
+
+	rdigits(d, g, ge, n, out, ne);
+	if (readsback(d, out, n, *ne))
+		return 1;
+	if (frexp(fabs(d), &e) != 0.5)
+		return 0;
+	/* the digits above d */
+	unitup(g, ge, n, out, ne);
+	return readsback(d, out, n, *ne);
+}
+
 /*
  * Python's repr(float): the shortest digit string that reads back as
  * the same double, in positional notation when the decimal exponent
@@ -112,8 +208,8 @@ num_int64(const char *s, size_t len, int64_t *v)
 char *
 num_pyrepr(double d, char *buf, size_t size)
 {
-	char dig[40], *p, *q;
-	int prec, e, nd, i, pos;
+	char g[40], digits[40], *p;
+	int e, ge, nd, i, pos, lo, hi, mid, me;
 	char *w = buf;
 
 	if (isnan(d)) {
@@ -128,75 +224,69 @@ num_pyrepr(double d, char *buf, size_t size)
 		snprintf(buf, size, signbit(d) ? "-0.0" : "0.0");
 		return buf;
 	}
+	/* all 17 digits once; the shorter candidates are rounded from them */
+	snprintf(digits, sizeof(digits), "%.16e", fabs(d));
+	for (i = 0, p = digits; *p != 'e'; p++)
+		if (*p != '.')
+			g[i++] = *p;
+	ge = atoi(p + 1);
 	/*
-	 * If p digits after the point read back as d, so do p + 1: bisect
-	 * for the shortest, after the common case of needing all 17.
+	 * If n digits read back as d, so do n + 1: bisect for the
+	 * shortest, after the common case of needing all 17.
 	 */
-	snprintf(dig, sizeof(dig), "%.*e", 15, d);
-	if (strtod(dig, NULL) != d)
-		snprintf(dig, sizeof(dig), "%.*e", 16, d);
-	else {
-		int lo = 0, hi = 15;
-
+	nd = 16;
+	if (!fits(d, g, ge, 16, digits, &e)) {
+		memcpy(digits, g, 17);
+		nd = 17;
+		e = ge;
+	} else {
+		lo = 1;
+		hi = 16;
 		while (lo < hi) {
-			prec = (lo + hi) / 2;
-			snprintf(dig, sizeof(dig), "%.*e", prec, d);
-			if (strtod(dig, NULL) == d)
-				hi = prec;
-			else
-				lo = prec + 1;
-		}
-		snprintf(dig, sizeof(dig), "%.*e", lo, d);
-	}
-	/* dig is "[-]D.DDDDe[+-]XX": split into digits and exponent */
-	p = dig;
-	if (*p == '-') {
-		*w++ = '-';
-		p++;
-	}
-	q = strchr(p, 'e');
-	e = atoi(q + 1);
-	*q = '\0';
-	nd = 0;
-	{
-		char digits[40];
+			char t[40];
 
-		for (; *p; p++)
-			if (*p != '.')
-				digits[nd++] = *p;
-		while (nd > 1 && digits[nd - 1] == '0')
-			nd--;
-		digits[nd] = '\0';
-		pos = e + 1;	/* digits before the decimal point */
-		if (e >= -4 && e < 16) {
-			if (pos <= 0) {
-				*w++ = '0';
-				*w++ = '.';
-				for (i = 0; i < -pos; i++)
-					*w++ = '0';
-				for (i = 0; i < nd; i++)
-					*w++ = digits[i];
-			} else {
-				for (i = 0; i < pos; i++)
-					*w++ = i < nd ? digits[i] : '0';
-				*w++ = '.';
-				if (nd > pos)
-					for (i = pos; i < nd; i++)
-						*w++ = digits[i];
-				else
-					*w++ = '0';
-			}
-			*w = '\0';
-		} else {
-			*w++ = digits[0];
-			if (nd > 1) {
-				*w++ = '.';
-				for (i = 1; i < nd; i++)
-					*w++ = digits[i];
-			}
-			snprintf(w, size - (size_t)(w - buf), "e%c%02d",
-			    e < 0 ? '-' : '+', e < 0 ? -e : e);
+			mid = (lo + hi) / 2;
+			if (fits(d, g, ge, mid, t, &me))
+				hi = mid;
+			else
+				lo = mid + 1;
 		}
+		nd = lo;
+		fits(d, g, ge, lo, digits, &e);
+	}
+	if (d < 0)
+		*w++ = '-';
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	pos = e + 1;	/* digits before the decimal point */
+	if (e >= -4 && e < 16) {
+		if (pos <= 0) {
+			*w++ = '0';
+			*w++ = '.';
+			for (i = 0; i < -pos; i++)
+				*w++ = '0';
+			for (i = 0; i < nd; i++)
+				*w++ = digits[i];
+		} else {
+			for (i = 0; i < pos; i++)
+				*w++ = i < nd ? digits[i] : '0';
+			*w++ = '.';
+			if (nd > pos)
+				for (i = pos; i < nd; i++)
+					*w++ = digits[i];
+			else
+				*w++ = '0';
+		}
+		*w = '\0';
+	} else {
+		*w++ = digits[0];
+		if (nd > 1) {
+			*w++ = '.';
+			for (i = 1; i < nd; i++)
+				*w++ = digits[i];
+		}
+		snprintf(w, size - (size_t)(w - buf), "e%c%02d",
+		    e < 0 ? '-' : '+', e < 0 ? -e : e);
 	}
 	return buf;
 }

@@ -5,6 +5,9 @@
  * their repr(): ((768,), ()) for a tuple, [[4, 197, 768], []] for a
  * list, 'c10::BFloat16' for a string.  A tl CSV must hold the same text.
  */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tl.h"
@@ -312,4 +315,60 @@ pylit(struct buf *b, const char *json, size_t len, int tuples)
 		return -1;
 	skipws(&c);
 	return c.p == c.end ? 0 : -1;
+}
+
+/* ---- JSON out: the kernel lists TraceLens keeps as lists of dicts ---- */
+
+void
+json_str(struct buf *b, const char *s, size_t len)
+{
+	size_t i, run;
+	char u[8];
+
+	buf_addc(b, '"');
+	for (i = run = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c != '"' && c != '\\' && c >= 0x20)
+			continue;
+		/* (the bytes that need no escape go in runs) */
+		buf_add(b, s + run, i - run);
+		run = i + 1;
+		if (c < 0x20) {
+			snprintf(u, sizeof(u), "\\u%04x", c);
+			buf_adds(b, u);
+		} else {
+			buf_addc(b, '\\');
+			buf_addc(b, (char)c);
+		}
+	}
+	buf_add(b, s + run, len - run);
+	buf_addc(b, '"');
+}
+
+void
+json_val(struct buf *b, const char *s, size_t len)
+{
+	double d;
+	char *t;
+	size_t n;
+
+	if (len == 0) {
+		buf_adds(b, "null");
+		return;
+	}
+	if (num_double(s, len, &d) == 0 && (s[0] == '-' ||
+	    (s[0] >= '0' && s[0] <= '9')) && isfinite(d)) {
+		buf_add(b, s, len);
+		return;
+	}
+	/* (a field without escapes is its own text) */
+	if (memchr(s, '\\', len) == NULL) {
+		json_str(b, s, len);
+		return;
+	}
+	t = tl_strndup(s, len);
+	n = rec_unescape(t, len);
+	json_str(b, t, n);
+	free(t);
 }

@@ -31,13 +31,17 @@ enum {
 
 /* Size of the stdio buffers of stdin and stdout. */
 #define TL_IOBUF (1 << 18)
+/* The size tl_pipesize asks for: the default pipe-max-size. */
+#define TL_PIPESZ (1 << 20)
 
 /*
  * Remember the program name; a broken pipe then exits 0 quietly.
- * Also gives stdin and stdout (unless a terminal) TL_IOBUF buffers:
- * call it first, before any I/O.
+ * Also gives stdin and stdout (unless a terminal) TL_IOBUF buffers,
+ * and pipes TL_PIPESZ: call it first, before any I/O.
  */
 void tl_setprogname(const char *argv0);
+/* Make FD, if a pipe or fifo, hold TL_PIPESZ bytes (best effort). */
+void tl_pipesize(int fd);
 const char *tl_progname(void);
 /* Print "prog: msg" on stderr; a message ending in ':' gets strerror(errno). */
 void tl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -60,6 +64,54 @@ int tl_fshut(FILE *fp, const char *name);
 long long tl_strtonum(const char *s, long long min, long long max, const char *what);
 /* Treat --help and --version the same way in every program. */
 void tl_longopts(int argc, char *argv[], void (*usage)(int));
+
+/* ---- ival.c: TraceLens's interval arithmetic ---- */
+
+/* A time: a double in microseconds, or exact nanoseconds. */
+union tv {
+	double d;	/* microseconds, TraceLens's arithmetic */
+	int64_t n;	/* nanoseconds (exact) */
+};
+
+/* A time interval [s, e]. */
+struct iv {
+	union tv s;	/* start */
+	union tv e;	/* end */
+};
+
+/*
+ * Intervals merged on the fly, in start order: TraceLens's
+ * merge_intervals.  Set exact, cmp and thresh, then mg_reset before
+ * each set of intervals.
+ */
+struct merger {
+	int exact;	/* times are nanoseconds, not doubles */
+	int cmp;	/* gaps summed: 0 all, '<' below thresh, '>' at or above */
+	double thresh;	/* that threshold, in microseconds */
+	int open;	/* an interval is being merged */
+	struct iv cur;	/* the interval being merged */
+	union tv first;	/* start of the first interval */
+	union tv sum;	/* lengths of the closed intervals, in order */
+	union tv gsum;	/* lengths of the chosen gaps, in order */
+	union tv last;	/* start of the last interval seen (order check) */
+	int seen;	/* some interval was seen */
+};
+
+/* Parse a time; -1 when s[0..len) is not one. */
+int ival_parse(int exact, const char *s, size_t len, union tv *t);
+union tv ival_add(int exact, union tv a, union tv b);
+union tv ival_sub(int exact, union tv a, union tv b);
+int ival_cmp(int exact, union tv a, union tv b);
+union tv ival_zero(int exact);
+/* Format t in microseconds, as TraceLens would write it; returns buf. */
+char *ival_fmt(int exact, union tv t, char *buf, size_t size);
+void mg_reset(struct merger *m);
+/* Close the interval being merged. */
+void mg_close(struct merger *m);
+/* Add [s, e]; -1 (and nothing added) when s is before the last start. */
+int mg_add(struct merger *m, union tv s, union tv e);
+/* The length of the union so far (0 when empty); closes the open interval. */
+union tv mg_union(struct merger *m);
 
 /* ---- rec.c: the record stream (tl(7)) ---- */
 
@@ -156,6 +208,14 @@ int pylit(struct buf *b, const char *json, size_t len, int tuples);
 int json_unescape(struct buf *b, const char *s, size_t n);
 /* Append repr() of the UTF-8 string s[0..len). */
 void pystr(struct buf *b, const char *s, size_t len);
+/* Append s[0..len) as a JSON string, quotes included. */
+void json_str(struct buf *b, const char *s, size_t len);
+/*
+ * Append the record field s[0..len) (escaped, as rec.c keeps it) as a
+ * JSON value: a finite number stays as written, "" is null, anything
+ * else is a string.
+ */
+void json_val(struct buf *b, const char *s, size_t len);
 
 /* ---- csvout.c: CSV output as pandas' to_csv writes it ---- */
 

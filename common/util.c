@@ -1,12 +1,15 @@
 /* See LICENSE file for copyright and license details. */
 /* Diagnostics, checked allocation and file helpers shared by every program. */
+#define _GNU_SOURCE	/* F_SETPIPE_SZ */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "tl.h"
 
@@ -37,10 +40,36 @@ tl_setprogname(const char *argv0)
 	setvbuf(stdin, inbuf, _IOFBF, sizeof(inbuf));
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	tl_pipesize(STDIN_FILENO);
+	tl_pipesize(STDOUT_FILENO);
 	if (argv0 == NULL)
 		return;
 	p = strrchr(argv0, '/');
 	progname = p ? p + 1 : argv0;
+}
+
+void
+tl_pipesize(int fd)
+{
+	struct stat st;
+
+	/*
+	 * In a pipe of the kernel's 64 KiB, the writer fills it in a
+	 * fraction of the reader's time slice: the two ends then take
+	 * turns, a wakeup per 64 KiB, and a two-stage pipeline runs at
+	 * the speed of one core.  1 MiB lets them run side by side
+	 * (tl-parse | tl-tree -m split: 0.9 s to 0.55 s on 450 MB).
+	 * Best effort: past the user's pipe quota the kernel says no,
+	 * and 64 KiB is still correct.
+	 */
+#ifdef F_SETPIPE_SZ
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    fcntl(fd, F_GETPIPE_SZ) < TL_PIPESZ)
+		(void)fcntl(fd, F_SETPIPE_SZ, TL_PIPESZ);
+#else
+	(void)fd;
+	(void)st;
+#endif
 }
 
 const char *

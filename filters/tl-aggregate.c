@@ -35,34 +35,11 @@ static const char *const opnames[] = {
 	"kstats", "ktrunc", "union", "span", "gaps", "minus"
 };
 
-/* A time: a double in microseconds, or exact nanoseconds with -x. */
-union tv {
-	double d;	/* microseconds, TraceLens's arithmetic */
-	int64_t n;	/* nanoseconds (-x) */
-};
-
-/* A time interval [s, e]. */
-struct iv {
-	union tv s;	/* start */
-	union tv e;	/* end */
-};
-
 /* A growable array of intervals. */
 struct ivlist {
 	struct iv *v;	/* intervals, owned */
 	size_t n;	/* used */
 	size_t cap;	/* allocated */
-};
-
-/* Intervals merged on the fly, in start order: TraceLens's merge_intervals. */
-struct merger {
-	int open;		/* an interval is being merged */
-	struct iv cur;		/* the interval being merged */
-	union tv first;		/* start of the first interval */
-	union tv sum;		/* lengths of the closed intervals, in order */
-	union tv gsum;		/* lengths of the selected gaps, in order */
-	union tv last;		/* start of the last interval seen (order check) */
-	int seen;		/* some interval was seen */
 };
 
 /*
@@ -143,55 +120,35 @@ usage(int status)
 
 /* ---- times ---- */
 
+/* The interval arithmetic (ival.c) in the chosen units. */
 static int
 parsetime(const char *s, size_t len, union tv *t)
 {
-	if (xflag)
-		return num_us_to_ns(s, len, &t->n);
-	return num_double(s, len, &t->d);
+	return ival_parse(xflag, s, len, t);
 }
 
 static union tv
 tv_add(union tv a, union tv b)
 {
-	union tv r;
-
-	if (xflag)
-		r.n = a.n + b.n;
-	else
-		r.d = a.d + b.d;
-	return r;
+	return ival_add(xflag, a, b);
 }
 
 static union tv
 tv_sub(union tv a, union tv b)
 {
-	union tv r;
-
-	if (xflag)
-		r.n = a.n - b.n;
-	else
-		r.d = a.d - b.d;
-	return r;
+	return ival_sub(xflag, a, b);
 }
 
 static int
 tv_cmp(union tv a, union tv b)
 {
-	if (xflag)
-		return (a.n > b.n) - (a.n < b.n);
-	return (a.d > b.d) - (a.d < b.d);
+	return ival_cmp(xflag, a, b);
 }
 
 static union tv
 tv_zero(void)
 {
-	union tv r;
-
-	memset(&r, 0, sizeof(r));
-	if (!xflag)
-		r.d = 0.0;
-	return r;
+	return ival_zero(xflag);
 }
 
 static void
@@ -199,10 +156,7 @@ tv_put(FILE *fp, union tv t)
 {
 	char b[64];
 
-	if (xflag)
-		fputs(num_ns_to_us(t.n, b, sizeof(b)), fp);
-	else
-		fputs(num_pyrepr(t.d, b, sizeof(b)), fp);
+	fputs(ival_fmt(xflag, t, b, sizeof(b)), fp);
 }
 
 static void
@@ -212,64 +166,15 @@ ivpush(struct ivlist *l, struct iv iv)
 	l->v[l->n++] = iv;
 }
 
-/* Close the interval being merged. */
-static void
-mclose(struct merger *m, struct op *o)
-{
-	if (!m->open)
-		return;
-	m->sum = tv_add(m->sum, tv_sub(m->cur.e, m->cur.s));
-	m->open = 0;
-	(void)o;
-}
-
-/* Add [s, e] to m; starts must not decrease. */
+/* Add [s, e] to merger m of o; starts must not decrease. */
 static void
 madd(struct merger *m, struct op *o, union tv s, union tv e,
     struct rec_reader *r)
 {
-	union tv gap;
-	int c;
-
-	if (m->seen && tv_cmp(s, m->last) < 0)
+	if (mg_add(m, s, e) < 0)
 		tl_die("%s: line %zu: %s: '%s' decreases within the group "
 		    "(interval operations need the group in start order)",
 		    r->name, r->lineno, opnames[o->kind], o->fname[0]);
-	if (!m->seen) {
-		m->first = s;
-		m->sum = tv_zero();
-		m->gsum = tv_zero();
-	}
-	m->seen = 1;
-	m->last = s;
-	if (m->open && tv_cmp(s, m->cur.e) <= 0) {
-		if (tv_cmp(e, m->cur.e) > 0)
-			m->cur.e = e;
-		return;
-	}
-	if (m->open) {
-		gap = tv_sub(s, m->cur.e);
-		c = 1;
-		if (o->cmp == '<')
-			c = xflag ? (double)gap.n / 1000 < o->thresh :
-			    gap.d < o->thresh;
-		else if (o->cmp == '>')
-			c = xflag ? (double)gap.n / 1000 >= o->thresh :
-			    gap.d >= o->thresh;
-		mclose(m, o);
-		if (c)
-			m->gsum = tv_add(m->gsum, gap);
-	}
-	m->cur.s = s;
-	m->cur.e = e;
-	m->open = 1;
-}
-
-static void
-mreset(struct merger *m)
-{
-	m->open = 0;
-	m->seen = 0;
 }
 
 /*
@@ -363,7 +268,7 @@ sb_close(struct op *o, int i)
 	struct merger *m = &o->m[i];
 	struct iv iv = m->cur;
 
-	mclose(m, o);
+	mg_close(m);
 	if (i == 0) {
 		if (o->sb[0].inb)
 			sb_base(o, 0, iv, &o->m[1]);
@@ -746,54 +651,6 @@ kput(FILE *fp, struct op *o)
 	free(res);
 }
 
-/* ---- JSON output for list ---- */
-
-static void
-jstr(struct buf *b, const char *s, size_t len)
-{
-	size_t i;
-	char u[8];
-
-	buf_addc(b, '"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			buf_addc(b, '\\');
-			buf_addc(b, (char)c);
-		} else if (c < 0x20) {
-			snprintf(u, sizeof(u), "\\u%04x", c);
-			buf_adds(b, u);
-		} else
-			buf_addc(b, (char)c);
-	}
-	buf_addc(b, '"');
-}
-
-/* A field value as JSON: numbers stay numbers, empty is null. */
-static void
-jval(struct buf *b, char *s, size_t len)
-{
-	double d;
-
-	if (len == 0) {
-		buf_adds(b, "null");
-		return;
-	}
-	if (num_double(s, len, &d) == 0 && (s[0] == '-' ||
-	    (s[0] >= '0' && s[0] <= '9')) && isfinite(d)) {
-		buf_add(b, s, len);
-		return;
-	}
-	{
-		char *t = tl_strndup(s, len);
-		size_t n = rec_unescape(t, len);
-
-		jstr(b, t, n);
-		free(t);
-	}
-}
-
 /* ---- operations ---- */
 
 static int
@@ -826,8 +683,12 @@ opreset(struct op *o)
 	o->kp = NULL;
 	o->nkp = 0;
 	o->ktemplate = 0;
-	for (i = 0; i < 3; i++)
-		mreset(&o->m[i]);
+	for (i = 0; i < 3; i++) {
+		o->m[i].exact = xflag;
+		o->m[i].cmp = o->cmp;
+		o->m[i].thresh = o->thresh;
+		mg_reset(&o->m[i]);
+	}
 	for (i = 0; i < 2; i++) {
 		o->sb[i].q.n = o->sb[i].qh = 0;
 		o->sb[i].inb = 0;
@@ -952,10 +813,10 @@ opadd(struct op *o, struct rec_reader *r)
 
 			if (i)
 				buf_addc(&o->txt, ',');
-			jstr(&o->txt, o->listf[i], strlen(o->listf[i]));
+			json_str(&o->txt, o->listf[i], strlen(o->listf[i]));
 			buf_addc(&o->txt, ':');
 			v = (char *)rec_get(r, o->listc[i], &len);
-			jval(&o->txt, v, len);
+			json_val(&o->txt, v, len);
 		}
 		buf_addc(&o->txt, '}');
 		o->n++;
@@ -1102,7 +963,7 @@ opput(FILE *fp, struct op *o)
 		kput(fp, o);
 		break;
 	case OP_UNION:
-		mclose(m, o);
+		mg_close(m);
 		if (m->seen)
 			tv_put(fp, m->sum);
 		else
@@ -1112,12 +973,12 @@ opput(FILE *fp, struct op *o)
 		if (m->seen) {
 			union tv end = m->cur.e;
 
-			mclose(m, o);
+			mg_close(m);
 			tv_put(fp, tv_sub(end, m->first));
 		}
 		break;
 	case OP_GAPS:
-		mclose(m, o);
+		mg_close(m);
 		tv_put(fp, m->seen ? m->gsum : tv_zero());
 		break;
 	case OP_MINUS:

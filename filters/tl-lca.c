@@ -465,7 +465,8 @@ gpuevents(const struct input *in, int k, int s, struct glist *l)
 		    in->r.name, in->n[k].mid, l->n - n0, h->uid, s + 1, h->ngpu);
 }
 
-struct iv {
+/* A GPU event's interval, for the sort before the union. */
+struct siv {
 	double s, e;		/* start, end */
 	size_t k;		/* input position, for a stable sort */
 };
@@ -473,7 +474,7 @@ struct iv {
 static int
 cmpiv(const void *a, const void *b)
 {
-	const struct iv *x = a, *y = b;
+	const struct siv *x = a, *y = b;
 
 	if (x->s != y->s)
 		return x->s < y->s ? -1 : 1;
@@ -484,8 +485,10 @@ cmpiv(const void *a, const void *b)
 static double
 busy(const struct glist *l, int *whole)
 {
-	struct iv *v;
-	double sum = 0, ls, le;
+	struct siv *v;
+	struct merger m = {0};
+	union tv ts, te;
+	double sum;
 	size_t i, n;
 
 	/* only kernels, memcpys and memsets count (GPUEventAnalyser) */
@@ -507,18 +510,13 @@ busy(const struct glist *l, int *whole)
 		return 0;
 	}
 	qsort(v, n, sizeof(*v), cmpiv);
-	ls = v[0].s;
-	le = v[0].e;
-	for (i = 1; i < n; i++) {
-		if (v[i].s <= le) {
-			le = v[i].e > le ? v[i].e : le;
-		} else {
-			sum += le - ls;
-			ls = v[i].s;
-			le = v[i].e;
-		}
+	mg_reset(&m);
+	for (i = 0; i < n; i++) {
+		ts.d = v[i].s;
+		te.d = v[i].e;
+		(void)mg_add(&m, ts, te);	/* sorted: never out of order */
 	}
-	sum += le - ls;
+	sum = mg_union(&m).d;
 	free(v);
 	return rint(sum * 1000.0) / 1000.0;
 }

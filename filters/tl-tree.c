@@ -50,12 +50,13 @@ static const char *cpath;	/* -c: forest: UIDs with communication below */
 static const char *kpath;	/* -k: forest: UIDs with a perf model */
 static const char *spath;	/* -s: collect: keys whose fwd op is eligible */
 static const char *ypath;	/* -y: unified: the synthetic ops' rows */
+static int bflag;		/* -b: subtree, direct: busy time and list per op */
 
 /* Key widths: a UID is 8 hex digits, a time 16. */
 enum { UIDW = 8, TIMEW = 16 };
 
 /* A time as the chosen arithmetic sees it. */
-struct tv {
+struct ttv {
 	double us;	/* TraceLens: microseconds as a Python float */
 	int64_t ns;	/* -x: exact nanoseconds */
 };
@@ -83,8 +84,9 @@ usage(int status)
 	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled] [ops]\n"
 	    "       tl-tree -m pairs [forest]\n"
 	    "       tl-tree -m collect [-s eligible] [forest]\n"
-	    "       tl-tree -m subtree|direct -k keys [intervals.tsv]\n"
-	    "       tl-tree -m launchers -d treedir -k subtree [direct]\n"
+	    "       tl-tree -m kernels [-x] [intervals.tsv]\n"
+	    "       tl-tree -m subtree|direct [-bx] -k keys [intervals.tsv]\n"
+	    "       tl-tree -m launchers -d treedir [kernels]\n"
 	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
 	    " [-y rows] [rows]\n");
 	exit(status);
@@ -222,8 +224,10 @@ emit(FILE *fp, struct buf *b)
 static FILE *
 bigbuf(FILE *fp, char *buf)
 {
-	if (buf != NULL && fp != stdin && fp != stdout)
+	if (buf != NULL && fp != stdin && fp != stdout) {
 		setvbuf(fp, buf, _IOFBF, TL_IOBUF);
+		tl_pipesize(fileno(fp));
+	}
 	return fp;
 }
 
@@ -339,7 +343,7 @@ key_uid(struct buf *b, long long uid)
  * negative values.
  */
 static void
-key_time(struct buf *b, const struct tv *t)
+key_time(struct buf *b, const struct ttv *t)
 {
 	uint64_t u;
 
@@ -356,7 +360,7 @@ key_time(struct buf *b, const struct tv *t)
 
 /* The time in a host key: the 16 digits before the UID. */
 static void
-key_ts(const struct rec_reader *r, struct tv *t)
+key_ts(const struct rec_reader *r, struct ttv *t)
 {
 	const char *p = r->f[0].s + r->f[0].len - UIDW - TIMEW;
 	uint64_t u = 0;
@@ -390,7 +394,7 @@ key_uidval(const struct rec_reader *r)
 /* ---- times ---- */
 
 static int
-tparse(const char *s, size_t len, struct tv *t)
+tparse(const char *s, size_t len, struct ttv *t)
 {
 	t->us = 0;
 	t->ns = 0;
@@ -400,7 +404,7 @@ tparse(const char *s, size_t len, struct tv *t)
 }
 
 static int
-tfield(const struct rec_reader *r, int col, struct tv *t)
+tfield(const struct rec_reader *r, int col, struct ttv *t)
 {
 	size_t len;
 	const char *s = rec_get(r, col, &len);
@@ -408,8 +412,8 @@ tfield(const struct rec_reader *r, int col, struct tv *t)
 	return tparse(s, len, t);
 }
 
-static struct tv
-tadd(struct tv a, struct tv b)
+static struct ttv
+tadd(struct ttv a, struct ttv b)
 {
 	a.us += b.us;
 	a.ns += b.ns;
@@ -417,7 +421,7 @@ tadd(struct tv a, struct tv b)
 }
 
 static int
-tcmp(const struct tv *a, const struct tv *b)
+tcmp(const struct ttv *a, const struct ttv *b)
 {
 	if (exact)
 		return (a->ns > b->ns) - (a->ns < b->ns);
@@ -426,7 +430,7 @@ tcmp(const struct tv *a, const struct tv *b)
 
 /* TraceLens's bleed tolerance: (end - ts) < 1 us. */
 static int
-tnear(const struct tv *end, const struct tv *ts)
+tnear(const struct ttv *end, const struct ttv *ts)
 {
 	if (exact)
 		return end->ns - ts->ns < 1000;
@@ -696,7 +700,7 @@ lazy_key(struct buf *b, struct lazy *z, int col)
 }
 
 static int
-ztime(struct lazy *z, int col, struct tv *t)
+ztime(struct lazy *z, int col, struct ttv *t)
 {
 	size_t len;
 	const char *s = lazy_get(z, col, &len);
@@ -943,7 +947,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 	long long uid = lazy_uid(r, c->uid);
 	int host = 0, runtime = 0, gpu = 0, flow = 0, isx;
 	char hc = 0;
-	struct tv ts = {0, 0};
+	struct ttv ts = {0, 0};
 	int64_t nts = 0, ndur = 0;
 	int hasts, hasdur;
 	struct thr *t = NULL;
@@ -1189,7 +1193,7 @@ enum { H_CAT = 1, H_NAME, H_DUR, H_REF, H_CORR, H_EXT, H_PID, H_TID, H_NF };
 struct frame {
 	long long uid;	/* its UID */
 	char cat;	/* o cpu_op, r cuda_runtime, v cuda_driver, p python */
-	struct tv end;	/* ts + dur */
+	struct ttv end;	/* ts + dur */
 	struct buf name;	/* escaped name, reused across pushes */
 	long long ref;	/* cpu_op: offset of its line in the events */
 };
@@ -1263,7 +1267,7 @@ host(const char *path)
 
 	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	while (next(&r, &prev, 1)) {
-		struct tv ts = {0, 0}, dur = {0, 0}, end;
+		struct ttv ts = {0, 0}, dur = {0, 0}, end;
 		char cat;
 		long long uid;
 		const char *id;
@@ -1366,7 +1370,7 @@ struct lrec {
 	int claims;	/* R_GPU, R_OTHER: launches that took it */
 	size_t fin;	/* and the last of them (TraceLens: last wins) */
 	int hasts;	/* ts is valid */
-	struct tv ts;	/* R_GPU, R_OTHER: start, for interval keys */
+	struct ttv ts;	/* R_GPU, R_OTHER: start, for interval keys */
 };
 
 /* The current linking id's records and what the mode counts. */
@@ -1729,7 +1733,7 @@ fwd(const char *path)
 	FILE *in = xopen(path, "r", NULL);
 	struct buf prev = {0}, group = {0}, bpid = {0}, btid = {0}, b = {0};
 	long long bwd = -1, best = -1, uid;
-	struct tv bestts = {-1, -1}, ts, zero = {0, 0};
+	struct ttv bestts = {-1, -1}, ts, zero = {0, 0};
 
 	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	for (;;) {
@@ -2875,22 +2879,20 @@ static int
 launchersmode(const char *path)
 {
 	static const char *const icols[] = {
-		"op", "direct", "g1", "k1", "kd"
+		"op", "direct", "count", "g1", "k1", "kd", "subtree"
 	};
-	struct rec_reader r, s;
+	struct rec_reader r;
 	struct treeops to;
 	struct buf b = {0}, key = {0}, nm = {0}, kn = {0};
-	FILE *fp = xopen(path, "r", NULL), *sfp = xopen(kpath, "r", NULL);
+	FILE *fp = xopen(path, "r", NULL);
 	const char *const *f = to.f;
-	int ic[LEN(icols)], shave;
-	long long op, prev = -1, sop = -1;
+	const char *st;
+	int ic[LEN(icols)];
+	long long op, prev = -1;
 	const char *k1;
-	size_t i, k1len;
+	size_t i, k1len, stlen;
 
 	treeops_open(&to);
-	rec_open(&s, sfp, kpath);
-	rec_read_header(&s);
-	shave = 0;
 	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	rec_read_header(&r);
 	for (i = 0; i < LEN(icols); i++)
@@ -2904,16 +2906,14 @@ launchersmode(const char *path)
 			tl_die("%s: line %zu: out of order (op %lld after %lld)",
 			    r.name, r.lineno, op, prev);
 		prev = op;
+		/* a launcher launches kernels itself */
+		if (strtoll(rec_get(&r, ic[2], NULL), NULL, 10) <= 0)
+			continue;
 		if (!treeops_at(&to, op))
 			tl_die("%s: line %zu: launcher %lld is not in ops.tsv",
 			    r.name, r.lineno, op);
-		while (sop < op && (shave = rec_read(&s)) != 0) {
-			need(&s, 2);
-			sop = strtoll(s.f[0].s, NULL, 10);
-		}
-		if (!shave)
-			sop = LLONG_MAX;
-		k1 = rec_get(&r, ic[3], &k1len);
+		k1 = rec_get(&r, ic[4], &k1len);
+		st = rec_get(&r, ic[6], &stlen);
 		putnum(&b, op);
 		addf(&b, f[ONAME]);
 		addf(&b, opcat(plain_copy(&nm, f[ONAME], strlen(f[ONAME])),
@@ -2921,10 +2921,10 @@ launchersmode(const char *path)
 		addnames(&b, &to, &key);
 		addf(&b, f[OTS]);
 		addf(&b, rec_get(&r, ic[1], NULL));
-		addf(&b, sop == op ? s.f[1].s : "0");
-		addf(&b, rec_get(&r, ic[2], NULL));
+		addf(&b, stlen ? st : "0");
+		addf(&b, rec_get(&r, ic[3], NULL));
 		addf(&b, k1);
-		addf(&b, rec_get(&r, ic[4], NULL));
+		addf(&b, rec_get(&r, ic[5], NULL));
 		emit(stdout, &b);
 	}
 	treeops_close(&to);
@@ -2932,60 +2932,281 @@ launchersmode(const char *path)
 	buf_free(&key);
 	buf_free(&nm);
 	buf_free(&kn);
-	rec_close(&s);
-	fclose(sfp);
 	rec_close(&r);
 	fclose(fp);
 	return TL_OK;
 }
 
-/* ==== subtree, direct: the intervals of chosen ops, tagged ==== */
+/* ==== kernels; subtree, direct: the intervals of ops ==== */
+
+/* The intervals.tsv columns these modes read. */
+enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, INCOL };
+
+/* intervals.tsv (sorted by op), read record by record. */
+struct ivin {
+	struct rec_reader r;	/* the file */
+	FILE *fp;		/* its stream, owned */
+	int c[INCOL];		/* the columns I*, in r */
+	long long op;		/* op of the current record; -1 before */
+	char iob[TL_IOBUF];	/* stdio's, for the file */
+};
+
+static void
+ivin_open(struct ivin *in, const char *path)
+{
+	static const char *const names[INCOL] = {
+		"op", "kind", "ts", "dur", "name", "stream", "gpu"
+	};
+	size_t i;
+
+	in->fp = xopen(path, "r", in->iob);
+	rec_open(&in->r, in->fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
+	rec_read_header(&in->r);
+	for (i = 0; i < INCOL; i++)
+		in->c[i] = rec_need(&in->r, names[i]);
+	in->op = -1;
+}
+
+/* The next record; 0 at the end.  Dies when op decreases. */
+static int
+ivin_next(struct ivin *in)
+{
+	long long op;
+
+	if (!rec_read(&in->r))
+		return 0;
+	op = strtoll(rec_get(&in->r, in->c[IOP], NULL), NULL, 10);
+	if (op < in->op)
+		tl_die("%s: line %zu: out of order (op %lld after %lld)",
+		    in->r.name, in->r.lineno, op, in->op);
+	in->op = op;
+	return 1;
+}
+
+/* The kind of the current record: 'd', 's' or 'n'. */
+static char
+ivin_kind(const struct ivin *in)
+{
+	size_t len;
+	const char *k = rec_get(&in->r, in->c[IKIND], &len);
+
+	return len == 1 ? k[0] : '?';
+}
+
+static void
+ivin_close(struct ivin *in)
+{
+	rec_close(&in->r);
+	fclose(in->fp);
+}
 
 /*
- * The intervals of kind 's' (subtree) or 'd' (direct) in
- * intervals.tsv (sorted by op) of the ops that -k lists (op TAB tag,
- * sorted by op; an op may have several tags), as tag ts dur name
- * stream gpu, once per tag, in intervals.tsv's order.  A merge join:
- * memory is one op's tags.
+ * One op's kernels of one kind, as tl-aggregate's union, count, min,
+ * first and list would fold them: TraceLens's busy time and kernel
+ * list, in intervals.tsv's order (ts, then GPU UID).
+ */
+struct kacc {
+	struct merger m;	/* the union of their intervals */
+	size_t n;		/* kernels */
+	long long g1;		/* smallest GPU UID */
+	struct buf k1;		/* first non-empty name */
+	struct buf kd;		/* JSON list of name, dur, stream, without ']' */
+	int list;		/* kd is wanted */
+};
+
+static void
+kacc_reset(struct kacc *k)
+{
+	k->m.exact = exact;
+	mg_reset(&k->m);
+	k->n = 0;
+	buf_reset(&k->k1);
+	buf_reset(&k->kd);
+}
+
+static void
+kacc_add(struct kacc *k, const struct ivin *in)
+{
+	const struct rec_reader *r = &in->r;
+	const char *s;
+	size_t len;
+	union tv ts, dur;
+	long long g;
+
+	s = rec_get(r, in->c[ITS], &len);
+	if (ival_parse(exact, s, len, &ts) < 0)
+		tl_die("%s: line %zu: ts is not a time: %.40s", r->name,
+		    r->lineno, s);
+	s = rec_get(r, in->c[IDUR], &len);
+	if (ival_parse(exact, s, len, &dur) < 0)
+		tl_die("%s: line %zu: dur is not a time: %.40s", r->name,
+		    r->lineno, s);
+	if (mg_add(&k->m, ts, ival_add(exact, ts, dur)) < 0)
+		tl_die("%s: line %zu: ts decreases within op %lld", r->name,
+		    r->lineno, in->op);
+	g = strtoll(rec_get(r, in->c[IGPU], NULL), NULL, 10);
+	if (k->n++ == 0 || g < k->g1)
+		k->g1 = g;
+	s = rec_get(r, in->c[INAME], &len);
+	if (k->k1.len == 0)
+		buf_add(&k->k1, s, len);
+	if (!k->list)
+		return;
+	buf_adds(&k->kd, k->n > 1 ? ",{\"name\":" : "[{\"name\":");
+	json_val(&k->kd, s, len);
+	buf_adds(&k->kd, ",\"dur\":");
+	s = rec_get(r, in->c[IDUR], &len);
+	json_val(&k->kd, s, len);
+	buf_adds(&k->kd, ",\"stream\":");
+	s = rec_get(r, in->c[ISTREAM], &len);
+	json_val(&k->kd, s, len);
+	buf_addc(&k->kd, '}');
+}
+
+/* Append TAB and the busy time (nothing for no kernels). */
+static void
+kacc_time(struct buf *b, struct kacc *k)
+{
+	char t[64];
+
+	tab(b);
+	if (k->n > 0)
+		buf_adds(b, ival_fmt(exact, mg_union(&k->m), t, sizeof(t)));
+}
+
+/* Append TAB and the kernel list, escaped as a record field. */
+static void
+kacc_list(struct buf *b, struct kacc *k)
+{
+	size_t i, run;
+
+	tab(b);
+	if (k->n == 0)
+		return;
+	buf_addc(&k->kd, ']');
+	/* (the names were unescaped into JSON: escape its text again) */
+	for (i = run = 0; i < k->kd.len; i++) {
+		char c = k->kd.s[i];
+
+		if (c != '\\' && c != '\t' && c != '\n' && c != '\r')
+			continue;
+		buf_add(b, k->kd.s + run, i - run);
+		run = i + 1;
+		buf_addc(b, '\\');
+		buf_addc(b, c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : c);
+	}
+	buf_add(b, k->kd.s + run, k->kd.len - run);
+}
+
+static void
+kacc_free(struct kacc *k)
+{
+	buf_free(&k->k1);
+	buf_free(&k->kd);
+}
+
+/*
+ * kernels: for every op of intervals.tsv, its direct kernels' busy
+ * time, count, first GPU UID, first name and list, and its subtree's
+ * busy time: op direct count g1 k1 kd subtree.  Memory: one op's
+ * direct kernel list.
+ */
+static int
+kernelsmode(const char *path)
+{
+	struct ivin *in = tl_calloc(1, sizeof(*in));
+	struct kacc d = {0}, st = {0};
+	struct buf b = {0};
+	long long op = -1;
+	int more;
+	char k;
+
+	ivin_open(in, path);
+	d.list = 1;
+	kacc_reset(&d);
+	kacc_reset(&st);
+	fputs("op\tdirect\tcount\tg1\tk1\tkd\tsubtree\n", stdout);
+	do {
+		more = ivin_next(in);
+		if (op >= 0 && (!more || in->op != op)) {
+			putnum(&b, op);
+			kacc_time(&b, &d);
+			tab(&b), putnum(&b, (long long)d.n);
+			tab(&b);
+			if (d.n > 0)
+				putnum(&b, d.g1);
+			tab(&b), buf_add(&b, d.k1.s, d.k1.len);
+			kacc_list(&b, &d);
+			kacc_time(&b, &st);
+			emit(stdout, &b);
+			kacc_reset(&d);
+			kacc_reset(&st);
+		}
+		if (!more)
+			break;
+		op = in->op;
+		if ((k = ivin_kind(in)) == 'd')
+			kacc_add(&d, in);
+		else if (k == 's')
+			kacc_add(&st, in);
+	} while (more);
+	kacc_free(&d);
+	kacc_free(&st);
+	buf_free(&b);
+	ivin_close(in);
+	free(in);
+	return TL_OK;
+}
+
+/*
+ * subtree, direct: the intervals of kind 's' (subtree) or 'd' (direct)
+ * of the ops that -k lists (op TAB tag, sorted by op; an op may have
+ * several tags), as tag ts dur name stream gpu, once per tag, in
+ * intervals.tsv's order.  With -a, instead, each listed op's busy time
+ * and kernel list (op kt kd; the tags are not used).  A merge join:
+ * memory is one op's tags, or its kernel list.
  */
 static int
 pickmode(const char *path, char kind)
 {
-	static const char *const names[] = {
-		"op", "kind", "ts", "dur", "name", "stream", "gpu"
-	};
-	struct rec_reader r, k;
+	struct ivin *in = tl_calloc(1, sizeof(*in));
+	struct rec_reader k;
 	struct arena tags = {0};
+	struct kacc ka = {0};
 	struct buf b = {0};
-	static char iob[TL_IOBUF];	/* stdio's, for intervals.tsv */
-	FILE *fp = xopen(path, "r", iob), *kfp = xopen(kpath, "r", NULL);
-	long long op, cur = -1, kop = -1, kprev;
-	int c[LEN(names)], kend;
+	FILE *kfp = xopen(kpath, "r", NULL);
+	long long cur = -1, kop = -1, kprev;
+	int kend, more;
 	size_t i, j;
 
-	rec_open(&r, fp, path);
-	rec_read_header(&r);
-	for (i = 0; i < LEN(names); i++)
-		c[i] = rec_need(&r, names[i]);
+	ivin_open(in, path);
 	rec_open(&k, kfp, kpath);
 	if (!(kend = !rec_read(&k))) {
 		need(&k, 2);
 		kop = strtoll(k.f[0].s, NULL, 10);
 	}
-	while (!kend || tags.n > 0) {
-		if (!rec_read(&r))
+	ka.list = 1;
+	kacc_reset(&ka);
+	if (bflag)
+		fputs("op\tkt\tkd\n", stdout);
+	do {
+		more = ivin_next(in);
+		if (bflag && ka.n > 0 && (!more || in->op != cur)) {
+			putnum(&b, cur);
+			kacc_time(&b, &ka);
+			kacc_list(&b, &ka);
+			emit(stdout, &b);
+			kacc_reset(&ka);
+		}
+		if (!more || (kend && tags.n == 0))
 			break;
-		if (r.f[c[1]].len != 1 || r.f[c[1]].s[0] != kind)
+		if (ivin_kind(in) != kind)
 			continue;
-		op = strtoll(r.f[c[0]].s, NULL, 10);
-		if (op < cur)
-			tl_die("%s: line %zu: out of order (op %lld after %lld)",
-			    r.name, r.lineno, op, cur);
-		if (op != cur) {
-			cur = op;
+		if (in->op != cur) {
+			cur = in->op;
 			arena_reset(&tags);
-			while (!kend && kop <= op) {
-				if (kop == op)
+			while (!kend && kop <= cur) {
+				if (kop == cur)
 					arena_add(&tags, k.f[1].s, k.f[1].len);
 				if ((kend = !rec_read(&k)) != 0)
 					break;
@@ -2998,22 +3219,27 @@ pickmode(const char *path, char kind)
 					    kprev);
 			}
 		}
+		if (tags.n > 0 && bflag) {
+			kacc_add(&ka, in);
+			continue;
+		}
 		for (j = 0; j < tags.n; j++) {
 			buf_adds(&b, arena_get(&tags, j));
-			for (i = 2; i < LEN(names); i++) {
+			for (i = ITS; i < INCOL; i++) {
 				tab(&b);
-				buf_add(&b, r.f[c[i]].s, r.f[c[i]].len);
+				put(&b, &in->r, in->c[i]);
 			}
 			emit(stdout, &b);
 		}
-	}
+	} while (more);
+	kacc_free(&ka);
 	buf_free(&b);
 	buf_free(&tags.b);
 	free(tags.off);
 	rec_close(&k);
 	fclose(kfp);
-	rec_close(&r);
-	fclose(fp);
+	ivin_close(in);
+	free(in);
 	return TL_OK;
 }
 
@@ -3042,9 +3268,10 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:c:d:e:f:g:k:m:n:o:ps:t:w:xy:")) != -1) {
+	while ((ch = getopt(argc, argv, "a:bc:d:e:f:g:k:m:n:o:ps:t:w:xy:")) != -1) {
 		switch (ch) {
 		case 'a': apath = optarg; break;
+		case 'b': bflag = 1; break;
 		case 'c': cpath = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'e': epath = optarg; break;
@@ -3094,7 +3321,9 @@ main(int argc, char *argv[])
 		return pickmode(in, 's') | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "direct") == 0 && kpath)
 		return pickmode(in, 'd') | tl_fshut(stdout, "<stdout>");
-	if (strcmp(mode, "launchers") == 0 && dir && kpath)
+	if (strcmp(mode, "kernels") == 0)
+		return kernelsmode(in) | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "launchers") == 0 && dir)
 		return launchersmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "unified") == 0 && dir && kpath)
 		return unifiedmode(in) | tl_fshut(stdout, "<stdout>");

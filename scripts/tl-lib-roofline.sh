@@ -361,7 +361,7 @@ tl_roofline_stage() {
 	# (its kernels, then the model run), beside the tree walks below.
 	{
 		st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; bgok || exit 1
-		st rl_ivkind s "$rl_w/mk.tsv" | st rl_kinfo >"$rl_w/mki.tsv"; bgok || exit 1
+		st tl-tree -m subtree -b -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" >"$rl_w/mki.tsv"; bgok || exit 1
 		rl_model "$rl_w/m.tsv" "$rl_w/mki.tsv" >"$rl_w/pre.tsv"
 	} &
 	rl_fpid=$!
@@ -585,11 +585,14 @@ rl_unified() {
 	{ print ++u, $1, $2 "->" $5 " (Synthetic Op)", $3, $4, $5, $6, $7 }' "$rl_w/syno.tsv" "$rl_w/synw.tsv" >"$rl_w/syn.tsv"; ok
 	# Kernel time and list of every row (collected: its subtree; synthetic:
 	# its kernel), and the first direct kernel of each source op.
-	{ cat "$rl_w/civ.tsv"; awk -F '\t' -v OFS='\t' '{ print $1, $4, $5, $6, $7, $8 }' "$rl_w/syn.tsv"; } |
-	    st rl_kinfo >"$rl_w/cki.tsv"; ok
+	# (the synthetic UIDs come after the trace's: appended, in order)
+	{ st tl-tree -m subtree -b -k "$rl_w/ck.tsv" "$rl_T/intervals.tsv"
+	  awk -F '\t' -v OFS='\t' '{ print $1, $4, $5, $6, $7, $8 }' "$rl_w/syn.tsv" |
+	    st rl_kinfo | sed 1d; } >"$rl_w/cki.tsv"; ok
 	{ cat "$rl_w/ck.tsv"; awk -F '\t' -v OFS='\t' '{ print $2, $2 }' "$rl_w/syn.tsv"; } |
 	    st $SORT -t "$TAB" -k1,1n -u >"$rl_w/sk.tsv"; ok
-	st rl_ivkind d "$rl_w/sk.tsv" | st $SORT -t "$TAB" -k1,1n -k2,2n -k6,6n | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
+	# (each op its own tag: in op order, then ts, then GPU event)
+	st rl_ivkind d "$rl_w/sk.tsv" | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
 	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
 	: >"$rl_w/sm.tsv"
 	if [ -f "$rl_w/metB.tsv" ]; then

@@ -435,28 +435,16 @@ kpid=$!
 
 
 # ---- 3. kernel launchers: one row per op that launches kernels ----
-# intervals.tsv kind d: the op's direct kernels; kind s: its subtree's.
-# kind K: the header and the records of kind K (grep: an awk pass
-# over intervals.tsv costs more than the aggregation).
-kind() {
-	head -n 1 "$T/intervals.tsv" || return 1
-	grep -a -E "^[^$TAB]*$TAB$1($TAB|\$)" "$T/intervals.tsv"
-	[ $? -le 1 ]
-}
-st kind d |
-st tl-aggregate $xflag -g op:n 'direct=union:ts,dur' 'count' 'g1=min:gpu' \
-    'k1=first:name' 'kd=list:name,dur,stream' >"$w/direct.tsv" &
-dpid=$!
-st kind s |
-st tl-aggregate $xflag -g op:n 'subtree=union:ts,dur' >"$w/subtree.tsv"
-wait "$dpid"; ok
-# Join op fields (ops.tsv), subtree times and the process and thread
-# names (meta.tsv) onto the launchers, all in UID order, and categorise
+# Each op's direct kernels (busy time, count, first GPU event and name,
+# list) and subtree busy time, from intervals.tsv (tl-tree -m kernels);
+# joined with the op fields (ops.tsv) and the process and thread names
+# (meta.tsv) onto the launchers, all in UID order, and categorised
 # (TraceLens's categorize_torch_op): Lu, the launcher table, in UID
 # order (tl-tree -m launchers).  Lu columns: 1 UID 2 name 3 op category
 # 4 process_name 5 process_label 6 thread_name 7-10 Input Dims/type/
 # Strides, Concrete Inputs 11 ts 12 direct 13 subtree 14 g1 15 k1 16 kd
-st tl-tree -m launchers -d "$T" -k "$w/subtree.tsv" "$w/direct.tsv" >"$w/Lu.tsv"; ok
+st tl-tree -m kernels $xflag "$T/intervals.tsv" |
+st tl-tree -m launchers -d "$T" >"$w/Lu.tsv"; ok
 nl=$(awk 'END { print NR - 1 }' "$w/Lu.tsv")
 # TraceLens groups the launchers in their order (by ts, ties by first
 # kernel, then UID): each sheet's stable sort ends with ts and g1, and

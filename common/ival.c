@@ -1,0 +1,131 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * TraceLens's interval arithmetic: intervals [ts, ts + dur] merged in
+ * start order, their lengths summed in that order, in IEEE doubles of
+ * microseconds as Python computes them, or in exact integer
+ * nanoseconds.  tl-aggregate's union, span and gaps and tl-tree's
+ * kernel times are this one code, so that they agree to the last bit.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tl.h"
+
+int
+ival_parse(int exact, const char *s, size_t len, union tv *t)
+{
+	if (exact)
+		return num_us_to_ns(s, len, &t->n);
+	return num_double(s, len, &t->d);
+}
+
+union tv
+ival_add(int exact, union tv a, union tv b)
+{
+	union tv r;
+
+	if (exact)
+		r.n = a.n + b.n;
+	else
+		r.d = a.d + b.d;
+	return r;
+}
+
+union tv
+ival_sub(int exact, union tv a, union tv b)
+{
+	union tv r;
+
+	if (exact)
+		r.n = a.n - b.n;
+	else
+		r.d = a.d - b.d;
+	return r;
+}
+
+int
+ival_cmp(int exact, union tv a, union tv b)
+{
+	if (exact)
+		return (a.n > b.n) - (a.n < b.n);
+	return (a.d > b.d) - (a.d < b.d);
+}
+
+union tv
+ival_zero(int exact)
+{
+	union tv r;
+
+	memset(&r, 0, sizeof(r));
+	if (!exact)
+		r.d = 0.0;
+	return r;
+}
+
+char *
+ival_fmt(int exact, union tv t, char *buf, size_t size)
+{
+	if (exact)
+		return num_ns_to_us(t.n, buf, size);
+	return num_pyrepr(t.d, buf, size);
+}
+
+void
+mg_reset(struct merger *m)
+{
+	m->open = 0;
+	m->seen = 0;
+}
+
+void
+mg_close(struct merger *m)
+{
+	if (!m->open)
+		return;
+	m->sum = ival_add(m->exact, m->sum, ival_sub(m->exact, m->cur.e, m->cur.s));
+	m->open = 0;
+}
+
+int
+mg_add(struct merger *m, union tv s, union tv e)
+{
+	union tv gap;
+	int c, x = m->exact;
+
+	if (m->seen && ival_cmp(x, s, m->last) < 0)
+		return -1;
+	if (!m->seen) {
+		m->first = s;
+		m->sum = ival_zero(x);
+		m->gsum = ival_zero(x);
+	}
+	m->seen = 1;
+	m->last = s;
+	if (m->open && ival_cmp(x, s, m->cur.e) <= 0) {
+		if (ival_cmp(x, e, m->cur.e) > 0)
+			m->cur.e = e;
+		return 0;
+	}
+	if (m->open) {
+		gap = ival_sub(x, s, m->cur.e);
+		c = 1;
+		if (m->cmp == '<')
+			c = x ? (double)gap.n / 1000 < m->thresh : gap.d < m->thresh;
+		else if (m->cmp == '>')
+			c = x ? (double)gap.n / 1000 >= m->thresh : gap.d >= m->thresh;
+		mg_close(m);
+		if (c)
+			m->gsum = ival_add(x, m->gsum, gap);
+	}
+	m->cur.s = s;
+	m->cur.e = e;
+	m->open = 1;
+	return 0;
+}
+
+union tv
+mg_union(struct merger *m)
+{
+	mg_close(m);
+	return m->seen ? m->sum : ival_zero(m->exact);
+}
