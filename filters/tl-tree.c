@@ -206,6 +206,57 @@ puthex(struct buf *b, unsigned long long v, int width)
 	buf_add(b, t, (size_t)width);
 }
 
+/*
+ * A key of the decimal s that sort(1) compares as bytes in the order
+ * sort -n gives the numbers: sign class, 24 integer digits, 9 of the
+ * fraction (digits of a negative number complemented).  As sort -n,
+ * it reads a number's leading [-]digits[.digits] and no exponent.
+ */
+static void
+putdec(struct buf *b, const char *s)
+{
+	char k[1 + 24 + 9], *p = k + 1;
+	const char *d, *f;
+	size_t ni, nf, i;
+	int neg = *s == '-', zero = 1;
+
+	if (neg)
+		s++;
+	for (d = s; *d >= '0' && *d <= '9'; d++)
+		;
+	ni = (size_t)(d - s);
+	nf = 0;
+	f = *d == '.' ? d + 1 : d;
+	while (f[nf] >= '0' && f[nf] <= '9')
+		nf++;
+	while (ni > 0 && *s == '0')
+		s++, ni--;
+	if (ni > 24)
+		tl_die("%.40s: a number too long for a sort key", s);
+	memset(p, '0', 24 + 9);
+	memcpy(p + 24 - ni, s, ni);
+	memcpy(p + 24, f, MIN(nf, 9));
+	for (i = 0; i < 24 + 9; i++)
+		zero &= p[i] == '0';
+	if (neg && !zero) {
+		k[0] = '0';
+		for (i = 0; i < 24 + 9; i++)
+			p[i] = (char)('9' - (p[i] - '0'));
+	} else
+		k[0] = '1';
+	buf_add(b, k, sizeof(k));
+}
+
+/* An integer as a sort key: 12 digits, zero-padded (not negative). */
+static void
+putukey(struct buf *b, long long v)
+{
+	char t[24];
+
+	snprintf(t, sizeof(t), "%012lld", v < 0 ? 0 : v);
+	buf_adds(b, t);
+}
+
 static void
 emit(FILE *fp, struct buf *b)
 {
@@ -2758,7 +2809,7 @@ upass(struct unified *u, const char *path)
 	FILE *fp = xopen(path, "r", NULL);
 	const char *const *f = to.f;
 	int y;
-	long long src, prev = -1;
+	long long src, prev = -1, gseq;
 	const char *name, *cat, *k1s, *s;
 	size_t i, k1len;
 
@@ -2788,7 +2839,14 @@ upass(struct unified *u, const char *path)
 		buf_adds(g, name);
 		addf(g, cat);
 		addnames(g, &to, &u->key);
-		putnum(b, thr_get(&u->groups, g->s, g->len)->idx + 1);
+		gseq = thr_get(&u->groups, g->s, g->len)->idx + 1;
+		/* the sort key: gseq, cls, ts, UID */
+		putukey(b, gseq);
+		buf_addc(b, y ? '1' : '0');
+		putdec(b, y ? "0" : f[OTS]);
+		putukey(b, strtoll(r.f[RUID].s, NULL, 10));
+		tab(b);
+		putnum(b, gseq);
 		tab(b);
 		putnum(b, ++u->rn);
 		addf(b, y ? "1" : "0");
@@ -2840,7 +2898,7 @@ unifiedmode(const char *path)
 	int st = TL_OK;
 
 	memset(&u, 0, sizeof(u));
-	fputs("gseq\trn\tcls\tts\tUID\tname\tk1\tprocess_name\tprocess_label\t"
+	fputs("key\tgseq\trn\tcls\tts\tUID\tname\tk1\tprocess_name\tprocess_label\t"
 	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
 	    "Concrete Inputs\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\ttfs\tspec\t"
 	    "params\tbcat\tkt\tkd\trt\trb\tpr\top category\n", stdout);
@@ -2899,7 +2957,7 @@ launchersmode(const char *path)
 		ic[i] = rec_need(&r, icols[i]);
 	fputs("UID\tname\top category\tprocess_name\tprocess_label\t"
 	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tk1\tkd\n", stdout);
+	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tk1\tkd\ttkey\n", stdout);
 	while (rec_read(&r)) {
 		op = strtoll(rec_get(&r, ic[0], NULL), NULL, 10);
 		if (op <= prev)
@@ -2925,6 +2983,10 @@ launchersmode(const char *path)
 		addf(&b, rec_get(&r, ic[3], NULL));
 		addf(&b, k1);
 		addf(&b, rec_get(&r, ic[5], NULL));
+		/* ts, then g1, as a key that sort compares as bytes */
+		tab(&b);
+		putdec(&b, f[OTS]);
+		putukey(&b, strtoll(rec_get(&r, ic[3], NULL), NULL, 10));
 		emit(stdout, &b);
 	}
 	treeops_close(&to);

@@ -232,13 +232,23 @@ rl_annot() {
 # of every op to $rl_w/metF.tsv (metB.tsv with --bwd).
 rl_model() {
 	rl_o=$1 rl_k=$2 rl_kind=${3:-}
+	rl_h='UID	name	process_name	process_label	thread_name	Input Dims	Input type	Input Strides	Concrete Inputs	Kernel Time (µs)	kernel_names	annotation'
+	# The model columns unified_perf_summary takes, by their place in
+	# tl-roofline's header (the roofline ones come with a GPU spec
+	# only): tl-roofline's output goes on to them through cut, beside
+	# the sheets' records (fd 4: a pipe, not a file of every column).
+	rl_c=$(printf '%s\n' "$rl_h" | tl-roofline $rl_arch ${rl_kind:+--bwd} | awk -F '\t' '{
+		n = split("UID|model_status|GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)|Roofline Time (µs)|Roofline Bound|Pct Roofline", w, "|")
+		for (i = 1; i <= NF; i++) c[$i] = i
+		s = c[w[1]]; for (j = 2; j <= n; j++) if (w[j] in c) s = s "," c[w[j]]
+		print s }')
+	[ -n "$rl_c" ] || { echo "tl-roofline: failed" >>"$F"; return 1; }
+	{ {
 	st awkx '
 	FILENAME == meta { metaload(); next }
 	FNR == 1 {
 		header()
-		print "UID", "name", "process_name", "process_label", "thread_name",
-		    "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
-		    "Kernel Time (µs)", "kernel_names", "annotation"
+		print hdr
 		getline kl <kin
 		au = -1
 		next
@@ -258,8 +268,8 @@ rl_model() {
 		print $col["UID"], $col["name"], pn, pl, tn, $col["Input Dims"], $col["Input type"],
 		    $col["Input Strides"], $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
 		    (au == u ? substr(al, 14) : "")
-	}' meta="$rl_T/meta.tsv" kin="$rl_k" an="$rl_w/ann.tsv" "$rl_T/meta.tsv" "$rl_o" |
-	st tl-roofline $rl_arch ${rl_kind:+--bwd} | st tee "$rl_w/full.$rl_kind" |
+	}' hdr="$rl_h" meta="$rl_T/meta.tsv" kin="$rl_k" an="$rl_w/ann.tsv" "$rl_T/meta.tsv" "$rl_o" |
+	st tl-roofline $rl_arch ${rl_kind:+--bwd} | st tee /dev/fd/4 |
 	st awkx '
 	NR == 1 {
 		header()
@@ -278,18 +288,8 @@ rl_model() {
 		o = o "\t" $col["kernel_names"] "\t" $col["Input Dims"] "\t" $col["Input type"]
 		o = o "\t" $col["Input Strides"] "\t" $col["Concrete Inputs"] "\t" $col["Kernel Time (µs)"]
 		print o
-	}' kind="${rl_kind:-F}" arch="$rl_arch"
-	# (cut: the model columns only, in the order of the file, for
-	# unified_perf_summary, which finds them by name)
-	rl_c=$(head -n 1 "$rl_w/full.$rl_kind" | awk -F '\t' '{
-		n = split("UID|model_status|GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)|Roofline Time (µs)|Roofline Bound|Pct Roofline", w, "|")
-		for (i = 1; i <= NF; i++) c[$i] = i
-		# (the roofline columns come with a GPU spec only)
-		s = c[w[1]]; for (j = 2; j <= n; j++) if (w[j] in c) s = s "," c[w[j]]
-		print s }')
-	cut -f "$rl_c" "$rl_w/full.$rl_kind" >"$rl_w/met${rl_kind:-F}.tsv" ||
-	    echo "cut: failed" >>"$F"
-	rm -f "$rl_w/full.$rl_kind"
+	}' kind="${rl_kind:-F}" arch="$rl_arch" >&3
+	} 4>&1 | st cut -f "$rl_c" >"$rl_w/met${rl_kind:-F}.tsv"; } 3>&1
 }
 
 # rl_wstream: $rl_w/W.tsv, the host ops of ops.tsv grouped by tree
@@ -656,9 +656,10 @@ rl_unified() {
 	# TraceLens's op category, and the group of each row (the nine
 	# keys, numbered in order of first appearance).  In a group, rows
 	# in TraceLens's order (collected ops by ts, then the synthetic
-	# ones): ex_UID is the first.
+	# ones): ex_UID is the first.  (unified's first column is a key of
+	# gseq, cls, ts and UID that sort compares as bytes.)
 	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -o "$rl_w/fdur" -y "$rl_w/ry.tsv" "$rl_w/rx.tsv" |
-	st hsort -t "$TAB" -k1,1n -k3,3n -k4,4n -k5,5n | st rl_keep "$rl_w/urg.tsv" |
+	st hsort -t "$TAB" -k1,1 | st rl_keep "$rl_w/urg.tsv" |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' 'name=first:name' 'cat=first:op category' \
 	    'pn=first:process_name' 'pl=first:process_label' 'tn=first:thread_name' \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
@@ -710,8 +711,8 @@ rl_unified() {
 	# unified_perf_summary (1 = first data row) it went to.
 	st awk -F '\t' -v OFS='\t' '
 	FILENAME == ugf { if (FNR > 1) pos[$1] = FNR - 1; next }
-	FILENAME == urgf { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "UID") uc = i; next }
-		gs[$uc] = $1; next }
+	FILENAME == urgf { if (FNR == 1) { for (i = 1; i <= NF; i++) { if ($i == "UID") uc = i; if ($i == "gseq") gc = i }; next }
+		gs[$uc] = $gc; next }
 	FILENAME == civf { if ($1 in gs) print $6, pos[gs[$1]]; next }
 	($1 in gs) { print $8, pos[gs[$1]] }' ugf="$rl_w/ug.tsv" urgf="$rl_w/urg.tsv" civf="$rl_w/civ.tsv" \
 	    "$rl_w/ug.tsv" "$rl_w/urg.tsv" "$rl_w/civ.tsv" "$rl_w/syn.tsv" |

@@ -443,17 +443,18 @@ kpid=$!
 # order (tl-tree -m launchers).  Lu columns: 1 UID 2 name 3 op category
 # 4 process_name 5 process_label 6 thread_name 7-10 Input Dims/type/
 # Strides, Concrete Inputs 11 ts 12 direct 13 subtree 14 g1 15 k1 16 kd
+# 17 tkey (ts and g1 as one key that sort compares as bytes)
 st tl-tree -m kernels $xflag "$T/intervals.tsv" |
 st tl-tree -m launchers -d "$T" >"$w/Lu.tsv"; ok
 nl=$(awk 'END { print NR - 1 }' "$w/Lu.tsv")
 # TraceLens groups the launchers in their order (by ts, ties by first
-# kernel, then UID): each sheet's stable sort ends with ts and g1, and
-# takes only the columns it needs (kd is most of Lu).
+# kernel, then UID): each sheet's stable sort ends with tkey (ts, g1),
+# and takes only the columns it needs (kd is most of Lu).
 if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 	# The three sheets run at once: the first two in the background.
 	# ---- ops_summary_by_category ----
 	{
-		st cut -f3,11,12,14 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k2,2n -k4,4n |
+		st cut -f3,12,17 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k3,3 |
 		st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' >"$w/cat.tsv"; bgok || exit 1
 		st awkx '
 		NR == 1 { print "op category,Count,total_direct_kernel_time_ms,Percentage (%),Cumulative Percentage (%)"; next }
@@ -472,7 +473,7 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 
 	# ---- ops_summary ----
 	{
-		st cut -f2,3,11,12,13,14 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k3,3n -k6,6n |
+		st cut -f2,3,12,13,17 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k5,5 |
 		st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 		    'Categories=set:op category' >"$w/ops.tsv"; bgok || exit 1
 		st awkx '
@@ -494,8 +495,8 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 	# ---- ops_unique_args ----
 	ukeys='-k2,2 -k3,3 -k4,4 -k5,5 -k6,6 -k7,7 -k8,8 -k9,9 -k10,10'
 	plain "$w/Lu.tsv" && ukeys=-k2,10
-	st cut -f1-14,16 "$w/Lu.tsv" |
-	st hsort -s -t "$TAB" $ukeys -k11,11n -k14,14n |
+	st cut -f1-14,16,17 "$w/Lu.tsv" |
+	st hsort -s -t "$TAB" $ukeys -k16,16 |
 	st tl-aggregate -g 'name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs' \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
 	    'operation_count=count:UID' \
