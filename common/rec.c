@@ -28,37 +28,24 @@ rec_close(struct rec_reader *r)
 		free(r->hdr[i]);
 	free(r->hdr);
 	free(r->line);
+	free(r->buf);
 	free(r->f);
 	memset(r, 0, sizeof(*r));
 }
 
-int
-rec_read(struct rec_reader *r)
+/* Split the line s[0..n) (NUL at s[n]) into r's fields. */
+static void
+fields(struct rec_reader *r, char *p, size_t n)
 {
-	ssize_t n;
-	char *p, *end, *tab;
+	char *end = p + n, *tab;
 
-	errno = 0;
-	n = getline(&r->line, &r->cap, r->fp);
-	if (n < 0) {
-		if (ferror(r->fp))
-			tl_die("%s: read error:", r->name);
-		return 0;
-	}
-	r->lineno++;
-	if (n > 0 && r->line[n - 1] == '\n')
-		r->line[--n] = '\0';
-	else
-		tl_die("%s: line %zu: no newline at end of input (truncated?)",
-		    r->name, r->lineno);
-	if (n > 0 && r->line[n - 1] == '\r')
+	if (n > 0 && end[-1] == '\r')
 		tl_die("%s: line %zu: CR before LF: not a tl record stream",
 		    r->name, r->lineno);
 	r->nf = 0;
-	p = r->line;
-	end = r->line + n;
 	for (;;) {
-		tl_grow((void **)&r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
+		if (r->nf == r->fcap)
+			tl_grow((void **)&r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
 		tab = memchr(p, '\t', (size_t)(end - p));
 		if (tab == NULL)
 			tab = end;
@@ -70,16 +57,83 @@ rec_read(struct rec_reader *r)
 			break;
 		p = tab + 1;
 	}
+}
+
+/*
+ * The records are read in large blocks into r->buf and split in
+ * place: no copy of each line, as getline makes.  (The header comes by
+ * getline, so that a program may go on reading the stream itself
+ * after it; after a record, the stream is this reader's.)
+ */
+int
+rec_read(struct rec_reader *r)
+{
+	char *nl;
+	size_t n;
+
+	for (;;) {
+		nl = r->end > r->beg ?
+		    memchr(r->buf + r->beg, '\n', r->end - r->beg) : NULL;
+		if (nl != NULL)
+			break;
+		if (r->eof) {
+			if (r->end > r->beg) {
+				r->lineno++;
+				tl_die("%s: line %zu: no newline at end of input "
+				    "(truncated?)", r->name, r->lineno);
+			}
+			return 0;
+		}
+		if (r->beg > 0) {
+			memmove(r->buf, r->buf + r->beg, r->end - r->beg);
+			r->end -= r->beg;
+			r->beg = 0;
+		}
+		if (r->end + 1 >= r->bcap)
+			tl_grow((void **)&r->buf, &r->bcap,
+			    r->bcap ? 2 * r->bcap : TL_IOBUF, 1);
+		errno = 0;
+		n = fread(r->buf + r->end, 1, r->bcap - r->end - 1, r->fp);
+		if (n == 0) {
+			if (ferror(r->fp))
+				tl_die("%s: read error:", r->name);
+			r->eof = 1;
+		}
+		r->end += n;
+	}
+	r->lineno++;
+	*nl = '\0';
+	n = (size_t)(nl - (r->buf + r->beg));
+	fields(r, r->buf + r->beg, n);
+	r->beg = (size_t)(nl + 1 - r->buf);
 	return 1;
 }
 
 void
 rec_read_header(struct rec_reader *r)
 {
+	ssize_t n;
 	size_t i;
 
-	if (!rec_read(r))
-		tl_die("%s: empty input: no header line", r->name);
+	if (r->buf != NULL) {
+		/* (records were read: the stream is in our buffer) */
+		if (!rec_read(r))
+			tl_die("%s: empty input: no header line", r->name);
+	} else {
+		errno = 0;
+		n = getline(&r->line, &r->cap, r->fp);
+		if (n < 0) {
+			if (ferror(r->fp))
+				tl_die("%s: read error:", r->name);
+			tl_die("%s: empty input: no header line", r->name);
+		}
+		r->lineno++;
+		if (r->line[n - 1] != '\n')
+			tl_die("%s: line %zu: no newline at end of input "
+			    "(truncated?)", r->name, r->lineno);
+		r->line[--n] = '\0';
+		fields(r, r->line, (size_t)n);
+	}
 	r->hdr = tl_calloc(r->nf, sizeof(*r->hdr));
 	r->nhdr = r->nf;
 	for (i = 0; i < r->nf; i++) {

@@ -129,8 +129,13 @@ struct rec_field {
 struct rec_reader {
 	FILE *fp;		/* input stream, not owned */
 	const char *name;	/* input name for diagnostics, not owned */
-	char *line;		/* line buffer, reused */
+	char *line;		/* the header's line buffer (getline), reused */
 	size_t cap;		/* allocated size of line */
+	char *buf;		/* the records' read buffer, owned; NULL before */
+	size_t bcap;		/* allocated size of buf */
+	size_t beg;		/* first byte of buf not yet returned */
+	size_t end;		/* one past the last byte read into buf */
+	int eof;		/* fp has no more bytes */
 	size_t lineno;		/* 1-based number of the last line read */
 	struct rec_field *f;	/* fields of the current record */
 	size_t nf;		/* number of fields in f */

@@ -41,7 +41,7 @@ static const char *dir;		/* -d: split's output dir, merge's report dir */
 static const char *tpath;	/* -t: tree records */
 static const char *gpath;	/* -g: GPU link records */
 static const char *npath;	/* -n: GPU-event counts per op */
-static const char *wpath;	/* -w: forward links */
+static const char *wpath;	/* -w: merge: forward links; forest: fwd TAB KEY out */
 static const char *opath;	/* -o: intervals.tsv */
 static const char *epath;	/* -e: the events, for lines by offset */
 static const char *fpath;	/* -f: facts */
@@ -81,7 +81,8 @@ usage(int status)
 	    "       tl-tree -m overlap [streamrecs]\n"
 	    "       tl-tree -m merge -d outdir -t tree -n ngpu -w fwd -g gpurecs"
 	    " [-f facts] events\n"
-	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled] [ops]\n"
+	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled]"
+	    " [-w fwdkeys] [ops]\n"
 	    "       tl-tree -m pairs [forest]\n"
 	    "       tl-tree -m collect [-s eligible] [forest]\n"
 	    "       tl-tree -m kernels [-x] [intervals.tsv]\n"
@@ -2172,10 +2173,10 @@ forestmode(const char *path)
 	struct rec_reader r;
 	struct ulist own, nc, mod;
 	struct buf b = {0};
-	FILE *fp = xopen(path, "r", iob);
-	int c[8];
+	FILE *fp = xopen(path, "r", iob), *wfp = NULL;
+	int c[8], st = TL_OK;
 	long long uid, prev = -1;
-	size_t i;
+	size_t i, flen;
 	static const char *const names[] = {
 		"UID", "cat", "name", "parent", "ngpu", "fwd", "cpu_root", "root"
 	};
@@ -2184,6 +2185,8 @@ forestmode(const char *path)
 	rec_read_header(&r);
 	for (i = 0; i < LEN(names); i++)
 		c[i] = rec_need(&r, names[i]);
+	if (wpath)
+		wfp = xopen(wpath, "w", NULL);
 	ulist_open(&own, apath);
 	ulist_open(&nc, cpath);
 	ulist_open(&mod, kpath);
@@ -2203,15 +2206,24 @@ forestmode(const char *path)
 		buf_adds(&b, ulist_has(&own, uid) ? "\t1" : "\t0");
 		buf_adds(&b, ulist_has(&nc, uid) ? "\t1" : "\t0");
 		buf_adds(&b, ulist_has(&mod, uid) ? "\t1" : "\t0");
+		if (wfp != NULL && rec_get(&r, c[5], &flen)[0] != '\0') {
+			/* -w: fwd TAB KEY, the key being this record's first 16 bytes */
+			fwrite(rec_get(&r, c[5], NULL), 1, flen, wfp);
+			putc('\t', wfp);
+			fwrite(b.s, 1, 2 * UIDW, wfp);
+			putc('\n', wfp);
+		}
 		emit(stdout, &b);
 	}
+	if (wfp != NULL)
+		st = tl_fshut(wfp, wpath);
 	ulist_close(&own);
 	ulist_close(&nc);
 	ulist_close(&mod);
 	buf_free(&b);
 	rec_close(&r);
 	fclose(fp);
-	return TL_OK;
+	return st;
 }
 
 /* What an op of the tree is, by its cat. */

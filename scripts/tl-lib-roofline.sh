@@ -297,8 +297,9 @@ rl_model() {
 # compares bytes): KEY UID cat name parent ngpu fwd cpu_root own nc mod,
 # where own: some op's fwd link points here; nc: a communication kernel
 # is below; mod: the op has a perf model.  Also $rl_w/xb.tsv (the fwd
-# links: fwd op TAB op, by fwd op), $rl_w/own.tsv (the fwd ops) and
-# $rl_w/nc.tsv.  The records are tl-tree -m forest's (tl-tree(1)).
+# links: fwd op TAB op, by fwd op), $rl_w/own.tsv (the fwd ops),
+# $rl_w/nc.tsv and $rl_w/fk.tsv (fwd op TAB KEY of the ops with a fwd
+# link, in UID order).  The records are tl-tree -m forest's (tl-tree(1)).
 # Memory: sort's buffer; the flags are merge joins against UID-sorted
 # lists.
 rl_wstream() {
@@ -314,7 +315,8 @@ rl_wstream() {
 	st awk -F '\t' '$2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
 	    last = $1; print $1 }' >"$rl_w/nc.tsv"; ok
 	st awk -F '\t' 'NR > 1 { print $1 }' "$rl_w/m.tsv" >"$rl_w/mu.tsv"; ok
-	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_w/nc.tsv" -k "$rl_w/mu.tsv" "$rl_T/ops.tsv" |
+	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_w/nc.tsv" -k "$rl_w/mu.tsv" \
+	    -w "$rl_w/fk.tsv" "$rl_T/ops.tsv" |
 	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
 }
 
@@ -546,8 +548,8 @@ rl_unified() {
 			if (m[bc["model_status"]] == "ok" && m[bc["op category"]] != "" &&
 			    $col["cat"] == "cpu_op" && $col["ngpu"] > 0) print $col["UID"]
 		}' fb="$rl_w/metB.tsv" "$rl_w/mb.tsv" >"$rl_w/elig.tsv"; ok
-		awk -F '\t' -v OFS='\t' '$7 != "" { print $7, $1 }' "$rl_w/W.tsv" |
-		    st $SORT -t "$TAB" -k1,1n |
+		# (fk.tsv: fwd op TAB KEY of the ops with a fwd link)
+		st $SORT -t "$TAB" -k1,1n "$rl_w/fk.tsv" |
 		st awk -F '\t' "$RL_HAS"'
 		has(ef, $1 + 0) { print $2 }' ef="$rl_w/elig.tsv" |
 		st $SORT >"$rl_w/fok.tsv"; ok
