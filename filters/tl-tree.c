@@ -88,6 +88,8 @@ usage(int status)
 	    "       tl-tree -m kernels [-x] [intervals.tsv]\n"
 	    "       tl-tree -m subtree|direct [-bx] -k keys [intervals.tsv]\n"
 	    "       tl-tree -m launchers -d treedir [kernels]\n"
+	    "       tl-tree -m rows -f metrics -k kinfo [-s bwdmetrics]"
+	    " [-y synthetic -o synrows] [collected]\n"
 	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
 	    " [-y rows] [rows]\n");
 	exit(status);
@@ -3011,6 +3013,191 @@ launchersmode(const char *path)
 	return TL_OK;
 }
 
+/* ==== rows: the rows of unified_perf_summary with their metrics ==== */
+
+/* A UID-ordered file read as a merge join: the record at or after a UID. */
+struct jin {
+	struct rec_reader r;	/* the file */
+	FILE *fp;		/* its stream, owned */
+	int ucol;		/* the UID's column */
+	long long uid;		/* UID of the current record; LLONG_MAX at EOF */
+};
+
+/* Open path; with a header, the UID is the column named ucol. */
+static void
+jin_open(struct jin *j, const char *path, const char *ucol)
+{
+	j->fp = xopen(path, "r", NULL);
+	rec_open(&j->r, j->fp, path);
+	j->ucol = 0;
+	if (ucol != NULL) {
+		rec_read_header(&j->r);
+		j->ucol = rec_need(&j->r, ucol);
+	}
+	j->uid = -1;
+}
+
+/* Advance to uid (calls in ascending uid); 1 when j has a record for it. */
+static int
+jin_at(struct jin *j, long long uid)
+{
+	long long prev;
+
+	while (j->uid < uid) {
+		prev = j->uid;
+		if (!rec_read(&j->r)) {
+			j->uid = LLONG_MAX;
+			break;
+		}
+		j->uid = strtoll(rec_get(&j->r, j->ucol, NULL), NULL, 10);
+		if (j->uid <= prev)
+			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
+			    j->r.name, j->r.lineno, j->uid, prev);
+	}
+	return j->uid == uid;
+}
+
+static void
+jin_close(struct jin *j)
+{
+	rec_close(&j->r);
+	fclose(j->fp);
+}
+
+/* The model columns unified_perf_summary takes, by the names tl-roofline
+ * gives them; the last three come with a GPU spec only. */
+static const char *const metcols[] = {
+	"model_status", "GFLOPS", "Data Moved (MB)", "FLOPS/Byte", "TB/s",
+	"TFLOPS/s", "Compute Spec", "params", "op category", "Kernel Time (µs)",
+	"Roofline Time (µs)", "Roofline Bound", "Pct Roofline"
+};
+enum { NMET = LEN(metcols), NMETBASE = 10 };
+
+/* The state of rows across its inputs. */
+struct rows {
+	struct jin met;		/* -f: the fwd metrics (tl-roofline's columns) */
+	int mc[NMET];		/* their columns in met; -1 when absent */
+	struct jin ki;		/* -k: kernel time and list by UID */
+	struct jin sm;		/* -s: the S rows' bwd metrics, UID then NMET */
+	struct buf b;		/* the row being written */
+	long long prev;		/* last UID read */
+};
+
+/*
+ * One row: r's UID and type (P, S, O), or with src a synthetic op (Y)
+ * of that source op and name.
+ * Writes src UID type name has status gf dm fb tbs tfs spec params bcat
+ * kt kd rt rb pr to fp; a P row whose model is undefined has none.
+ */
+static void
+row(struct rows *rw, FILE *fp, const struct rec_reader *r, const char *src,
+    const char *name)
+{
+	long long u = strtoll(r->f[0].s, NULL, 10);
+	const char *t = src ? "Y" : r->f[1].s;
+	const char *x[NMET], *kt = "", *kd = "";
+	struct buf *b = &rw->b;
+	size_t i;
+
+	if (u <= rw->prev)
+		tl_die("%s: line %zu: out of order (UID %lld after %lld)",
+		    r->name, r->lineno, u, rw->prev);
+	rw->prev = u;
+	for (i = 0; i < NMET; i++)
+		x[i] = "";
+	if (jin_at(&rw->ki, u)) {
+		kt = rec_get(&rw->ki.r, 1, NULL);
+		kd = rec_get(&rw->ki.r, 2, NULL);
+	}
+	if (*t == 'P') {
+		if (jin_at(&rw->met, u))
+			for (i = 0; i < NMET; i++)
+				if (rw->mc[i] >= 0)
+					x[i] = rec_get(&rw->met.r, rw->mc[i], NULL);
+		if (strcmp(x[0], "undefined") == 0)
+			return;
+		if (strcmp(x[0], "ok") == 0)
+			kt = x[9];
+		else
+			for (i = 1; i < NMET; i++)
+				x[i] = "";
+	} else if (*t == 'S') {
+		if (rw->sm.fp != NULL && jin_at(&rw->sm, u))
+			for (i = 0; i < NMET; i++)
+				x[i] = rec_get(&rw->sm.r, (int)i + 1, NULL);
+		kt = x[9];
+	}
+	if (*t == 'Y')
+		buf_adds(b, src);
+	else
+		putnum(b, u);
+	tab(b), putnum(b, u);
+	addf(b, t);
+	addf(b, *t == 'Y' ? name : "");
+	addf(b, *t == 'P' || *t == 'S' ? "True" : "False");
+	for (i = 0; i < 8; i++)
+		addf(b, x[i]);
+	addf(b, *t == 'S' ? x[8] : "");
+	addf(b, kt);
+	addf(b, kd);
+	for (i = NMETBASE; i < NMET; i++)
+		addf(b, x[i]);
+	emit(fp, b);
+}
+
+/*
+ * rows: the rows of unified_perf_summary (TraceLens's
+ * collect_unified_perf_events) with their metrics, kernel time and
+ * kernel list, for tl-tree -m unified: the collected ops (UID type
+ * fwd, UID order) to the standard output; the synthetic ops of -y
+ * (UID src name ..., UID order) to -o.  Memory: one record per input.
+ */
+static int
+rowsmode(const char *path)
+{
+	struct rows rw;
+	struct rec_reader r;
+	FILE *fp = xopen(path, "r", NULL), *yo;
+	size_t i;
+	int st = TL_OK;
+
+	memset(&rw, 0, sizeof(rw));
+	rw.prev = -1;
+	jin_open(&rw.met, fpath, "UID");
+	for (i = 0; i < NMET; i++)
+		if ((rw.mc[i] = rec_col(&rw.met.r, metcols[i])) < 0 && i < NMETBASE)
+			tl_die("%s: no column '%s'", fpath, metcols[i]);
+	jin_open(&rw.ki, kpath, "op");
+	if (spath)
+		jin_open(&rw.sm, spath, NULL);
+	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
+	while (rec_read(&r)) {
+		need(&r, 3);	/* UID type fwd */
+		row(&rw, stdout, &r, NULL, NULL);
+	}
+	rec_close(&r);
+	if (fp != stdin)
+		fclose(fp);
+	if (ypath) {
+		fp = xopen(ypath, "r", NULL);
+		yo = xopen(opath, "w", NULL);
+		rec_open(&r, fp, ypath);
+		while (rec_read(&r)) {
+			need(&r, 8);	/* UID src name ts dur kname stream gpu */
+			row(&rw, yo, &r, r.f[1].s, r.f[2].s);
+		}
+		rec_close(&r);
+		fclose(fp);
+		st = tl_fshut(yo, opath);
+	}
+	jin_close(&rw.met);
+	jin_close(&rw.ki);
+	if (spath)
+		jin_close(&rw.sm);
+	buf_free(&rw.b);
+	return st;
+}
+
 /* ==== kernels; subtree, direct: the intervals of ops ==== */
 
 /* The intervals.tsv columns these modes read. */
@@ -3395,6 +3582,8 @@ main(int argc, char *argv[])
 		return pickmode(in, 's') | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "direct") == 0 && kpath)
 		return pickmode(in, 'd') | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "rows") == 0 && fpath && kpath && (!ypath || opath))
+		return rowsmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "kernels") == 0)
 		return kernelsmode(in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "launchers") == 0 && dir)

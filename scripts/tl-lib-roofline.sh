@@ -296,28 +296,34 @@ rl_model() {
 # (sorted by KEY, the tree's root and the op's UID in hex, so that sort
 # compares bytes): KEY UID cat name parent ngpu fwd cpu_root own nc mod,
 # where own: some op's fwd link points here; nc: a communication kernel
-# is below; mod: the op has a perf model.  Also $rl_w/xb.tsv (the fwd
-# links: fwd op TAB op, by fwd op), $rl_w/own.tsv (the fwd ops),
-# $rl_w/nc.tsv and $rl_w/fk.tsv (fwd op TAB KEY of the ops with a fwd
-# link, in UID order).  The records are tl-tree -m forest's (tl-tree(1)).
+# is below; mod: the op has a perf model (from rl_links and m.tsv).
+# Also $rl_w/fk.tsv (fwd op TAB KEY of the ops with a fwd link, in UID
+# order).  The records are tl-tree -m forest's (tl-tree(1)).
 # Memory: sort's buffer; the flags are merge joins against UID-sorted
 # lists.
 rl_wstream() {
-	# The fwd links, fwd op TAB op, by fwd op (rl_pairs joins on it), and
-	# the fwd ops.  (UID is the first column of ops.tsv)
-	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) if ($i == "fwd") print i; exit }' "$rl_T/ops.tsv")
-	cut -f "1,$rl_c" "$rl_T/ops.tsv" | awk -F '\t' -v OFS='\t' 'NR > 1 && $2 != "" { print $2, $1 }' |
-	    st $SORT -t "$TAB" -k1,1n >"$rl_w/xb.tsv"; ok
-	cut -f 1 "$rl_w/xb.tsv" | st uniq >"$rl_w/own.tsv"; ok
-	# (intervals.tsv is sorted by op; grep first: collectives are few)
-	{ grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$rl_T/intervals.tsv" ||
-	    [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
-	st awk -F '\t' '$2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
-	    last = $1; print $1 }' >"$rl_w/nc.tsv"; ok
 	st awk -F '\t' 'NR > 1 { print $1 }' "$rl_w/m.tsv" >"$rl_w/mu.tsv"; ok
 	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_w/nc.tsv" -k "$rl_w/mu.tsv" \
 	    -w "$rl_w/fk.tsv" "$rl_T/ops.tsv" |
 	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
+}
+
+# rl_links: what rl_wstream needs of the tree alone (a background job
+# beside the model selection): $rl_w/xb.tsv, $rl_w/own.tsv and
+# $rl_w/nc.tsv.  A failure is in $F.
+rl_links() {
+	# The fwd links, fwd op TAB op, by fwd op (rl_pairs joins on it), and
+	# the fwd ops.  (UID is the first column of ops.tsv)
+	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) if ($i == "fwd") print i; exit }' "$rl_T/ops.tsv")
+	cut -f "1,$rl_c" "$rl_T/ops.tsv" | awk -F '\t' -v OFS='\t' 'NR > 1 && $2 != "" { print $2, $1 }' |
+	    st $SORT -t "$TAB" -k1,1n >"$rl_w/xb.tsv"; bgok || return 1
+	cut -f 1 "$rl_w/xb.tsv" | st uniq >"$rl_w/own.tsv"; bgok || return 1
+	# (intervals.tsv is sorted by op; grep first: collectives are few)
+	{ grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$rl_T/intervals.tsv" ||
+	    [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
+	st awk -F '\t' '$2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
+	    last = $1; print $1 }' >"$rl_w/nc.tsv"
+	bgok
 }
 
 # rl_pairs: $rl_w/bk.tsv, b TAB X for each op b whose fwd op is X or
@@ -356,6 +362,8 @@ tl_roofline_stage() {
 	rl_arch=
 	[ -n "${TL_GPU_ARCH:-}" ] && rl_arch="--gpu-arch=$TL_GPU_ARCH"
 
+	rl_links &
+	rl_lpid=$!
 	# The ops that have a perf model (UID order).
 	st tl-roofline -m "$rl_T/ops.tsv" >"$rl_w/m.tsv"; ok
 	rl_annot || return 1
@@ -369,6 +377,7 @@ tl_roofline_stage() {
 	rl_fpid=$!
 
 	# The host ops grouped by tree, for the walks below.
+	wait "$rl_lpid"; ok
 	rl_wstream || { wait "$rl_fpid"; return 1; }
 
 	# Backward: the bwd events of each modelled op that has its own,
@@ -558,8 +567,30 @@ rl_unified() {
 	# (type P: own model, S: sole bwd op of a modelled fwd op, O: other).
 	# Only host events with GPU work below them are ever visited.
 	st tl-tree -m collect -s "$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
-	# GPU events under a collected op.
 	st awk -F '\t' '{ print $1 "\t" $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/ck.tsv"; ok
+	# Beside the synthetic ops below, what needs only the collected
+	# ops: their kernel times and lists (cki0.tsv), and the bwd metrics
+	# of the S rows' fwd ops.
+	{
+	st tl-tree -m subtree -b -k "$rl_w/ck.tsv" "$rl_T/intervals.tsv" >"$rl_w/cki0.tsv"; bgok || exit 1
+	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
+	: >"$rl_w/sm.tsv"
+	if [ -f "$rl_w/metB.tsv" ]; then
+		awk -F '\t' -v OFS='\t' '$2 == "S" { print $3, $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n |
+		st awkx "$RL_METRICS"'
+		NR == 1 { getline l <fb; nh = split(l, h, "\t"); for (i = 1; i <= nh; i++) hc[h[i]] = i; bu = -1 }
+		{
+			f = $1 + 0
+			while (bu < f) {
+				if ((getline l <fb) <= 0) { bu = 1e300; break }
+				split(l, b, "\t"); bu = b[hc["UID"]] + 0
+			}
+			if (bu == f) print $2, metrics(b, hc)
+		}' fb="$rl_w/metB.tsv" arch="$rl_arch" | st $SORT -t "$TAB" -k1,1n >"$rl_w/sm.tsv"; bgok || exit 1
+	fi
+	} &
+	rl_cpid=$!
+	# GPU events under a collected op.
 	st rl_ivkind s "$rl_w/ck.tsv" >"$rl_w/civ.tsv"; ok
 	st awk -F '\t' '{ print $6 }' "$rl_w/civ.tsv" | st $SORT -n -u >"$rl_w/cov.tsv"; ok
 	# Synthetic ops: each other linked, non-communication GPU event, as
@@ -588,69 +619,21 @@ rl_unified() {
 	# Kernel time and list of every row (collected: its subtree; synthetic:
 	# its kernel), and the first direct kernel of each source op.
 	# (the synthetic UIDs come after the trace's: appended, in order)
-	{ st tl-tree -m subtree -b -k "$rl_w/ck.tsv" "$rl_T/intervals.tsv"
-	  awk -F '\t' -v OFS='\t' '{ print $1, $4, $5, $6, $7, $8 }' "$rl_w/syn.tsv" |
-	    st rl_kinfo | sed 1d; } >"$rl_w/cki.tsv"; ok
+	awk -F '\t' -v OFS='\t' '{ print $1, $4, $5, $6, $7, $8 }' "$rl_w/syn.tsv" |
+	    st rl_kinfo | sed 1d >"$rl_w/syk.tsv"; ok
 	{ cat "$rl_w/ck.tsv"; awk -F '\t' -v OFS='\t' '{ print $2, $2 }' "$rl_w/syn.tsv"; } |
 	    st $SORT -t "$TAB" -k1,1n -u >"$rl_w/sk.tsv"; ok
 	# (each op its own tag: in op order, then ts, then GPU event)
 	st rl_ivkind d "$rl_w/sk.tsv" | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
-	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
-	: >"$rl_w/sm.tsv"
-	if [ -f "$rl_w/metB.tsv" ]; then
-		awk -F '\t' -v OFS='\t' '$2 == "S" { print $3, $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n |
-		st awkx "$RL_METRICS"'
-		NR == 1 { getline l <fb; nh = split(l, h, "\t"); for (i = 1; i <= nh; i++) hc[h[i]] = i; bu = -1 }
-		{
-			f = $1 + 0
-			while (bu < f) {
-				if ((getline l <fb) <= 0) { bu = 1e300; break }
-				split(l, b, "\t"); bu = b[hc["UID"]] + 0
-			}
-			if (bu == f) print $2, metrics(b, hc)
-		}' fb="$rl_w/metB.tsv" arch="$rl_arch" | st $SORT -t "$TAB" -k1,1n >"$rl_w/sm.tsv"; ok
-	fi
+	wait "$rl_cpid"; ok
+	cat "$rl_w/cki0.tsv" "$rl_w/syk.tsv" >"$rl_w/cki.tsv" || { echo "cat: failed" >>"$F"; ok; }
 	# Every row, in UID order (the synthetic UIDs come last), with its
 	# metrics and kernels: src UID type name has status gf dm fb tbs tfs
-	# spec params bcat kt kd rt rb pr; the synthetic ops' rows apart,
-	# sorted by source op.
-	{ $SORT -t "$TAB" -k1,1n "$rl_w/col.tsv"
-	  awk -F '\t' -v OFS='\t' '{ print $1, "Y", $2, $3 }' "$rl_w/syn.tsv"; } |
-	st awkx "$RL_METRICS"'
-	NR == 1 {
-		getline l <ff; nh = split(l, h, "\t"); for (i = 1; i <= nh; i++) fc[h[i]] = i
-		getline l <kif
-		fu = ku = su = -1
-	}
-	{
-		u = $1 + 0; t = $2
-		kt = kd = ""
-		while (ku < u) { if ((getline l <kif) <= 0) { ku = 1e300; break } split(l, k, "\t"); ku = k[1] + 0 }
-		if (ku == u) { kt = k[2]; kd = k[3] }
-		for (i = 1; i <= 13; i++) x[i] = ""
-		has = "False"
-		if (t == "P") {
-			has = "True"
-			while (fu < u) {
-				if ((getline l <ff) <= 0) { fu = 1e300; break }
-				split(l, b, "\t"); fu = b[fc["UID"]] + 0
-			}
-			if (fu == u) split(metrics(b, fc), x, "\t")
-			if (x[1] == "undefined") next
-			if (x[1] == "ok") kt = x[10]
-			else { for (i = 2; i <= 13; i++) x[i] = "" }
-		} else if (t == "S") {
-			has = "True"
-			while (su < u) { if ((getline l <smf) <= 0) { su = 1e300; break } split(l, sm, "\t"); su = sm[1] + 0 }
-			if (su == u) for (i = 2; i <= 14; i++) x[i - 1] = sm[i]
-			kt = x[10]
-		}
-		o = (t == "Y" ? $3 : u) "\t" u "\t" t "\t" (t == "Y" ? $4 : "") "\t" has "\t" x[1]
-		for (i = 2; i <= 8; i++) o = o "\t" x[i]
-		o = o "\t" (t == "S" ? x[9] : "") "\t" kt "\t" kd "\t" x[11] "\t" x[12] "\t" x[13]
-		if (t == "Y") print o >yf; else print o
-	}' ff="$rl_w/metF.tsv" kif="$rl_w/cki.tsv" smf="$rl_w/sm.tsv" arch="$rl_arch" yf="$rl_w/ry0.tsv" - \
-	    >"$rl_w/rx.tsv"; ok
+	# spec params bcat kt kd rt rb pr (tl-tree -m rows); the synthetic
+	# ops' rows apart, then sorted by source op.
+	st $SORT -t "$TAB" -k1,1n "$rl_w/col.tsv" |
+	st tl-tree -m rows -f "$rl_w/metF.tsv" -k "$rl_w/cki.tsv" -s "$rl_w/sm.tsv" \
+	    -y "$rl_w/syn.tsv" -o "$rl_w/ry0.tsv" >"$rl_w/rx.tsv"; ok
 	# (the other rows are in source op order already: src is UID)
 	: >>"$rl_w/ry0.tsv"
 	st $SORT -t "$TAB" -k1,1n -k2,2n "$rl_w/ry0.tsv" >"$rl_w/ry.tsv"; ok
