@@ -182,6 +182,23 @@ tab(struct buf *b)
 	buf_addc(b, '\t');
 }
 
+/*
+ * atoid(s), without its cost on the common case, a plain
+ * UID: the passes parse millions of them.
+ */
+static long long
+atoid(const char *s)
+{
+	long long v = 0;
+	int i;
+
+	for (i = 0; i < 18 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (s[i] - '0');
+	if (i == 0 || (s[i] >= '0' && s[i] <= '9'))
+		return strtoll(s, NULL, 10);
+	return v;
+}
+
 static void
 putnum(struct buf *b, long long v)
 {
@@ -894,7 +911,7 @@ link_rec(struct split *sp, char role, const char *id, size_t idlen,
     const char *const *f, const size_t *fl, int nf)
 {
 	struct buf *b = &sp->line;
-	long long uid = strtoll(f[0], NULL, 10);
+	long long uid = atoid(f[0]);
 	int i;
 
 	key_text(b, id, idlen);
@@ -1387,7 +1404,7 @@ host(const char *path)
 		st[n].end = end;
 		buf_reset(&st[n].name);
 		buf_add(&st[n].name, r.f[H_NAME].s, r.f[H_NAME].len);
-		st[n].ref = cat == 'o' ? strtoll(r.f[H_REF].s, NULL, 10) : -1;
+		st[n].ref = cat == 'o' ? atoid(r.f[H_REF].s) : -1;
 		if (cat == 'o')
 			ncpu++;
 		n++;
@@ -1457,7 +1474,7 @@ interval(struct link *lk, const char *op, char kind, const struct lrec *g)
 {
 	struct buf *b = &lk->b;
 
-	key_uid(b, strtoll(op, NULL, 10));
+	key_uid(b, atoid(op));
 	buf_addc(b, kind);
 	key_time(b, &g->ts);
 	key_uid(b, g->uid);
@@ -1619,7 +1636,7 @@ link_read(struct link *lk, struct rec_reader *r)
 			return;
 		}
 		/* sorted by UID within the role: the last end wins */
-		lk->endu = strtoll(r->f[1].s, NULL, 10);
+		lk->endu = atoid(r->f[1].s);
 		buf_reset(&lk->endpid);
 		buf_add(&lk->endpid, r->f[2].s, r->f[2].len);
 		buf_reset(&lk->endtid);
@@ -1644,7 +1661,7 @@ link_read(struct link *lk, struct rec_reader *r)
 	x = &lk->rec[lk->n++];
 	memset(x, 0, sizeof(*x));
 	x->role = role;
-	x->uid = strtoll(r->f[1].s, NULL, 10);
+	x->uid = atoid(r->f[1].s);
 	x->f = lk->a.n;
 	for (i = 1; i < nf; i++)
 		arena_add(&lk->a, r->f[i].s, r->f[i].len);
@@ -1742,7 +1759,7 @@ intervals(const char *path)
 	/* records: key op kind gpu offset */
 	for (; more; more = next(&r, &prev, 0)) {
 		need(&r, 5);
-		fetch(&ft, strtoll(r.f[4].s, NULL, 10), strtoll(r.f[3].s, NULL, 10));
+		fetch(&ft, atoid(r.f[4].s), atoid(r.f[3].s));
 		buf_add(&row, r.f[1].s, r.f[1].len);
 		tab(&row);
 		buf_add(&row, r.f[2].s, r.f[2].len);
@@ -1756,7 +1773,7 @@ intervals(const char *path)
 		emit(out, &row);
 		if (r.f[2].s[0] == 'd')
 			continue;	/* s and n records are gpu_events */
-		cur = strtoll(r.f[1].s, NULL, 10);
+		cur = atoid(r.f[1].s);
 		if (cur != op) {
 			if (op >= 0)
 				printf("%lld\t%lld\n", op, count);
@@ -1807,7 +1824,7 @@ fwd(const char *path)
 			need(&r, 5);
 			/* evaluate_function nodes sort first: the first one is it */
 			if (r.f[0].s[r.f[0].len - 1 - UIDW] == '0') {
-				bwd = strtoll(r.f[1].s, NULL, 10);
+				bwd = atoid(r.f[1].s);
 				buf_reset(&bpid);
 				buf_add(&bpid, r.f[2].s, r.f[2].len);
 				buf_reset(&btid);
@@ -1820,7 +1837,7 @@ fwd(const char *path)
 			continue;
 		if (strcmp(r.f[2].s, bpid.s) == 0 && strcmp(r.f[3].s, btid.s) == 0)
 			continue;
-		uid = strtoll(r.f[1].s, NULL, 10);
+		uid = atoid(r.f[1].s);
 		if (r.f[4].len == 0)
 			ts = zero;
 		else if (tfield(&r, 4, &ts) < 0)
@@ -1901,7 +1918,7 @@ side_next(struct side *s)
 	need(&s->r, s->nf);
 	if (s->keyed && s->r.f[0].len != UIDW)
 		tl_die("%s: line %zu: bad key", s->r.name, s->r.lineno);
-	s->uid = s->keyed ? key_uidval(&s->r) : strtoll(s->r.f[0].s, NULL, 10);
+	s->uid = s->keyed ? key_uidval(&s->r) : atoid(s->r.f[0].s);
 	if (s->uid <= prev)
 		tl_die("%s: line %zu: out of order (UID %lld after %lld)",
 		    s->r.name, s->r.lineno, s->uid, prev);
@@ -2008,8 +2025,8 @@ gpu_row(struct merge *m, struct lazy *z, const struct evcols *c, int linked)
 		buf_add(b, g->f[i].s, g->f[i].len);
 	}
 	if (g->f[7].len > 0)
-		fetch(&m->ft, strtoll(g->f[7].s, NULL, 10),
-		    strtoll(g->f[5].s, NULL, 10));
+		fetch(&m->ft, atoid(g->f[7].s),
+		    atoid(g->f[5].s));
 	for (i = 0; i < LEN(m->inp); i++) {
 		tab(b);
 		if (g->f[7].len > 0 && (size_t)m->inp[i] < m->ft.nf)
@@ -2031,7 +2048,7 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 	gpu = eq(cat, catl, "kernel") || eq(cat, catl, "gpu_memcpy") ||
 	    eq(cat, catl, "gpu_memset");
 	if (side_at(&m->n, uid)) {
-		ngpu = strtoll(m->n.r.f[1].s, NULL, 10);
+		ngpu = atoid(m->n.r.f[1].s);
 		side_next(&m->n);
 	}
 	side_at(&m->w, uid);
@@ -2193,13 +2210,13 @@ forestmode(const char *path)
 	ulist_open(&nc, cpath);
 	ulist_open(&mod, kpath);
 	while (rec_read(&r)) {
-		uid = strtoll(rec_get(&r, c[0], NULL), NULL, 10);
+		uid = atoid(rec_get(&r, c[0], NULL));
 		if (uid <= prev)
 			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
 			    path, r.lineno, uid, prev);
 		prev = uid;
-		puthex(&b, (unsigned long long)strtoll(rec_get(&r, c[7], NULL),
-		    NULL, 10), UIDW);
+		puthex(&b, (unsigned long long)atoid(rec_get(&r, c[7], NULL)),
+		    UIDW);
 		puthex(&b, (unsigned long long)uid, UIDW);
 		for (i = 0; i < 7; i++) {
 			tab(&b);
@@ -2268,7 +2285,7 @@ struct forest {
 static long long
 num_or(const char *s, long long dflt)
 {
-	return *s ? strtoll(s, NULL, 10) : dflt;
+	return *s ? atoid(s) : dflt;
 }
 
 /* Index of uid in the tree, or -1. */
@@ -2346,7 +2363,7 @@ ftree(struct forest *f, int walk)
 		tl_grow((void **)&f->op, &f->cap, f->n + 1, sizeof(*f->op));
 		o = &f->op[f->n++];
 		memset(o, 0, sizeof(*o));
-		o->uid = strtoll(r->f[FUID].s, NULL, 10);
+		o->uid = atoid(r->f[FUID].s);
 		o->par = num_or(r->f[FPAR].s, -1);
 		o->kind = eq(r->f[FCAT].s, r->f[FCAT].len, "cpu_op") ? FK_CPU :
 		    eq(r->f[FCAT].s, r->f[FCAT].len, "cuda_runtime") ? FK_RUNTIME :
@@ -2766,7 +2783,7 @@ treeops_at(struct treeops *to, long long uid)
 			to->uid = LLONG_MAX;
 			break;
 		}
-		to->uid = strtoll(rec_get(&to->r, to->oc[OUID], NULL), NULL, 10);
+		to->uid = atoid(rec_get(&to->r, to->oc[OUID], NULL));
 	}
 	if (to->uid != uid)
 		return 0;
@@ -2832,7 +2849,7 @@ upass(struct unified *u, const char *path)
 	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	while (rec_read(&r)) {
 		need(&r, RNF);
-		src = strtoll(r.f[RSRC].s, NULL, 10);
+		src = atoid(r.f[RSRC].s);
 		if (src < prev)
 			tl_die("%s: line %zu: out of order (source op %lld "
 			    "after %lld)", r.name, r.lineno, src, prev);
@@ -2858,7 +2875,7 @@ upass(struct unified *u, const char *path)
 		putukey(b, gseq);
 		buf_addc(b, y ? '1' : '0');
 		putdec(b, y ? "0" : f[OTS]);
-		putukey(b, strtoll(r.f[RUID].s, NULL, 10));
+		putukey(b, atoid(r.f[RUID].s));
 		tab(b);
 		putnum(b, gseq);
 		tab(b);
@@ -2867,7 +2884,6 @@ upass(struct unified *u, const char *path)
 		addf(b, y ? "0" : f[OTS]);
 		addf(b, r.f[RUID].s);
 		addf(b, name);
-		addf(b, k1s);
 		/* the names and inputs: in g, after name and category */
 		s = strchr(strchr(g->s, '\t') + 1, '\t');
 		buf_add(b, s, g->len - (size_t)(s - g->s));
@@ -2912,7 +2928,7 @@ unifiedmode(const char *path)
 	int st = TL_OK;
 
 	memset(&u, 0, sizeof(u));
-	fputs("key\tgseq\trn\tcls\tts\tUID\tname\tk1\tprocess_name\tprocess_label\t"
+	fputs("key\tgseq\trn\tcls\tts\tUID\tname\tprocess_name\tprocess_label\t"
 	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
 	    "Concrete Inputs\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\ttfs\tspec\t"
 	    "params\tbcat\tkt\tkd\trt\trb\tpr\top category\n", stdout);
@@ -2973,13 +2989,13 @@ launchersmode(const char *path)
 	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
 	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tk1\tkd\ttkey\n", stdout);
 	while (rec_read(&r)) {
-		op = strtoll(rec_get(&r, ic[0], NULL), NULL, 10);
+		op = atoid(rec_get(&r, ic[0], NULL));
 		if (op <= prev)
 			tl_die("%s: line %zu: out of order (op %lld after %lld)",
 			    r.name, r.lineno, op, prev);
 		prev = op;
 		/* a launcher launches kernels itself */
-		if (strtoll(rec_get(&r, ic[2], NULL), NULL, 10) <= 0)
+		if (atoid(rec_get(&r, ic[2], NULL)) <= 0)
 			continue;
 		if (!treeops_at(&to, op))
 			tl_die("%s: line %zu: launcher %lld is not in ops.tsv",
@@ -3000,7 +3016,7 @@ launchersmode(const char *path)
 		/* ts, then g1, as a key that sort compares as bytes */
 		tab(&b);
 		putdec(&b, f[OTS]);
-		putukey(&b, strtoll(rec_get(&r, ic[3], NULL), NULL, 10));
+		putukey(&b, atoid(rec_get(&r, ic[3], NULL)));
 		emit(stdout, &b);
 	}
 	treeops_close(&to);
@@ -3049,7 +3065,7 @@ jin_at(struct jin *j, long long uid)
 			j->uid = LLONG_MAX;
 			break;
 		}
-		j->uid = strtoll(rec_get(&j->r, j->ucol, NULL), NULL, 10);
+		j->uid = atoid(rec_get(&j->r, j->ucol, NULL));
 		if (j->uid <= prev)
 			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
 			    j->r.name, j->r.lineno, j->uid, prev);
@@ -3093,7 +3109,7 @@ static void
 row(struct rows *rw, FILE *fp, const struct rec_reader *r, const char *src,
     const char *name)
 {
-	long long u = strtoll(r->f[0].s, NULL, 10);
+	long long u = atoid(r->f[0].s);
 	const char *t = src ? "Y" : r->f[1].s;
 	const char *x[NMET], *kt = "", *kd = "";
 	struct buf *b = &rw->b;
@@ -3236,7 +3252,7 @@ ivin_next(struct ivin *in)
 
 	if (!rec_read(&in->r))
 		return 0;
-	op = strtoll(rec_get(&in->r, in->c[IOP], NULL), NULL, 10);
+	op = atoid(rec_get(&in->r, in->c[IOP], NULL));
 	if (op < in->op)
 		tl_die("%s: line %zu: out of order (op %lld after %lld)",
 		    in->r.name, in->r.lineno, op, in->op);
@@ -3305,7 +3321,7 @@ kacc_add(struct kacc *k, const struct ivin *in)
 	if (mg_add(&k->m, ts, ival_add(exact, ts, dur)) < 0)
 		tl_die("%s: line %zu: ts decreases within op %lld", r->name,
 		    r->lineno, in->op);
-	g = strtoll(rec_get(r, in->c[IGPU], NULL), NULL, 10);
+	g = atoid(rec_get(r, in->c[IGPU], NULL));
 	if (k->n++ == 0 || g < k->g1)
 		k->g1 = g;
 	s = rec_get(r, in->c[INAME], &len);
@@ -3444,7 +3460,7 @@ pickmode(const char *path, char kind)
 	rec_open(&k, kfp, kpath);
 	if (!(kend = !rec_read(&k))) {
 		need(&k, 2);
-		kop = strtoll(k.f[0].s, NULL, 10);
+		kop = atoid(k.f[0].s);
 	}
 	ka.list = 1;
 	kacc_reset(&ka);
@@ -3473,7 +3489,7 @@ pickmode(const char *path, char kind)
 					break;
 				need(&k, 2);
 				kprev = kop;
-				kop = strtoll(k.f[0].s, NULL, 10);
+				kop = atoid(k.f[0].s);
 				if (kop < kprev)
 					tl_die("%s: line %zu: out of order (op %lld "
 					    "after %lld)", k.name, k.lineno, kop,

@@ -565,8 +565,9 @@ if [ "$nk" -gt 0 ]; then
 		print $1, $2, k1
 	  }' lu="$w/Lu.tsv"; } |
 	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; ok
-	# pcat pcpu name stream dur UID dims strides concrete, in UID order
-	# (k.tsv's): by cpu_op for a merge join with kcat.tsv, then back.
+	# kk0.tsv: UID pcat pcpu name stream dur UID dims strides concrete,
+	# by cpu_op (for a merge join with kcat.tsv), then UID; kk.tsv, for
+	# the short-kernel sheets: from pcat on, in UID order (k.tsv's).
 	st awk -F '\t' -v OFS='\t' '{ print ($1 == "" ? -1 : $1), $0 }' "$w/k.tsv" |
 	st $SORT -s -t "$TAB" -k1,1n |
 	st awkx '
@@ -586,8 +587,10 @@ if [ "$nk" -gt 0 ]; then
 			pu = hascpu ? $4 : ""
 		} else { pc = ""; pu = "" }
 		print $2, pc, pu, $6, $7, $8, $2, $9, $10, $11
-	}' hascpu="$hascpu" kc="$w/kcat.tsv" |
-	st $SORT -t "$TAB" -k1,1n | st cut -f 2- >"$w/kk.tsv"; ok
+	}' hascpu="$hascpu" kc="$w/kcat.tsv" >"$w/kk0.tsv"; ok
+	if [ "$short" = 1 ]; then
+		st $SORT -t "$TAB" -k1,1n "$w/kk0.tsv" | st cut -f 2- >"$w/kk.tsv"; ok
+	fi
 fi
 kspid=
 if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
@@ -595,11 +598,13 @@ if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
 	{
 		# Percent of kernels time divides by the sum of all kernel durations
 		# as pandas takes it (numpy's pairwise sum, in trace order).
-		tk=$({ printf 'dur\n'; cut -f5 "$w/kk.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || exit 1
-		kkeys='-k1,1 -k2,2 -k3,3'
-		plain "$w/kk.tsv" && kkeys=-k1,3
-		{ printf 'pcat\tpcpu\tname\tstream\tdur\n'; cut -f1-5 "$w/kk.tsv"; } |
-		st hsort -s -t "$TAB" $kkeys -k4,4n |
+		# (k.tsv holds the durations in trace order: its field 8)
+		tk=$({ printf 'dur\n'; cut -f8 "$w/k.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || exit 1
+		# each group's kernels in trace order (UID last), as pandas sums them
+		kkeys='-k2,2 -k3,3 -k4,4'
+		plain "$w/kk0.tsv" && kkeys=-k2,4
+		{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 "$w/kk0.tsv"; } |
+		st hsort -s -t "$TAB" $kkeys -k5,5n -k1,1n |
 		st tl-aggregate -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' >"$w/ks.tsv"; bgok || exit 1
 		st awkx '
 		NR == 1 {
