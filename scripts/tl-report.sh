@@ -434,6 +434,74 @@ $col["cat"] == "kernel" {
 kpid=$!
 
 
+# ---- 4a. kernels: a background job once Lu.tsv is there ----
+# Each kernel with its parent op's category (kk0.tsv; kk.tsv for the
+# short-kernel sheets), kernel_summary's groups (ks.tsv) and the
+# kernels' total time ($w/tk), beside the ops sheets; section 4 lays
+# out the sheets.  A failure is in $F.
+kernels_job() {
+	if [ "$nk" -gt 0 ]; then
+		# The category of each kernel's cpu_op: TraceLens categorises the
+		# cpu_op with its own first kernel when it is a launcher.
+		{ printf 'cpu_op\tname\tk1\n'
+		  # (all kernels of a cpu_op carry its name: sort -u may keep any)
+		  st awkx '$1 != "" { print $1, $3 }' "$w/k.tsv" |
+		  st $SORT -u -t "$TAB" -k1,1n |
+		  # merged with Lu (UID order): its k1 column holds long kernel names
+		  st awkx '
+		  NR == 1 { getline ll <lu }
+		  {
+			op = $1 + 0
+			while (lhave == 0 || luid < op) {
+				if ((getline ll <lu) <= 0) { luid = 1e30; break }
+				luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
+			}
+			k1 = ""
+			if (luid == op) { split(ll, f, "\t"); k1 = f[15] }
+			print $1, $2, k1
+		  }' lu="$w/Lu.tsv"; } |
+		st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; bgok || return 1
+		# kk0.tsv: UID pcat pcpu name stream dur UID dims strides concrete,
+		# by cpu_op (for a merge join with kcat.tsv), then UID; kk.tsv, for
+		# the short-kernel sheets: from pcat on, in UID order (k.tsv's).
+		st awk -F '\t' -v OFS='\t' '{ print ($1 == "" ? -1 : $1), $0 }' "$w/k.tsv" |
+		st $SORT -s -t "$TAB" -k1,1n |
+		st awkx '
+		NR == 1 { getline kl <kc; ku = -1 }
+		{
+			$0 = substr($0, index($0, "\t") + 1)
+			if ($1 != "") {
+				u = $1 + 0
+				while (ku < u) {
+					if ((getline kl <kc) <= 0) { ku = 1e300; kcat = ""; break }
+					split(kl, kf, "\t"); ku = kf[1] + 0; kcat = kf[2]
+				}
+				pc = ku == u ? kcat : ""; pu = $3
+			} else if ($5 == 1) {
+				l = tolower(unesc($4))
+				pc = (l ~ /cudagraph|graphlaunch/) ? "graph" : "runtime"
+				pu = hascpu ? $4 : ""
+			} else { pc = ""; pu = "" }
+			print $2, pc, pu, $6, $7, $8, $2, $9, $10, $11
+		}' hascpu="$hascpu" kc="$w/kcat.tsv" >"$w/kk0.tsv"; bgok || return 1
+		if [ "$short" = 1 ]; then
+			st $SORT -t "$TAB" -k1,1n "$w/kk0.tsv" | st cut -f 2- >"$w/kk.tsv"; bgok || return 1
+		fi
+	fi
+	[ "$nk" -gt 0 ] && [ "$ksum" = 1 ] || return 0
+	# Percent of kernels time divides by the sum of all kernel durations
+	# as pandas takes it (numpy's pairwise sum, in trace order).
+	# (k.tsv holds the durations in trace order: its field 8)
+	tk=$({ printf 'dur\n'; cut -f8 "$w/k.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || return 1
+	# each group's kernels in trace order (UID last), as pandas sums them
+	kkeys='-k2,2 -k3,3 -k4,4'
+	plain "$w/kk0.tsv" && kkeys=-k2,4
+	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 "$w/kk0.tsv"; } |
+	st hsort -s -t "$TAB" $kkeys -k5,5n -k1,1n |
+	st tl-aggregate -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' >"$w/ks.tsv"; bgok || return 1
+	printf '%s\n' "$tk" >"$w/tk" || echo "tk: failed" >>"$F"
+}
+
 # ---- 3. kernel launchers: one row per op that launches kernels ----
 # Each op's direct kernels (busy time, count, first GPU event and name,
 # list) and subtree busy time, from intervals.tsv (tl-tree -m kernels);
@@ -447,6 +515,13 @@ kpid=$!
 st tl-tree -m kernels $xflag "$T/intervals.tsv" |
 st tl-tree -m launchers -d "$T" >"$w/Lu.tsv"; ok
 nl=$(awk 'END { print NR - 1 }' "$w/Lu.tsv")
+# section 4's kernel work, beside the sheets below
+wait "$kpid"; ok
+nk=$(awk 'END { print NR }' "$w/k.tsv")
+hascpu=$(awk -F '\t' '$1 != "" { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
+haslaunch=$(awk -F '\t' '$5 == 1 { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
+kernels_job &
+kjpid=$!
 # TraceLens groups the launchers in their order (by ts, ties by first
 # kernel, then UID): each sheet's stable sort ends with tkey (ts, g1),
 # and takes only the columns it needs (kd is most of Lu).
@@ -540,93 +615,28 @@ else
 	echo "$prog: $trace: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
 	total_us=
 fi
-wait "$kpid"; ok
-nk=$(awk 'END { print NR }' "$w/k.tsv")
-hascpu=$(awk -F '\t' '$1 != "" { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
-haslaunch=$(awk -F '\t' '$5 == 1 { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
-if [ "$nk" -gt 0 ]; then
-	# The category of each kernel's cpu_op: TraceLens categorises the
-	# cpu_op with its own first kernel when it is a launcher.
-	{ printf 'cpu_op\tname\tk1\n'
-	  # (all kernels of a cpu_op carry its name: sort -u may keep any)
-	  st awkx '$1 != "" { print $1, $3 }' "$w/k.tsv" |
-	  st $SORT -u -t "$TAB" -k1,1n |
-	  # merged with Lu (UID order): its k1 column holds long kernel names
-	  st awkx '
-	  NR == 1 { getline ll <lu }
-	  {
-		op = $1 + 0
-		while (lhave == 0 || luid < op) {
-			if ((getline ll <lu) <= 0) { luid = 1e30; break }
-			luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
-		}
-		k1 = ""
-		if (luid == op) { split(ll, f, "\t"); k1 = f[15] }
-		print $1, $2, k1
-	  }' lu="$w/Lu.tsv"; } |
-	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; ok
-	# kk0.tsv: UID pcat pcpu name stream dur UID dims strides concrete,
-	# by cpu_op (for a merge join with kcat.tsv), then UID; kk.tsv, for
-	# the short-kernel sheets: from pcat on, in UID order (k.tsv's).
-	st awk -F '\t' -v OFS='\t' '{ print ($1 == "" ? -1 : $1), $0 }' "$w/k.tsv" |
-	st $SORT -s -t "$TAB" -k1,1n |
-	st awkx '
-	NR == 1 { getline kl <kc; ku = -1 }
-	{
-		$0 = substr($0, index($0, "\t") + 1)
-		if ($1 != "") {
-			u = $1 + 0
-			while (ku < u) {
-				if ((getline kl <kc) <= 0) { ku = 1e300; kcat = ""; break }
-				split(kl, kf, "\t"); ku = kf[1] + 0; kcat = kf[2]
-			}
-			pc = ku == u ? kcat : ""; pu = $3
-		} else if ($5 == 1) {
-			l = tolower(unesc($4))
-			pc = (l ~ /cudagraph|graphlaunch/) ? "graph" : "runtime"
-			pu = hascpu ? $4 : ""
-		} else { pc = ""; pu = "" }
-		print $2, pc, pu, $6, $7, $8, $2, $9, $10, $11
-	}' hascpu="$hascpu" kc="$w/kcat.tsv" >"$w/kk0.tsv"; ok
-	if [ "$short" = 1 ]; then
-		st $SORT -t "$TAB" -k1,1n "$w/kk0.tsv" | st cut -f 2- >"$w/kk.tsv"; ok
-	fi
-fi
-kspid=
+wait "$kjpid"; ok
 if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
-	# beside the short-kernel sheets
-	{
-		# Percent of kernels time divides by the sum of all kernel durations
-		# as pandas takes it (numpy's pairwise sum, in trace order).
-		# (k.tsv holds the durations in trace order: its field 8)
-		tk=$({ printf 'dur\n'; cut -f8 "$w/k.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || exit 1
-		# each group's kernels in trace order (UID last), as pandas sums them
-		kkeys='-k2,2 -k3,3 -k4,4'
-		plain "$w/kk0.tsv" && kkeys=-k2,4
-		{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 "$w/kk0.tsv"; } |
-		st hsort -s -t "$TAB" $kkeys -k5,5n -k1,1n |
-		st tl-aggregate -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' >"$w/ks.tsv"; bgok || exit 1
-		st awkx '
-		NR == 1 {
-			printf "Parent op category,%sKernel name,Kernel stream,", hascpu ? "Parent cpu_op," : ""
-			print "Kernel duration (µs)_sum,Kernel duration (µs)_count,Kernel duration (µs)_mean,Kernel duration (µs)_min,Kernel duration (µs)_max,Percent of kernels time (%),Percent of total time (%)"
-			next
+	tk=$(cat "$w/tk")
+	st awkx '
+	NR == 1 {
+		printf "Parent op category,%sKernel name,Kernel stream,", hascpu ? "Parent cpu_op," : ""
+		print "Kernel duration (µs)_sum,Kernel duration (µs)_count,Kernel duration (µs)_mean,Kernel duration (µs)_min,Kernel duration (µs)_max,Percent of kernels time (%),Percent of total time (%)"
+		next
+	}
+	{ n++; row[n] = $0; v[n] = $5 }
+	END {
+		tt = total / 1e3 * 1e3
+		descorder(v, n, ord)
+		for (r = 1; r <= n; r++) {
+			split(row[ord[r]], f, "\t")
+			o = cell(f[1]) "," (hascpu ? cell(f[2]) "," : "") cell(f[3]) "," cell(f[4])
+			o = o "," pyrepr(f[5]) "," f[6] "," pyrepr(f[7]) "," pyrepr(f[8]) "," pyrepr(f[9])
+			o = o "," (tk + 0 > 0 ? pyrepr(f[5] / tk * 100) : "")
+			o = o "," (total != "" && tt != 0 ? pyrepr(f[5] / tt * 100) : "")
+			print o
 		}
-		{ n++; row[n] = $0; v[n] = $5 }
-		END {
-			tt = total / 1e3 * 1e3
-			descorder(v, n, ord)
-			for (r = 1; r <= n; r++) {
-				split(row[ord[r]], f, "\t")
-				o = cell(f[1]) "," (hascpu ? cell(f[2]) "," : "") cell(f[3]) "," cell(f[4])
-				o = o "," pyrepr(f[5]) "," f[6] "," pyrepr(f[7]) "," pyrepr(f[8]) "," pyrepr(f[9])
-				o = o "," (tk + 0 > 0 ? pyrepr(f[5] / tk * 100) : "")
-				o = o "," (total != "" && tt != 0 ? pyrepr(f[5] / tt * 100) : "")
-				print o
-			}
-		}' hascpu="$hascpu" total="$total_us" tk="$tk" "$w/ks.tsv" >"$R/kernel_summary.csv"
-	} &
-	kspid=$!
+	}' hascpu="$hascpu" total="$total_us" tk="$tk" "$w/ks.tsv" >"$R/kernel_summary.csv"; ok
 fi
 if [ "$short" = 1 ]; then
 	# A trace without kernels still gets its (empty) short-kernel sheets.
@@ -695,7 +705,6 @@ if [ "$short" = 1 ]; then
 	    "$w/short.tsv" >"$R/short_kernels_summary.csv"; ok
 fi
 
-[ -z "$kspid" ] || wait "$kspid"; ok
 
 # ---- 5. coll_analysis: the background job started after section 1 ----
 [ -z "$collpid" ] || wait "$collpid"; ok
