@@ -10,7 +10,8 @@ buf_add(struct buf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap)
 		tl_grow((void **)&b->s, &b->cap, b->len + n + 1, 1);
-	memcpy(b->s + b->len, s, n);
+	if (n > 0)	/* (s may be NULL then: an empty buf's) */
+		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }
