@@ -205,9 +205,19 @@ fits(double d, const char *g, int ge, int n, char *out, int *ne)
  * the same double, in positional notation when the decimal exponent
  * lies in [-4, 16) and in scientific notation otherwise.
  */
+/* num_pyrepr's cache: the text of recent doubles, by their bits. */
+enum { MEMOBITS = 10 };
+struct memo {
+	uint64_t bits;	/* the double's bits */
+	char s[32];	/* its text; "" for an empty slot */
+};
+
 char *
 num_pyrepr(double d, char *buf, size_t size)
 {
+	static _Thread_local struct memo memo[1 << MEMOBITS];
+	struct memo *slot;
+	uint64_t bits;
 	char g[40], digits[40], *p;
 	int e, ge, nd, i, pos, lo, hi, mid, me;
 	char *w = buf;
@@ -222,6 +232,17 @@ num_pyrepr(double d, char *buf, size_t size)
 	}
 	if (d == 0) {
 		snprintf(buf, size, signbit(d) ? "-0.0" : "0.0");
+		return buf;
+	}
+	/*
+	 * The same values come back again and again (a shape's GFLOPS in
+	 * every step, kernel times on the profiler's clock ticks): a
+	 * small cache by the bits of d spares most of the search below.
+	 */
+	memcpy(&bits, &d, sizeof(bits));
+	slot = &memo[(bits * 0x9E3779B97F4A7C15ULL) >> (64 - MEMOBITS)];
+	if (slot->s[0] != '\0' && slot->bits == bits) {
+		snprintf(buf, size, "%s", slot->s);
 		return buf;
 	}
 	/* all 17 digits once; the shorter candidates are rounded from them */
@@ -287,6 +308,10 @@ num_pyrepr(double d, char *buf, size_t size)
 		}
 		snprintf(w, size - (size_t)(w - buf), "e%c%02d",
 		    e < 0 ? '-' : '+', e < 0 ? -e : e);
+	}
+	if (strlen(buf) < sizeof(slot->s)) {
+		slot->bits = bits;
+		memcpy(slot->s, buf, strlen(buf) + 1);
 	}
 	return buf;
 }
