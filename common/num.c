@@ -73,8 +73,40 @@ num_us_to_ns(const char *s, size_t len, int64_t *ns)
 int
 num_double(const char *s, size_t len, double *d)
 {
+	static const double p10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15
+	};
 	char buf[64], *end;
+	uint64_t m = 0;
+	size_t i = 0;
+	int nd = 0, frac = -1;
 
+	/*
+	 * Most fields are short plain decimals (2.278): with at most 15
+	 * digits, m and 10^frac are exact doubles and their quotient is
+	 * rounded once, so it is the correctly rounded value strtod
+	 * gives, without strtod's cost.
+	 */
+	if (len > 0 && s[0] == '-')
+		i = 1;
+	for (; i < len && nd <= 15; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			m = m * 10 + (uint64_t)(s[i] - '0');
+			nd++;
+			if (frac >= 0)
+				frac++;
+		} else if (s[i] == '.' && frac < 0)
+			frac = 0;
+		else
+			break;
+	}
+	if (i == len && nd > 0 && nd <= 15) {
+		*d = frac > 0 ? (double)m / p10[frac] : (double)m;
+		if (s[0] == '-')
+			*d = -*d;
+		return 0;
+	}
 	if (len == 0 || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);
