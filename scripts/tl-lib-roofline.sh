@@ -167,7 +167,8 @@ function dkey(x,   y, e) {
 rl_annot() {
 	: >"$rl_w/ann.tsv"
 	grep -q -F "$RL_ANNOP" "$rl_w/m.tsv" || return 0
-	rl_ev=${w:-.}/events.tsv
+	# (tl-report's evsel.tsv: the events' header and their annotations)
+	rl_ev=${w:-.}/evsel.tsv
 	[ -r "$rl_ev" ] || { echo "tl_roofline_stage: $rl_ev: cannot read the events" >&2; return 1; }
 	# key (dkey of ts, 0 for an annotation or 1 for an op: an annotation
 	# that starts with an op comes first, then the UID) type UID ts dur
@@ -397,6 +398,7 @@ tl_roofline_stage() {
 		rl_model "$rl_w/mb.tsv" "$rl_w/bki.tsv" B | sed 1d >"$rl_w/preB.tsv"; ok
 	fi
 	wait "$rl_fpid"; ok
+	rm -f "$rl_w/mki.tsv"
 
 	# Group by (table, name, params): TraceLens groups on str() of each
 	# param, which the params literal determines.
@@ -417,6 +419,9 @@ tl_roofline_stage() {
 	    'kstats:kd' 'ktrunc:kd' 'first:dims' 'first:types' 'first:strides' 'first:conc' \
 	    'mean:kt' 'median:kt' 'std:kt' 'min:kt' 'max:kt' 'sum:kt' 'count:UID' |
 	st hsort -t "$TAB" -k5,5n >"$rl_w/agg.tsv"; ok
+	# (the files read for the last time go as soon as they are read: see
+	# tl-report's events)
+	rm -f "$rl_w/pre.tsv" "$rl_w/preB.tsv"
 
 	# Lay the tables out as sheets (in memory: one row per group).
 	st awkx "$RL_AWK"'
@@ -567,6 +572,7 @@ rl_unified() {
 	# (type P: own model, S: sole bwd op of a modelled fwd op, O: other).
 	# Only host events with GPU work below them are ever visited.
 	st tl-tree -m collect -s "$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
+	rm -f "$rl_w/W.tsv"
 	st awk -F '\t' '{ print $1 "\t" $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/ck.tsv"; ok
 	# Beside the synthetic ops below, what needs only the collected
 	# ops: their kernel times and lists (cki0.tsv), and the bwd metrics
@@ -598,7 +604,7 @@ rl_unified() {
 	# They are numbered after the trace's last UID: first those of
 	# runtimes, by runtime (in order of their first event), then the
 	# others, in GPU event order.
-	rl_max=$(tail -n 1 "${w:-.}/events.tsv" 2>/dev/null | cut -f1)
+	rl_max=$(cat "${w:-.}/lastuid" 2>/dev/null)
 	case $rl_max in ''|*[!0-9]*) rl_max=$(awk -F '\t' 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' "$rl_T/ops.tsv" "$rl_T/gpu.tsv") ;; esac
 	: >"$rl_w/synw.tsv"
 	# src name ts dur kname stream gpu (runtime ones: led by the runtime
