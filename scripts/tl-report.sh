@@ -539,9 +539,11 @@ kjpid=$!
 # kernel, then UID): each sheet's stable sort ends with tkey (ts, g1),
 # and takes only the columns it needs (kd is most of Lu).
 if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
-	# The three sheets run at once: the first two in the background.
+	# The three sheets one after the other (subshells: a failure ends
+	# only theirs): beside the kernels job and the perf-model stage,
+	# more at once would only add to the peak memory, not speed.
 	# ---- ops_summary_by_category ----
-	{
+	(
 		st cut -f3,12,17 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k3,3 |
 		st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' >"$w/cat.tsv"; bgok || exit 1
 		st awkx '
@@ -556,11 +558,10 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 				print cell(c[o[i]]) "," k[o[i]] "," pyrepr(ms[i]) "," pyrepr(p) "," pyrepr(cum)
 			}
 		}' "$w/cat.tsv" >"$R/ops_summary_by_category.csv"
-	} &
-	catpid=$!
+	); ok
 
 	# ---- ops_summary ----
-	{
+	(
 		st cut -f2,3,12,13,17 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k5,5 |
 		st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 		    'Categories=set:op category' >"$w/ops.tsv"; bgok || exit 1
@@ -577,8 +578,7 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 				    pyrepr(s[j] / 1000) "," k[j] "," cell(c[j]) "," pyrepr(p) "," pyrepr(cum)
 			}
 		}' "$w/ops.tsv" >"$R/ops_summary.csv"
-	} &
-	opspid=$!
+	); ok
 
 	# ---- ops_unique_args ----
 	ukeys='-k2,2 -k3,3 -k4,4 -k5,5 -k6,6 -k7,7 -k8,8 -k9,9 -k10,10'
@@ -596,7 +596,6 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 	    'total_direct_kernel_time_sum=sum:direct' 'total_subtree_kernel_time_sum=sum:subtree' \
 	    'ex_UID=first:UID' 'kernel_details_summary=kstats:kd' 'trunc_kernel_details=ktrunc:kd' |
 	st hsort -t "$TAB" -k25,25gr -k27,27n >"$w/uniq.tsv"
-	wait "$catpid" "$opspid"; ok
 	st awkx '
 	NR == 1 {
 		printf "name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs"
