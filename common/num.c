@@ -161,9 +161,9 @@ unitup(const char *g, int e, int n, char *out, int *ne)
  * into out, with the exponent they take in *ne.  Rounding g again is
  * rounding d, except when the digits cut off are exactly 5000...: g
  * may then have been rounded up to the halfway point, and only printf
- * knows.  Returns the number of digits.
+ * knows.
  */
-static int
+static void
 rdigits(double d, const char *g, int e, int n, char *out, int *ne)
 {
 	int i, nz = 0;
@@ -178,7 +178,7 @@ rdigits(double d, const char *g, int e, int n, char *out, int *ne)
 			if (*p != '.')
 				out[i++] = *p;
 		*ne = atoi(p + 1);
-		return n;
+		return;
 	}
 	if (g[n] > '5' || (g[n] == '5' && nz))
 		unitup(g, e, n, out, ne);
@@ -186,7 +186,6 @@ rdigits(double d, const char *g, int e, int n, char *out, int *ne)
 		memcpy(out, g, (size_t)n);
 		*ne = e;
 	}
-	return n;
 }
 
 /* Do the n digits dg with exponent e read back as |d|? */
@@ -232,17 +231,18 @@ fits(double d, const char *g, int ge, int n, char *out, int *ne)
 	return readsback(d, out, n, *ne);
 }
 
-/*
- * Python's repr(float): the shortest digit string that reads back as
- * the same double, in positional notation when the decimal exponent
- * lies in [-4, 16) and in scientific notation otherwise.
- */
 /* num_pyrepr's cache: the text of recent doubles, by their bits. */
 enum { MEMOBITS = 10 };
 struct memo {
 	uint64_t bits;	/* the double's bits */
 	char s[32];	/* its text; "" for an empty slot */
 };
+
+/*
+ * Python's repr(float): the shortest digit string that reads back as
+ * the same double, in positional notation when the decimal exponent
+ * lies in [-4, 16) and in scientific notation otherwise.
+ */
 
 char *
 num_pyrepr(double d, char *buf, size_t size)

@@ -236,23 +236,52 @@ rec_unescape(char *s, size_t len)
 	return (size_t)(w - s);
 }
 
+/* The letter after the backslash that stands for c in a field; 0: none. */
+static char
+escletter(char c)
+{
+	switch (c) {
+	case '\t': return 't';
+	case '\n': return 'n';
+	case '\r': return 'r';
+	case '\0': return '0';
+	case '\\': return '\\';
+	default: return 0;
+	}
+}
+
 void
 rec_put(FILE *fp, const char *s, size_t len)
 {
 	const char *p, *end = s + len;
-	char c;
+	char e;
 
 	for (p = s; p < end; p++) {
-		c = *p;
-		if (c != '\t' && c != '\n' && c != '\r' && c != '\0' && c != '\\')
+		if ((e = escletter(*p)) == 0)
 			continue;
 		fwrite(s, 1, (size_t)(p - s), fp);
 		putc('\\', fp);
-		putc(c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' :
-		    c == '\0' ? '0' : '\\', fp);
+		putc(e, fp);
 		s = p + 1;
 	}
 	fwrite(s, 1, (size_t)(end - s), fp);
+}
+
+void
+rec_bput(struct buf *b, const char *s, size_t len)
+{
+	const char *p, *end = s + len;
+	char e;
+
+	for (p = s; p < end; p++) {
+		if ((e = escletter(*p)) == 0)
+			continue;
+		buf_add(b, s, (size_t)(p - s));
+		buf_addc(b, '\\');
+		buf_addc(b, e);
+		s = p + 1;
+	}
+	buf_add(b, s, (size_t)(end - s));
 }
 
 void

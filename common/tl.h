@@ -162,6 +162,9 @@ void rec_check_width(const struct rec_reader *r);
 size_t rec_unescape(char *s, size_t len);
 /* Write s[0..len) with TAB, LF, CR, NUL and backslash escaped. */
 void rec_put(FILE *fp, const char *s, size_t len);
+struct buf;
+/* rec_put, appending to b (buf.c). */
+void rec_bput(struct buf *b, const char *s, size_t len);
 /* Write a NUL-terminated string escaped. */
 void rec_puts(FILE *fp, const char *s);
 /* Write fields as one record (each escaped), then a newline. */

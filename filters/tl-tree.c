@@ -1897,12 +1897,15 @@ overlap(const char *path)
 
 /* ==== merge ==== */
 
-/* One sorted side input of merge, positioned on its next record. */
+/*
+ * A UID-sorted side input (of merge, and of the joins of the later
+ * modes), positioned on its next record.
+ */
 struct side {
 	struct rec_reader r;	/* the reader */
 	FILE *fp;		/* its file */
 	long long uid;		/* UID of the current record; -1 at EOF */
-	size_t nf;		/* fields every record has */
+	size_t nf;		/* fields every record has; 0: any */
 	int keyed;		/* field 0 is a UID key, else a decimal UID */
 };
 
@@ -1915,7 +1918,8 @@ side_next(struct side *s)
 		s->uid = -1;
 		return;
 	}
-	need(&s->r, s->nf);
+	if (s->nf > 0)
+		need(&s->r, s->nf);
 	if (s->keyed && s->r.f[0].len != UIDW)
 		tl_die("%s: line %zu: bad key", s->r.name, s->r.lineno);
 	s->uid = s->keyed ? key_uidval(&s->r) : atoid(s->r.f[0].s);
@@ -1933,6 +1937,41 @@ side_open(struct side *s, const char *path, size_t nf, int keyed, char *buf)
 	s->keyed = keyed;
 	s->uid = -1;
 	side_next(s);
+}
+
+/* side_open for a file with a header, whose first column is ucol. */
+static void
+side_openh(struct side *s, const char *path, const char *ucol)
+{
+	s->fp = xopen(path, "r", NULL);
+	rec_open(&s->r, s->fp, path);
+	rec_read_header(&s->r);
+	if (rec_col(&s->r, ucol) != 0)
+		tl_die("%s: its first column is not '%s'", path, ucol);
+	s->nf = s->r.nhdr;
+	s->keyed = 0;
+	s->uid = -1;
+	side_next(s);
+}
+
+/*
+ * Skip the records before uid (calls in ascending uid, records for
+ * UIDs never asked for allowed); 1 when s has a record for uid.
+ */
+static int
+side_seek(struct side *s, long long uid)
+{
+	while (s->uid >= 0 && s->uid < uid)
+		side_next(s);
+	return s->uid == uid;
+}
+
+/* Close s wherever it stands (side_close wants it read to the end). */
+static void
+side_free(struct side *s)
+{
+	rec_close(&s->r);
+	fclose(s->fp);
 }
 
 /* Advance s to uid; 1 when it has a record for uid. */
@@ -2170,19 +2209,15 @@ ulist_open(struct ulist *l, const char *path)
 static void
 ulist_close(struct ulist *l)
 {
-	if (!l->open)
-		return;
-	rec_close(&l->s.r);
-	fclose(l->s.fp);
+	if (l->open)
+		side_free(&l->s);
 }
 
 /* 1 when uid is in the list; calls come in ascending uid. */
 static int
 ulist_has(struct ulist *l, long long uid)
 {
-	while (l->open && l->s.uid >= 0 && l->s.uid < uid)
-		side_next(&l->s);
-	return l->open && l->s.uid == uid;
+	return l->open && side_seek(&l->s, uid);
 }
 
 static int
@@ -2856,9 +2891,7 @@ upass(struct unified *u, const char *path)
 		prev = src;
 		if (!treeops_at(&to, src))
 			continue;
-		while (k1.uid >= 0 && k1.uid < src)
-			side_next(&k1);
-		k1s = k1.uid == src ? k1.r.f[1].s : "";
+		k1s = side_seek(&k1, src) ? k1.r.f[1].s : "";
 		k1len = k1.uid == src ? k1.r.f[1].len : 0;
 		y = strcmp(r.f[RTYPE].s, "Y") == 0;
 		name = y ? r.f[RNAME].s : f[ONAME];
@@ -2901,8 +2934,7 @@ upass(struct unified *u, const char *path)
 		emit(stdout, b);
 	}
 	/* (first kernels of ops without a row may be left) */
-	rec_close(&k1.r);
-	fclose(k1.fp);
+	side_free(&k1);
 	treeops_close(&to);
 	rec_close(&r);
 	fclose(fp);
@@ -3031,55 +3063,6 @@ launchersmode(const char *path)
 
 /* ==== rows: the rows of unified_perf_summary with their metrics ==== */
 
-/* A UID-ordered file read as a merge join: the record at or after a UID. */
-struct jin {
-	struct rec_reader r;	/* the file */
-	FILE *fp;		/* its stream, owned */
-	int ucol;		/* the UID's column */
-	long long uid;		/* UID of the current record; LLONG_MAX at EOF */
-};
-
-/* Open path; with a header, the UID is the column named ucol. */
-static void
-jin_open(struct jin *j, const char *path, const char *ucol)
-{
-	j->fp = xopen(path, "r", NULL);
-	rec_open(&j->r, j->fp, path);
-	j->ucol = 0;
-	if (ucol != NULL) {
-		rec_read_header(&j->r);
-		j->ucol = rec_need(&j->r, ucol);
-	}
-	j->uid = -1;
-}
-
-/* Advance to uid (calls in ascending uid); 1 when j has a record for it. */
-static int
-jin_at(struct jin *j, long long uid)
-{
-	long long prev;
-
-	while (j->uid < uid) {
-		prev = j->uid;
-		if (!rec_read(&j->r)) {
-			j->uid = LLONG_MAX;
-			break;
-		}
-		j->uid = atoid(rec_get(&j->r, j->ucol, NULL));
-		if (j->uid <= prev)
-			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
-			    j->r.name, j->r.lineno, j->uid, prev);
-	}
-	return j->uid == uid;
-}
-
-static void
-jin_close(struct jin *j)
-{
-	rec_close(&j->r);
-	fclose(j->fp);
-}
-
 /* The model columns unified_perf_summary takes, by the names tl-roofline
  * gives them; the last three come with a GPU spec only. */
 static const char *const metcols[] = {
@@ -3091,10 +3074,10 @@ enum { NMET = LEN(metcols), NMETBASE = 10 };
 
 /* The state of rows across its inputs. */
 struct rows {
-	struct jin met;		/* -f: the fwd metrics (tl-roofline's columns) */
+	struct side met;	/* -f: the fwd metrics (tl-roofline's columns) */
 	int mc[NMET];		/* their columns in met; -1 when absent */
-	struct jin ki;		/* -k: kernel time and list by UID */
-	struct jin sm;		/* -s: the S rows' bwd metrics, UID then NMET */
+	struct side ki;		/* -k: kernel time and list by UID */
+	struct side sm;		/* -s: the S rows' bwd metrics, UID then NMET */
 	struct buf b;		/* the row being written */
 	long long prev;		/* last UID read */
 };
@@ -3121,12 +3104,12 @@ row(struct rows *rw, FILE *fp, const struct rec_reader *r, const char *src,
 	rw->prev = u;
 	for (i = 0; i < NMET; i++)
 		x[i] = "";
-	if (jin_at(&rw->ki, u)) {
+	if (side_seek(&rw->ki, u)) {
 		kt = rec_get(&rw->ki.r, 1, NULL);
 		kd = rec_get(&rw->ki.r, 2, NULL);
 	}
 	if (*t == 'P') {
-		if (jin_at(&rw->met, u))
+		if (side_seek(&rw->met, u))
 			for (i = 0; i < NMET; i++)
 				if (rw->mc[i] >= 0)
 					x[i] = rec_get(&rw->met.r, rw->mc[i], NULL);
@@ -3138,7 +3121,7 @@ row(struct rows *rw, FILE *fp, const struct rec_reader *r, const char *src,
 			for (i = 1; i < NMET; i++)
 				x[i] = "";
 	} else if (*t == 'S') {
-		if (rw->sm.fp != NULL && jin_at(&rw->sm, u))
+		if (rw->sm.fp != NULL && side_seek(&rw->sm, u))
 			for (i = 0; i < NMET; i++)
 				x[i] = rec_get(&rw->sm.r, (int)i + 1, NULL);
 		kt = x[9];
@@ -3179,13 +3162,13 @@ rowsmode(const char *path)
 
 	memset(&rw, 0, sizeof(rw));
 	rw.prev = -1;
-	jin_open(&rw.met, fpath, "UID");
+	side_openh(&rw.met, fpath, "UID");
 	for (i = 0; i < NMET; i++)
 		if ((rw.mc[i] = rec_col(&rw.met.r, metcols[i])) < 0 && i < NMETBASE)
 			tl_die("%s: no column '%s'", fpath, metcols[i]);
-	jin_open(&rw.ki, kpath, "op");
+	side_openh(&rw.ki, kpath, "op");
 	if (spath)
-		jin_open(&rw.sm, spath, NULL);
+		side_open(&rw.sm, spath, 0, 0, NULL);
 	rec_open(&r, fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	while (rec_read(&r)) {
 		need(&r, 3);	/* UID type fwd */
@@ -3206,10 +3189,10 @@ rowsmode(const char *path)
 		fclose(fp);
 		st = tl_fshut(yo, opath);
 	}
-	jin_close(&rw.met);
-	jin_close(&rw.ki);
+	side_free(&rw.met);
+	side_free(&rw.ki);
 	if (spath)
-		jin_close(&rw.sm);
+		side_free(&rw.sm);
 	buf_free(&rw.b);
 	return st;
 }
@@ -3355,24 +3338,12 @@ kacc_time(struct buf *b, struct kacc *k)
 static void
 kacc_list(struct buf *b, struct kacc *k)
 {
-	size_t i, run;
-
 	tab(b);
 	if (k->n == 0)
 		return;
 	buf_addc(&k->kd, ']');
 	/* (the names were unescaped into JSON: escape its text again) */
-	for (i = run = 0; i < k->kd.len; i++) {
-		char c = k->kd.s[i];
-
-		if (c != '\\' && c != '\t' && c != '\n' && c != '\r')
-			continue;
-		buf_add(b, k->kd.s + run, i - run);
-		run = i + 1;
-		buf_addc(b, '\\');
-		buf_addc(b, c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : c);
-	}
-	buf_add(b, k->kd.s + run, k->kd.len - run);
+	rec_bput(b, k->kd.s, k->kd.len);
 }
 
 static void

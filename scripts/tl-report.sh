@@ -318,10 +318,8 @@ fi
 collpid=
 if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 	{
-		# The collective kernels (grep first: they are few).
-		# (evsel.tsv: the events' header, collectives and annotations)
-		{ head -n 1 "$w/evsel.tsv"
-		  grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$w/evsel.tsv" || [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
+		# The collective kernels (evsel.tsv: the events' header,
+		# collectives and annotations, found by grep after section 1).
 		st awkx '
 		NR == 1 { header(); next }
 		$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
@@ -331,7 +329,7 @@ if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 			    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
 			    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
 			    $col["In split size"], $col["Out split size"], $col["stream"]
-		}' >"$w/coll.tsv"; bgok || exit 1
+		}' "$w/evsel.tsv" >"$w/coll.tsv"; bgok || exit 1
 		[ -s "$w/coll.tsv" ] || exit 0
 		# name ts dur pgname pgranks coll gsize dtype innel outnel insplit outsplit stream
 		st awkx '
@@ -532,7 +530,6 @@ nl=$(sed -n '2{p;q;}' "$w/Lu.tsv" | wc -l)
 wait "$kpid"; ok
 nk=$(head -n 1 "$w/k.tsv" | wc -l)
 hascpu=$(awk -F '\t' '$1 != "" { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
-haslaunch=$(awk -F '\t' '$5 == 1 { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
 kernels_job &
 kjpid=$!
 # TraceLens groups the launchers in their order (by ts, ties by first
