@@ -18,6 +18,7 @@
 
 #define JSMN_STATIC
 #include <jsmn.h>
+#include <xxhash.h>
 
 #include "tl.h"
 #include "opcat.h"
@@ -109,12 +110,19 @@ struct key {
 };
 
 static int xflag;	/* -x: exact integer nanoseconds */
+static int Hflag;	/* -H: grouped by the field hkey, not sorted by the keys */
+static struct key *kord;	/* -K: the order fields after the hash, owned */
+static int nkord;	/* -K: their number; 0 without -K */
+
+/* The digits of a hash in hkey; a group key longer than this is a bug. */
+enum { HASHLEN = 32 };
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-aggregate [-x] [-g key[,key...]] op[:field[,field...]][=name] ...\n");
+	    "usage: tl-aggregate [-Hx] [-g key[,key...]] op[:field[,field...]][=name] ...\n"
+	    "       tl-aggregate -g key[,key...] -K field[,field...]\n");
 	exit(status);
 }
 
@@ -1231,20 +1239,130 @@ emit(FILE *fp, struct key *keys, int nkeys, struct buf *kv, size_t *koff,
 	(void)keys;
 }
 
+/*
+ * -K: each record after a first field hkey: the XXH3-128 hash of its
+ * group keys (joined by TABs, as read) in HASHLEN hex digits, then its
+ * order fields (as read; NAME:n ones as 20 zero-padded digits).  sort
+ * -k1,1 then compares bytes, not long keys, and brings each group
+ * together with its records in order, for -H.  Memory: one record.
+ */
+static void
+keymode(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys)
+{
+	struct rec_reader r;
+	struct buf kv = {0};
+	XXH128_hash_t h;
+	const char *s, *e;
+	size_t i, len;
+	int k;
+
+	rec_open(&r, in, name);
+	rec_read_header(&r);
+	for (k = 0; k < nkeys; k++)
+		keys[k].col = rec_need(&r, keys[k].name);
+	for (k = 0; k < nkord; k++)
+		kord[k].col = rec_need(&r, kord[k].name);
+	fputs("hkey", out);
+	for (i = 0; i < r.nhdr; i++) {
+		putc('\t', out);
+		rec_puts(out, r.hdr[i]);
+	}
+	putc('\n', out);
+	while (rec_read(&r)) {
+		rec_check_width(&r);
+		buf_reset(&kv);
+		for (k = 0; k < nkeys; k++) {
+			s = rec_get(&r, keys[k].col, &len);
+			if (k)
+				buf_addc(&kv, '\t');
+			buf_add(&kv, s, len);
+		}
+		h = XXH3_128bits(kv.s, kv.len);
+		buf_reset(&kv);
+		for (k = 0; k < nkord; k++) {
+			s = rec_get(&r, kord[k].col, &len);
+			if (!kord[k].num) {
+				buf_add(&kv, s, len);
+				continue;
+			}
+			/* (20 digits hold any unsigned 64-bit number) */
+			for (e = s; e < s + len && *e >= '0' && *e <= '9'; e++)
+				;
+			if (len == 0 || e != s + len || len > 20)
+				tl_die("%s: line %zu: %s is not a whole number: %s",
+				    name, r.lineno, kord[k].name, s);
+			for (i = len; i < 20; i++)
+				buf_addc(&kv, '0');
+			buf_add(&kv, s, len);
+		}
+		fprintf(out, "%016llx%016llx", (unsigned long long)h.high64,
+		    (unsigned long long)h.low64);
+		fwrite(kv.s, 1, kv.len, out);
+		for (i = 0; i < r.nf; i++) {
+			putc('\t', out);
+			fwrite(r.f[i].s, 1, r.f[i].len, out);
+		}
+		putc('\n', out);
+	}
+	buf_free(&kv);
+	rec_close(&r);
+}
+
+/*
+ * -H: whether the record r, whose hkey is hk, starts a new group; it
+ * dies when r comes before the last record (hkey out of order) or
+ * shares its hash with a group of other keys.  last holds the previous
+ * hkey.
+ */
+static int
+hnext(struct rec_reader *r, const char *name, struct buf *last,
+    const char *hk, size_t hlen, struct key *keys, int nkeys,
+    const struct buf *kv, const size_t *koff)
+{
+	const char *s;
+	size_t len;
+	int i;
+
+	if (hlen < HASHLEN)
+		tl_die("%s: line %zu: hkey is not a hash of %d hex digits: %s",
+		    name, r->lineno, HASHLEN, hk);
+	if (last->len > 0 && bytecmp(last->s, last->len, hk, hlen) > 0)
+		tl_die("%s: line %zu: input not sorted by hkey "
+		    "(tl-aggregate -H needs it sorted by sort -k1,1)",
+		    name, r->lineno);
+	if (last->len == 0 || memcmp(last->s, hk, HASHLEN) != 0) {
+		buf_reset(last);
+		buf_add(last, hk, hlen);
+		return 1;
+	}
+	buf_reset(last);
+	buf_add(last, hk, hlen);
+	for (i = 0; i < nkeys; i++) {
+		s = rec_get(r, keys[i].col, &len);
+		if (bytecmp(kv->s + koff[i], koff[i + 1] - koff[i] - 1, s, len))
+			tl_die("%s: line %zu: two groups share the hash %.*s "
+			    "(a collision: group this input by sort instead)",
+			    name, r->lineno, HASHLEN, hk);
+	}
+	return 0;
+}
+
 static int
 aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
     struct op *ops, int nops)
 {
 	struct rec_reader r;
-	struct buf kv = {0};
-	size_t *koff, len;
-	const char *s;
-	int i, c, ingroup = 0, diff;
+	struct buf kv = {0}, last = {0};
+	size_t *koff, len, hlen;
+	const char *s, *hk;
+	int i, c, ingroup = 0, diff, hc = -1;
 
 	rec_open(&r, in, name);
 	rec_read_header(&r);
 	for (i = 0; i < nkeys; i++)
 		keys[i].col = rec_need(&r, keys[i].name);
+	if (Hflag)
+		hc = rec_need(&r, "hkey");
 	for (i = 0; i < nops; i++)
 		opbind(&ops[i], &r);
 	for (i = 0; i < nkeys; i++) {
@@ -1261,7 +1379,11 @@ aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
 	while (rec_read(&r)) {
 		rec_check_width(&r);
 		diff = !ingroup;
-		for (i = 0; ingroup && i < nkeys; i++) {
+		if (Hflag) {
+			hk = rec_get(&r, hc, &hlen);
+			diff = hnext(&r, name, &last, hk, hlen, keys, nkeys, &kv, koff);
+		}
+		for (i = 0; !Hflag && ingroup && i < nkeys; i++) {
 			s = rec_get(&r, keys[i].col, &len);
 			c = keys[i].num ?
 			    numcmp(kv.s + koff[i], koff[i + 1] - koff[i] - 1, s, len) :
@@ -1297,6 +1419,7 @@ aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
 		emit(out, keys, nkeys, &kv, koff, ops, nops);
 	free(koff);
 	buf_free(&kv);
+	buf_free(&last);
 	rec_close(&r);
 	return 0;
 }
@@ -1313,8 +1436,14 @@ main(int argc, char *argv[])
 		if (strcmp(argv[i], "--exact-time") == 0)
 			argv[i] = "-x";
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "g:x")) != -1) {
+	while ((c = getopt(argc, argv, "HK:g:x")) != -1) {
 		switch (c) {
+		case 'H':
+			Hflag = 1;
+			break;
+		case 'K':
+			keyparse(optarg, &kord, &nkord);
+			break;
 		case 'g':
 			keyparse(optarg, &keys, &nkeys);
 			break;
@@ -1327,7 +1456,20 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1)
+	if (nkord > 0) {
+		if (argc > 0 || nkeys == 0 || Hflag || xflag)
+			usage(TL_EUSAGE);
+		keymode(stdin, "<stdin>", stdout, keys, nkeys);
+		st = tl_fshut(stdout, "<stdout>");
+		for (i = 0; i < nkeys; i++)
+			free(keys[i].name);
+		for (i = 0; i < nkord; i++)
+			free(kord[i].name);
+		free(keys);
+		free(kord);
+		return st;
+	}
+	if (argc < 1 || (Hflag && nkeys == 0))
 		usage(TL_EUSAGE);
 	nops = argc;
 	ops = tl_calloc((size_t)nops, sizeof(*ops));

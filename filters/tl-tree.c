@@ -45,8 +45,8 @@ static const char *wpath;	/* -w: merge: forward links; forest: fwd TAB KEY out *
 static const char *opath;	/* -o: intervals.tsv */
 static const char *epath;	/* -e: the events, for lines by offset */
 static const char *fpath;	/* -f: facts */
-static const char *apath;	/* -a: forest: UIDs that are fwd targets */
-static const char *cpath;	/* -c: forest: UIDs with communication below */
+static const char *apath;	/* -a: forest: UIDs that are fwd targets (merge: fwd TAB UID out) */
+static const char *cpath;	/* -c: forest: UIDs with communication below (intervals: out) */
 static const char *kpath;	/* -k: forest: UIDs with a perf model */
 static const char *spath;	/* -s: collect: keys whose fwd op is eligible */
 static const char *ypath;	/* -y: unified: the synthetic ops' rows */
@@ -76,11 +76,12 @@ usage(int status)
 	    "usage: tl-tree -m split [-px] -d dir [-e copy] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
-	    "       tl-tree -m intervals -e events -o intervals.tsv [xrecs]\n"
+	    "       tl-tree -m intervals -e events -o intervals.tsv [-c comm]"
+	    " [xrecs]\n"
 	    "       tl-tree -m fwd [-x] [seqrecs]\n"
 	    "       tl-tree -m overlap [streamrecs]\n"
 	    "       tl-tree -m merge -d outdir -t tree -n ngpu -w fwd -g gpurecs"
-	    " [-f facts] events\n"
+	    " [-a fwdlinks] [-f facts] events\n"
 	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled]"
 	    " [-w fwdkeys] [ops]\n"
 	    "       tl-tree -m pairs [forest]\n"
@@ -1733,8 +1734,9 @@ intervals(const char *path)
 	struct fetch ft;
 	static char iob[2][TL_IOBUF];	/* stdio's, for in and out */
 	FILE *in = xopen(path, "r", iob[0]), *out = xopen(opath, "w", iob[1]);
+	FILE *cfp = cpath ? xopen(cpath, "w", NULL) : NULL;
 	struct buf prev = {0};
-	long long op = -1, cur, count = 0;
+	long long op = -1, cur, count = 0, commop = -1;
 	struct buf row = {0};
 	int status, cols[6], more;
 	size_t i;
@@ -1774,6 +1776,13 @@ intervals(const char *path)
 		if (r.f[2].s[0] == 'd')
 			continue;	/* s and n records are gpu_events */
 		cur = atoid(r.f[1].s);
+		/* -c: each op once (its records are together) */
+		if (cfp && r.f[2].s[0] == 's' && cur != commop &&
+		    (size_t)cols[3] < ft.nf &&
+		    iscomm(ft.f[cols[3]].s, ft.f[cols[3]].len)) {
+			fprintf(cfp, "%lld\n", cur);
+			commop = cur;
+		}
 		if (cur != op) {
 			if (op >= 0)
 				printf("%lld\t%lld\n", op, count);
@@ -1785,6 +1794,8 @@ intervals(const char *path)
 	if (op >= 0)
 		printf("%lld\t%lld\n", op, count);
 	status = tl_fshut(out, opath);
+	if (cfp)
+		status |= tl_fshut(cfp, cpath);
 	if (ft.fp)
 		fetch_close(&ft);
 	buf_free(&row);
@@ -2004,6 +2015,7 @@ struct merge {
 	int inp[4];		/* columns of the four Input fields */
 	FILE *ops;		/* ops.tsv */
 	FILE *gpu;		/* gpu.tsv */
+	FILE *fwd;		/* -a: fwd TAB UID of each linked op, or NULL */
 	struct buf row;		/* the record being built */
 	long long unlinked;	/* gpu_events_unlinked */
 };
@@ -2029,8 +2041,13 @@ ops_row(struct merge *m, struct lazy *z, const struct evcols *c,
 	}
 	putnum(b, ngpu);
 	tab(b);
-	if (m->w.uid == uid)
+	if (m->w.uid == uid) {
 		buf_add(b, m->w.r.f[1].s, m->w.r.f[1].len);
+		if (m->fwd != NULL && m->w.r.f[1].len > 0) {
+			fwrite(m->w.r.f[1].s, 1, m->w.r.f[1].len, m->fwd);
+			fprintf(m->fwd, "\t%lld\n", uid);
+		}
+	}
 	tab(b);
 	buf_addc(b, cpuroot ? '1' : '0');
 	tab(b);
@@ -2146,6 +2163,8 @@ merge(const char *path)
 	m.inp[3] = rec_need(&m.ft.hdr, "Concrete Inputs");
 	m.ops = create(dir, "ops.tsv", iob[5]);
 	m.gpu = create(dir, "gpu.tsv", iob[6]);
+	if (apath)
+		m.fwd = xopen(apath, "w", NULL);
 	fputs("UID\tcat\tname\tpid\ttid\tts\tdur\tparent\tdepth\tExternal id\t"
 	    "Sequence number\tInput Dims\tInput type\tInput Strides\t"
 	    "Concrete Inputs\tngpu\tfwd\tcpu_root\troot\n", m.ops);
@@ -2165,6 +2184,8 @@ merge(const char *path)
 	fetch_close(&m.ft);
 	status = tl_fshut(m.ops, "ops.tsv");
 	status |= tl_fshut(m.gpu, "gpu.tsv");
+	if (m.fwd)
+		status |= tl_fshut(m.fwd, apath);
 	if (fpath) {
 		FILE *ff = xopen(fpath, "w", NULL);
 

@@ -167,8 +167,10 @@ function dkey(x,   y, e) {
 rl_annot() {
 	: >"$rl_w/ann.tsv"
 	grep -q -F "$RL_ANNOP" "$rl_w/m.tsv" || return 0
-	# (tl-report's evsel.tsv: the events' header and their annotations)
+	# (tl-report's evsel.tsv: the events' header and their annotations,
+	# made beside this stage)
 	rl_ev=${w:-.}/evsel.tsv
+	type evwait >/dev/null 2>&1 && { evwait || return 1; }
 	[ -r "$rl_ev" ] || { echo "tl_roofline_stage: $rl_ev: cannot read the events" >&2; return 1; }
 	# key (dkey of ts, 0 for an annotation or 1 for an op: an annotation
 	# that starts with an op comes first, then the UID) type UID ts dur
@@ -297,33 +299,27 @@ rl_model() {
 # (sorted by KEY, the tree's root and the op's UID in hex, so that sort
 # compares bytes): KEY UID cat name parent ngpu fwd cpu_root own nc mod,
 # where own: some op's fwd link points here; nc: a communication kernel
-# is below; mod: the op has a perf model (from rl_links and m.tsv).
+# is below (the tree stage's comm.tsv); mod: the op has a perf model
+# (m.tsv); own from rl_links.
 # Also $rl_w/fk.tsv (fwd op TAB KEY of the ops with a fwd link, in UID
 # order).  The records are tl-tree -m forest's (tl-tree(1)).
 # Memory: sort's buffer; the flags are merge joins against UID-sorted
 # lists.
 rl_wstream() {
 	st awk -F '\t' 'NR > 1 { print $1 }' "$rl_w/m.tsv" >"$rl_w/mu.tsv"; ok
-	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_w/nc.tsv" -k "$rl_w/mu.tsv" \
+	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_T/comm.tsv" -k "$rl_w/mu.tsv" \
 	    -w "$rl_w/fk.tsv" "$rl_T/ops.tsv" |
 	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
 }
 
 # rl_links: what rl_wstream needs of the tree alone (a background job
-# beside the model selection): $rl_w/xb.tsv, $rl_w/own.tsv and
-# $rl_w/nc.tsv.  A failure is in $F.
+# beside the model selection): $rl_w/xb.tsv and $rl_w/own.tsv.  A
+# failure is in $F.
 rl_links() {
 	# The fwd links, fwd op TAB op, by fwd op (rl_pairs joins on it), and
-	# the fwd ops.  (UID is the first column of ops.tsv)
-	rl_c=$(awk -F '\t' '{ for (i = 1; i <= NF; i++) if ($i == "fwd") print i; exit }' "$rl_T/ops.tsv")
-	cut -f "1,$rl_c" "$rl_T/ops.tsv" | awk -F '\t' -v OFS='\t' 'NR > 1 && $2 != "" { print $2, $1 }' |
-	    st $SORT -t "$TAB" -k1,1n >"$rl_w/xb.tsv"; bgok || return 1
-	cut -f 1 "$rl_w/xb.tsv" | st uniq >"$rl_w/own.tsv"; bgok || return 1
-	# (intervals.tsv is sorted by op; grep first: collectives are few)
-	{ grep -a -i -F -e nccl -e rccl -e cross_device_reduce "$rl_T/intervals.tsv" ||
-	    [ $? -eq 1 ] || echo "grep: failed" >>"$F"; } |
-	st awk -F '\t' '$2 == "s" && $1 != last && tolower($6) ~ /nccl|rccl|cross_device_reduce/ {
-	    last = $1; print $1 }' >"$rl_w/nc.tsv"
+	# the fwd ops: the tree stage's fwd.tsv, in UID order.
+	st $SORT -t "$TAB" -k1,1n "$rl_T/fwd.tsv" >"$rl_w/xb.tsv"; bgok || return 1
+	cut -f 1 "$rl_w/xb.tsv" | st uniq >"$rl_w/own.tsv"
 	bgok
 }
 
@@ -372,8 +368,9 @@ tl_roofline_stage() {
 	# (its kernels, then the model run), beside the tree walks below.
 	{
 		st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; bgok || exit 1
-		st tl-tree -m subtree -b -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" >"$rl_w/mki.tsv"; bgok || exit 1
-		rl_model "$rl_w/m.tsv" "$rl_w/mki.tsv" >"$rl_w/pre.tsv"
+		# (the kernels go to rl_model through a pipe, not a file)
+		st tl-tree -m subtree -b -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" |
+		rl_model "$rl_w/m.tsv" /dev/stdin >"$rl_w/pre.tsv"
 	} &
 	rl_fpid=$!
 
@@ -398,7 +395,6 @@ tl_roofline_stage() {
 		rl_model "$rl_w/mb.tsv" "$rl_w/bki.tsv" B | sed 1d >"$rl_w/preB.tsv"; ok
 	fi
 	wait "$rl_fpid"; ok
-	rm -f "$rl_w/mki.tsv"
 
 	# Group by (table, name, params): TraceLens groups on str() of each
 	# param, which the params literal determines.
@@ -410,8 +406,10 @@ tl_roofline_stage() {
 	# The sheets, beside unified_perf_summary.
 	{
 	: >>"$rl_w/preB.tsv"
-	cat "$rl_w/pre.tsv" "$rl_w/preB.tsv" | st hsort -s -t "$TAB" -k1,4 |
-	st tl-aggregate -g kind,sheet,name,params 'UID_first=first:UID' \
+	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
+	cat "$rl_w/pre.tsv" "$rl_w/preB.tsv" | st tl-aggregate -g kind,sheet,name,params -K UID:n |
+	st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -H -g kind,sheet,name,params 'UID_first=first:UID' \
 	    'gf=first:gf' 'dm=first:dm' 'fb=first:fb' \
 	    'mean:tbs' 'median:tbs' 'std:tbs' 'min:tbs' 'max:tbs' \
 	    'mean:tfs' 'median:tfs' 'std:tfs' 'min:tfs' 'max:tfs' \
@@ -539,7 +537,7 @@ tl_roofline_stage() {
 
 # rl_unified: unified_perf_summary (TraceLens's collect_unified_perf_events
 # and summarize_df_unified_perf_table), after the perf sheets (it reuses
-# their model runs: $rl_w/metF.tsv, metB.tsv, mki.tsv).
+# their model runs: $rl_w/metF.tsv, metB.tsv).
 # Memory: the walk holds one tree of W.tsv; every other step is a sort
 # or a merge join of files in the same order; the last two hold one
 # line per row of the sheet.
@@ -597,8 +595,9 @@ rl_unified() {
 	} &
 	rl_cpid=$!
 	# GPU events under a collected op.
-	st rl_ivkind s "$rl_w/ck.tsv" >"$rl_w/civ.tsv"; ok
-	st awk -F '\t' '{ print $6 }' "$rl_w/civ.tsv" | st $SORT -n -u >"$rl_w/cov.tsv"; ok
+	# (kept for the KMAP only)
+	st rl_ivkind s "$rl_w/ck.tsv" | st rl_keep "$rl_w/civ.tsv" | st cut -f 6 |
+	    st $SORT -n -u >"$rl_w/cov.tsv"; ok
 	# Synthetic ops: each other linked, non-communication GPU event, as
 	# a copy of its nearest cpu_op (or its runtime when it has none).
 	# They are numbered after the trace's last UID: first those of
@@ -632,7 +631,9 @@ rl_unified() {
 	# (each op its own tag: in op order, then ts, then GPU event)
 	st rl_ivkind d "$rl_w/sk.tsv" | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
 	wait "$rl_cpid"; ok
-	cat "$rl_w/cki0.tsv" "$rl_w/syk.tsv" >"$rl_w/cki.tsv" || { echo "cat: failed" >>"$F"; ok; }
+	# (cki.tsv: cki0.tsv, then the synthetic ops, whose UIDs come after)
+	mv "$rl_w/cki0.tsv" "$rl_w/cki.tsv" && cat "$rl_w/syk.tsv" >>"$rl_w/cki.tsv" ||
+	    { echo "cat: failed" >>"$F"; ok; }
 	# Every row, in UID order (the synthetic UIDs come last), with its
 	# metrics and kernels: src UID type name has status gf dm fb tbs tfs
 	# spec params bcat kt kd rt rb pr (tl-tree -m rows); the synthetic

@@ -27,8 +27,8 @@ tl_sort() {
 
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
-# OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, meta.tsv and
-# health.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
+# OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, meta.tsv, health.tsv,
+# comm.tsv and fwd.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
 # itself, beside the first pass, and writes EVENTS; a trace tl-parse
 # cannot read makes it print tl-parse's error alone and return 3.
 # TL_TREE_OPTS may add --python and --exact-time.
@@ -65,6 +65,7 @@ tl_tree_stage() {
 	rm -rf "$_tt_t"
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
+		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" \
 		"$_tt_out/meta.tsv" "$_tt_out/health.tsv"
 	[ "$_tt_st" = 3 ] && return 3
 	return 1
@@ -112,12 +113,12 @@ _tl_tree_run() {
 		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
 			3>"$_tt_t/g0" || : >"$_tt_t/fail.link"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-x"; } |
-		{ "$_tt_b" -m intervals -e "$_tt_ev" \
-			-o "$_tt_out/intervals.tsv" || : >"$_tt_t/fail.intervals"; } \
+		{ "$_tt_b" -m intervals -e "$_tt_ev" -o "$_tt_out/intervals.tsv" \
+			-c "$_tt_out/comm.tsv" || : >"$_tt_t/fail.intervals"; } \
 		>"$_tt_t/n" &
 	_tt_p5=$!
 	"$_tt_b" -m merge -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
-		-w /dev/fd/6 -g /dev/fd/7 -f "$_tt_t/mf" "$_tt_ev" \
+		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" -f "$_tt_t/mf" "$_tt_ev" \
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running

@@ -134,10 +134,6 @@ hsort() {
 	$SORT "$@"
 }
 
-# plain FILE: FILE has no byte below TAB, so that one sort key over
-# fields a to b orders as the keys a, ..., b one by one, and faster.
-plain() { grep -q -a "[$(printf '\001-\010')]" "$1"; [ $? -eq 1 ]; }
-
 # Functions every awk program below can use (tl-lib.sh).
 AWKLIB=$TL_AWKLIB
 # awkx PROGRAM ARGS...: awk with tab-separated fields and AWKLIB.
@@ -276,12 +272,25 @@ ncpu=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" "$
 # the events go, before the sheets write their files: on a machine
 # where fresh memory costs (a VM), the page cache of 140 MB of events
 # freed now is memory the next files reuse (sys time 2.5 s to 1.8 s
-# for a 450 MB trace).
-{ head -n 1 "$w/events.tsv" &&
-  { grep -a -i -F -e nccl -e rccl -e cross_device_reduce -e user_annotation "$w/events.tsv" ||
-    [ $? -eq 1 ]; }; } >"$w/evsel.tsv" || die "cannot select from the events"
+# for a 450 MB trace).  The selection (evsel.tsv) is a background job
+# beside the sheets; evwait waits for it.
 tail -n 1 "$w/events.tsv" | cut -f1 >"$w/lastuid" || die "cannot read the events"
-rm -f "$w/events.tsv"
+evsel() {
+	{ head -n 1 "$w/events.tsv" &&
+	  { grep -a -i -F -e nccl -e rccl -e cross_device_reduce -e user_annotation "$w/events.tsv" ||
+	    [ $? -eq 1 ]; }; } >"$w/evsel.tmp" && mv "$w/evsel.tmp" "$w/evsel.tsv" ||
+	    echo "$prog: cannot select from the events" >>"$F"
+	rm -f "$w/events.tsv"
+	: >"$w/evsel.done"
+}
+evsel &
+evpid=$!
+# evwait: evsel.tsv is there (or the job is gone, its failure in $F);
+# for the background jobs, which cannot wait for a sibling.
+evwait() {
+	while [ ! -e "$w/evsel.done" ] && kill -0 "$evpid" 2>/dev/null; do sleep 0.02; done
+	[ -e "$w/evsel.tsv" ]
+}
 for f in gpu ops intervals meta health; do
 	[ -f "$T/$f.tsv" ] || die "tree stage wrote no $f.tsv"
 done
@@ -320,6 +329,7 @@ if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 	{
 		# The collective kernels (evsel.tsv: the events' header,
 		# collectives and annotations, found by grep after section 1).
+		evwait || exit 1
 		st awkx '
 		NR == 1 { header(); next }
 		$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
@@ -504,12 +514,12 @@ kernels_job() {
 	# as pandas takes it (numpy's pairwise sum, in trace order).
 	# (k.tsv holds the durations in trace order: its field 8)
 	tk=$({ printf 'dur\n'; cut -f8 "$w/k.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || return 1
-	# each group's kernels in trace order (UID last), as pandas sums them
-	kkeys='-k2,2 -k3,3 -k4,4'
-	plain "$w/kk0.tsv" && kkeys=-k2,4
+	# each group's kernels in trace order (UID last), as pandas sums
+	# them (grouped by a hash of the keys, then the groups in key order)
 	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 "$w/kk0.tsv"; } |
-	st hsort -s -t "$TAB" $kkeys -k5,5n -k1,1n |
-	st tl-aggregate -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' >"$w/ks.tsv"; bgok || return 1
+	st tl-aggregate -g pcat,pcpu,name,stream -K UID:n | st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
+	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n >"$w/ks.tsv"; bgok || return 1
 	printf '%s\n' "$tk" >"$w/tk" || echo "tk: failed" >>"$F"
 }
 
@@ -578,11 +588,13 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 	); ok
 
 	# ---- ops_unique_args ----
-	ukeys='-k2,2 -k3,3 -k4,4 -k5,5 -k6,6 -k7,7 -k8,8 -k9,9 -k10,10'
-	plain "$w/Lu.tsv" && ukeys=-k2,10
-	st cut -f1-14,16,17 "$w/Lu.tsv" |
-	st hsort -s -t "$TAB" $ukeys -k16,16 |
-	st tl-aggregate -g 'name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs' \
+	# (grouped by a hash of the nine keys, then tkey: sort compares
+	# a short key as bytes, not nine long fields that are mostly equal;
+	# the rows are ordered by their totals after)
+	ukeys='name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs'
+	st cut -f1-14,16,17 "$w/Lu.tsv" | st tl-aggregate -g "$ukeys" -K tkey |
+	st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -H -g "$ukeys" \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
 	    'operation_count=count:UID' \
 	    'total_direct_kernel_time_mean=mean:direct' 'total_subtree_kernel_time_mean=mean:subtree' \
@@ -719,6 +731,7 @@ fi
 
 # ---- 5. coll_analysis: the background job started after section 1 ----
 [ -z "$collpid" ] || wait "$collpid"; ok
+wait "$evpid"; ok
 
 # ---- 6. roofline sheets: the background job started after section 1 ----
 if [ -n "$rlpid" ]; then
