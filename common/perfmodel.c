@@ -5950,12 +5950,13 @@ static const struct model models[] = {
 const struct model *
 model_find(const char *name)
 {
-	size_t lo = 0, hi = LEN(models), mid, i;
+	size_t lo = 0, hi = LEN(models), mid, i, np;
 	int c;
 
 	/* the exact names come first, sorted; the prefixes after them */
 	while (hi > 0 && models[hi - 1].prefix)
 		hi--;
+	np = hi;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if ((c = strcmp(models[mid].op, name)) == 0)
@@ -5965,8 +5966,8 @@ model_find(const char *name)
 		else
 			hi = mid;
 	}
-	for (i = 0; i < LEN(models); i++)
-		if (models[i].prefix &&
+	for (i = np; i < LEN(models); i++)
+		if (models[i].op[0] == name[0] &&
 		    strncmp(models[i].op, name, strlen(models[i].op)) == 0)
 			return &models[i];
 	return NULL;

@@ -95,6 +95,20 @@ fields(struct rec_reader *r, char *p, size_t n)
 int
 rec_read(struct rec_reader *r)
 {
+	if (!rec_next(r))
+		return 0;
+	rec_split(r);
+	return 1;
+}
+
+/*
+ * The line is read into r->buf as rec_read reads it, but not split:
+ * a merge join that skips most records of a file (the ops of
+ * ops.tsv that are not launchers) reads only the key of each.
+ */
+int
+rec_next(struct rec_reader *r)
+{
 	char *nl;
 	size_t n;
 
@@ -131,9 +145,16 @@ rec_read(struct rec_reader *r)
 	r->lineno++;
 	*nl = '\0';
 	n = (size_t)(nl - (r->buf + r->beg));
-	fields(r, r->buf + r->beg, n);
+	r->cur = r->buf + r->beg;
+	r->curlen = n;
 	r->beg = (size_t)(nl + 1 - r->buf);
 	return 1;
+}
+
+void
+rec_split(struct rec_reader *r)
+{
+	fields(r, r->cur, r->curlen);
 }
 
 void

@@ -142,12 +142,19 @@ struct rec_reader {
 	size_t fcap;		/* allocated size of f */
 	char **hdr;		/* header field names (copied), or NULL */
 	size_t nhdr;		/* number of header fields */
+	char *cur;		/* rec_next: the line read, in buf, NUL-ended */
+	size_t curlen;		/* its length */
 };
 
 void rec_open(struct rec_reader *r, FILE *fp, const char *name);
 void rec_close(struct rec_reader *r);
 /* Read the next line into fields; 1 for a record, 0 at EOF; dies on error. */
 int rec_read(struct rec_reader *r);
+/* rec_read without the split: the line is r->cur (r->curlen bytes),
+ * valid until the next read; the fields are not set until rec_split. */
+int rec_next(struct rec_reader *r);
+/* Split the line rec_next read into fields, as rec_read does. */
+void rec_split(struct rec_reader *r);
 /* Read the header line and keep its names; dies if there is none. */
 void rec_read_header(struct rec_reader *r);
 /* Column index of a header name, or -1. */

@@ -28,6 +28,8 @@ static int bwdflag;		/* --bwd: backward metrics */
 static int fixedflag;		/* --fixed-models */
 static const char *archarg;	/* --gpu-arch NAME|FILE */
 static int modelledflag;	/* --modelled: only ops that have a model */
+static int sheetflag;		/* --sheet-rows: only ops with a sheet row */
+static const char *metpath;	/* --metrics: every op's model columns, out */
 
 /* A GPU spec in TraceLens's schema. */
 struct arch {
@@ -65,7 +67,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: %s [--bwd] [--fixed-models] [--gpu-arch name|file] [--modelled]\n"
-	    "       [file]\n",
+	    "       [--metrics file] [--sheet-rows] [file]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -375,8 +377,28 @@ model_cols(FILE *fp, const struct model *m, int st, const struct mresult *res,
 	putnum(fp, bound != NULL && hasKT, kt > 0 ? (roof / kt) * 100 : NAN);
 }
 
+/*
+ * The header of --metrics: the input's UID and kernel time (when it
+ * has one), then the model columns, as on the standard output.  mc:
+ * the two columns in the input (-1: none).
+ */
 static void
-roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
+metrics_head(FILE *fp, const int *mc, size_t nout)
+{
+	size_t i;
+
+	fputs("UID", fp);
+	if (mc[1] >= 0)
+		fputs("\tKernel Time (µs)", fp);
+	for (i = 0; i < nout; i++) {
+		putc('\t', fp);
+		rec_puts(fp, outcols[i]);
+	}
+	putc('\n', fp);
+}
+
+static void
+roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 {
 	struct cols c;
 	struct opargs a;
@@ -386,7 +408,7 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 	const struct model *m;
 	size_t i, nout = arch ? NOUT : NBASE;
 	double kt = 0;
-	int st = M_OK, hasKT, dummy;
+	int st = M_OK, hasKT, dummy, mc[2];
 
 	memset(&a, 0, sizeof(a));
 	memset(&res, 0, sizeof(res));
@@ -414,6 +436,10 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 		rec_puts(out, outcols[i]);
 	}
 	putc('\n', out);
+	mc[0] = met ? rec_need(r, "UID") : -1;
+	mc[1] = c.ktime;
+	if (met)
+		metrics_head(met, mc, nout);
 	a.fixed = fixedflag;
 	while (rec_read(r)) {
 		rec_check_width(r);
@@ -450,6 +476,19 @@ roofline(struct rec_reader *r, FILE *out, const struct arch *arch)
 				    "unknown dtype, bytes left empty");
 		} else if (modelledflag)
 			continue;
+		if (met) {
+			fwrite(r->f[mc[0]].s, 1, r->f[mc[0]].len, met);
+			if (mc[1] >= 0) {
+				putc('\t', met);
+				fwrite(r->f[mc[1]].s, 1, r->f[mc[1]].len, met);
+			}
+			model_cols(met, m, st, &res, hasKT, kt, arch);
+			putc('\n', met);
+		}
+		/* (a sheet row: a model that ran, of a family with a sheet) */
+		if (sheetflag && !(m != NULL && st == M_OK && m->fam->sheet != NULL &&
+		    *m->fam->sheet != '\0'))
+			continue;
 		for (i = 0; i < r->nf; i++) {
 			if (i > 0)
 				putc('\t', out);
@@ -480,22 +519,26 @@ main(int argc, char *argv[])
 		{ "fixed-models", no_argument, NULL, 'F' },
 		{ "gpu-arch", required_argument, NULL, 'g' },
 		{ "modelled", no_argument, NULL, 'm' },
+		{ "metrics", required_argument, NULL, 'o' },
+		{ "sheet-rows", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rec_reader r;
 	struct arch arch;
 	const char *in = "-", *argv0 = argv[0];
-	FILE *fp;
+	FILE *fp, *met;
 	int ch, st;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "bFg:m", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bFg:mo:s", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'b': bwdflag = 1; break;
 		case 'F': fixedflag = 1; break;
 		case 'g': archarg = optarg; break;
 		case 'm': modelledflag = 1; break;
+		case 'o': metpath = optarg; break;
+		case 's': sheetflag = 1; break;
 		default: usage(TL_EUSAGE);
 		}
 	}
@@ -508,13 +551,16 @@ main(int argc, char *argv[])
 	if (archarg != NULL)
 		arch_load(&arch, archarg, argv0);
 	fp = tl_fopen(in, "r");
+	met = metpath ? tl_fopen(metpath, "w") : NULL;
 	rec_open(&r, fp, strcmp(in, "-") == 0 ? "<stdin>" : in);
-	roofline(&r, stdout, archarg ? &arch : NULL);
+	roofline(&r, stdout, met, archarg ? &arch : NULL);
 	rec_close(&r);
 	if (fp != stdin)
 		fclose(fp);
 	if (archarg != NULL)
 		free(arch.path);
 	st = tl_fshut(stdout, "<stdout>");
+	if (met)
+		st |= tl_fshut(met, metpath);
 	return st;
 }

@@ -2797,6 +2797,7 @@ struct treeops {
 	int oc[ONCOL];		/* the columns O*, in r */
 	const char *f[ONCOL];	/* their fields in the current record (in r) */
 	long long uid;		/* UID of r's record: -1 before, LLONG_MAX after */
+	int split;		/* r's record is split (rec_split) */
 	char iob[TL_IOBUF];	/* stdio's, for ops.tsv */
 };
 
@@ -2834,15 +2835,25 @@ treeops_at(struct treeops *to, long long uid)
 {
 	size_t i;
 
+	/* (most records are skipped: only the UID of each is read, when
+	 * it leads the record, as in the tree stage's ops.tsv) */
 	while (to->uid < uid) {
-		if (!rec_read(&to->r)) {
+		if (!rec_next(&to->r)) {
 			to->uid = LLONG_MAX;
 			break;
 		}
-		to->uid = atoid(rec_get(&to->r, to->oc[OUID], NULL));
+		to->split = to->oc[OUID] != 0;
+		if (to->split)
+			rec_split(&to->r);
+		to->uid = atoid(to->split ?
+		    rec_get(&to->r, to->oc[OUID], NULL) : to->r.cur);
 	}
 	if (to->uid != uid)
 		return 0;
+	if (!to->split) {
+		rec_split(&to->r);
+		to->split = 1;
+	}
 	for (i = 0; i < ONCOL; i++)
 		to->f[i] = rec_get(&to->r, to->oc[i], NULL);
 	return 1;

@@ -227,26 +227,16 @@ rl_annot() {
 	st $SORT -t "$TAB" -k1,1 "$rl_w/ann1.tsv" >"$rl_w/ann.tsv"; ok
 }
 
-# rl_model OPS KINFO [--bwd]: the op records of OPS (UID order) with
-# their process and thread names, kernel time and kernel list (KINFO,
-# tag order; ops without one get time 0 and no kernels) and annotation
-# ($rl_w/ann.tsv; empty for ops without one), through tl-roofline.
-# Writes the ok rows as pre-aggregation records, and the model columns
-# of every op to $rl_w/metF.tsv (metB.tsv with --bwd).
+# rl_model OPS KINFO [B]: the op records of OPS (UID order) with their
+# process and thread names, kernel time and kernel list (KINFO, tag
+# order; ops without one get time 0 and no kernels) and annotation
+# ($rl_w/ann.tsv; empty for ops without one), through tl-roofline
+# (--bwd with B).  Writes the sheet rows (kind F or B, the input
+# columns, the model columns), and the model columns of every op to
+# $rl_w/metF.tsv (metB.tsv with B).
 rl_model() {
 	rl_o=$1 rl_k=$2 rl_kind=${3:-}
-	rl_h='UID	name	process_name	process_label	thread_name	Input Dims	Input type	Input Strides	Concrete Inputs	Kernel Time (µs)	kernel_names	annotation'
-	# The model columns unified_perf_summary takes, by their place in
-	# tl-roofline's header (the roofline ones come with a GPU spec
-	# only): tl-roofline's output goes on to them through cut, beside
-	# the sheets' records (fd 4: a pipe, not a file of every column).
-	rl_c=$(printf '%s\n' "$rl_h" | tl-roofline $rl_arch ${rl_kind:+--bwd} | awk -F '\t' '{
-		n = split("UID|model_status|GFLOPS|Data Moved (MB)|FLOPS/Byte|TB/s|TFLOPS/s|Compute Spec|params|op category|Kernel Time (µs)|Roofline Time (µs)|Roofline Bound|Pct Roofline", w, "|")
-		for (i = 1; i <= NF; i++) c[$i] = i
-		s = c[w[1]]; for (j = 2; j <= n; j++) if (w[j] in c) s = s "," c[w[j]]
-		print s }')
-	[ -n "$rl_c" ] || { echo "tl-roofline: failed" >>"$F"; return 1; }
-	{ {
+	rl_h='kind	UID	name	process_name	process_label	thread_name	Input Dims	Input type	Input Strides	Concrete Inputs	Kernel Time (µs)	kernel_names	annotation'
 	st awkx '
 	FILENAME == meta { metaload(); next }
 	FNR == 1 {
@@ -268,31 +258,13 @@ rl_model() {
 		pid = $col["pid"]; tid = $col["tid"]
 		pn = metaname(pid, 0, "process_name"); pl = metaname(pid, 0, "process_labels")
 		tn = metaname(pid, tid, "thread_name")
-		print $col["UID"], $col["name"], pn, pl, tn, $col["Input Dims"], $col["Input type"],
+		print kind, $col["UID"], $col["name"], pn, pl, tn, $col["Input Dims"], $col["Input type"],
 		    $col["Input Strides"], $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
 		    (au == u ? substr(al, 14) : "")
-	}' hdr="$rl_h" meta="$rl_T/meta.tsv" kin="$rl_k" an="$rl_w/ann.tsv" "$rl_T/meta.tsv" "$rl_o" |
-	st tl-roofline $rl_arch ${rl_kind:+--bwd} | st tee /dev/fd/4 |
-	st awkx '
-	NR == 1 {
-		header()
-		printf "kind\tsheet\tname\tparams\tUID\tgf\tdm\tfb\ttbs\ttfs\tpn\tpl\ttn\tspec"
-		if (arch) printf "\trt\trb\tpr"
-		print "\tkd\tdims\ttypes\tstrides\tconc\tkt"
-		next
-	}
-	# (a model with no sheet, such as Triton'"'"'s, is for unified_perf_summary only)
-	$col["model_status"] == "ok" && $col["sheet"] != "" {
-		o = kind "\t" $col["sheet"] "\t" $col["name"] "\t" $col["params"] "\t" $col["UID"]
-		o = o "\t" $col["GFLOPS"] "\t" $col["Data Moved (MB)"] "\t" $col["FLOPS/Byte"]
-		o = o "\t" $col["TB/s"] "\t" $col["TFLOPS/s"] "\t" $col["process_name"]
-		o = o "\t" $col["process_label"] "\t" $col["thread_name"] "\t" $col["Compute Spec"]
-		if (arch) o = o "\t" $col["Roofline Time (µs)"] "\t" $col["Roofline Bound"] "\t" $col["Pct Roofline"]
-		o = o "\t" $col["kernel_names"] "\t" $col["Input Dims"] "\t" $col["Input type"]
-		o = o "\t" $col["Input Strides"] "\t" $col["Concrete Inputs"] "\t" $col["Kernel Time (µs)"]
-		print o
-	}' kind="${rl_kind:-F}" arch="$rl_arch" >&3
-	} 4>&1 | st cut -f "$rl_c" >"$rl_w/met${rl_kind:-F}.tsv"; } 3>&1
+	}' hdr="$rl_h" kind="${rl_kind:-F}" meta="$rl_T/meta.tsv" kin="$rl_k" an="$rl_w/ann.tsv" \
+	    "$rl_T/meta.tsv" "$rl_o" |
+	# (a model with no sheet, such as Triton's, is for unified_perf_summary only)
+	st tl-roofline $rl_arch ${rl_kind:+--bwd} --sheet-rows --metrics "$rl_w/met${rl_kind:-F}.tsv"
 }
 
 # rl_wstream: $rl_w/W.tsv, the host ops of ops.tsv grouped by tree
@@ -398,24 +370,32 @@ tl_roofline_stage() {
 
 	# Group by (table, name, params): TraceLens groups on str() of each
 	# param, which the params literal determines.
-	if [ "$rl_arch" ]; then
-		rl_ra="rt_first=first:rt rb_first=first:rb pr_mean=mean:pr pr_median=median:pr pr_std=std:pr pr_min=min:pr pr_max=max:pr"
-	else
-		rl_ra=
-	fi
 	# The sheets, beside unified_perf_summary.
 	{
+	if [ "$rl_arch" ]; then
+		set -- 'rt_first=first:Roofline Time (µs)' 'rb_first=first:Roofline Bound' \
+		    'pr_mean=mean:Pct Roofline' 'pr_median=median:Pct Roofline' 'pr_std=std:Pct Roofline' \
+		    'pr_min=min:Pct Roofline' 'pr_max=max:Pct Roofline'
+	else
+		set --
+	fi
 	: >>"$rl_w/preB.tsv"
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
 	cat "$rl_w/pre.tsv" "$rl_w/preB.tsv" | st tl-aggregate -g kind,sheet,name,params -K UID:n |
 	st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -H -g kind,sheet,name,params 'UID_first=first:UID' \
-	    'gf=first:gf' 'dm=first:dm' 'fb=first:fb' \
-	    'mean:tbs' 'median:tbs' 'std:tbs' 'min:tbs' 'max:tbs' \
-	    'mean:tfs' 'median:tfs' 'std:tfs' 'min:tfs' 'max:tfs' \
-	    'first:pn' 'first:pl' 'first:tn' 'first:spec' $rl_ra \
-	    'kstats:kd' 'ktrunc:kd' 'first:dims' 'first:types' 'first:strides' 'first:conc' \
-	    'mean:kt' 'median:kt' 'std:kt' 'min:kt' 'max:kt' 'sum:kt' 'count:UID' |
+	    'gf=first:GFLOPS' 'dm=first:Data Moved (MB)' 'fb=first:FLOPS/Byte' \
+	    'tbs_mean=mean:TB/s' 'tbs_median=median:TB/s' 'tbs_std=std:TB/s' 'tbs_min=min:TB/s' 'tbs_max=max:TB/s' \
+	    'tfs_mean=mean:TFLOPS/s' 'tfs_median=median:TFLOPS/s' 'tfs_std=std:TFLOPS/s' \
+	    'tfs_min=min:TFLOPS/s' 'tfs_max=max:TFLOPS/s' \
+	    'pn_first=first:process_name' 'pl_first=first:process_label' 'tn_first=first:thread_name' \
+	    'spec_first=first:Compute Spec' "$@" \
+	    'kd_kstats=kstats:kernel_names' 'kd_ktrunc=ktrunc:kernel_names' \
+	    'dims_first=first:Input Dims' 'types_first=first:Input type' \
+	    'strides_first=first:Input Strides' 'conc_first=first:Concrete Inputs' \
+	    'kt_mean=mean:Kernel Time (µs)' 'kt_median=median:Kernel Time (µs)' 'kt_std=std:Kernel Time (µs)' \
+	    'kt_min=min:Kernel Time (µs)' 'kt_max=max:Kernel Time (µs)' 'kt_sum=sum:Kernel Time (µs)' \
+	    'UID_count=count:UID' |
 	st hsort -t "$TAB" -k5,5n >"$rl_w/agg.tsv"; ok
 	# (the files read for the last time go as soon as they are read: see
 	# tl-report's events)

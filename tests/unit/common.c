@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "tl.h"
+#include "perfmodel.h"
 
 static int fails, runs;
 
@@ -110,6 +111,25 @@ main(void)
 	if (num_int64("12x", 3, &v) == 0) {
 		fails++;
 		printf("FAIL num_int64 accepted 12x\n");
+	}
+	/* model_find's table: exact names sorted, the prefixes after them */
+	{
+		const struct model *m = model_table(&n);
+		size_t i, np = n;
+
+		while (np > 0 && m[np - 1].prefix)
+			np--;
+		for (i = 0; i < n; i++) {
+			runs++;
+			if ((i < np && m[i].prefix) ||
+			    (i > 0 && i < np && strcmp(m[i - 1].op, m[i].op) >= 0)) {
+				fails++;
+				printf("FAIL model table at %zu (%s)\n", i, m[i].op);
+			}
+		}
+		expect("model_find exact", model_find("aten::mm") ? "found" : "none", "found");
+		expect("model_find prefix", model_find("triton_poi_fused_add_0") ? "found" : "none", "found");
+		expect("model_find none", model_find("aten::view") ? "found" : "none", "none");
 	}
 	printf("%d passed, %d failed\n", runs - fails, fails);
 	return fails != 0;
