@@ -48,7 +48,7 @@ static const char *fpath;	/* -f: facts */
 static const char *apath;	/* -a: forest: UIDs that are fwd targets (merge: fwd TAB UID out) */
 static const char *cpath;	/* -c: forest: UIDs with communication below (intervals: out) */
 static const char *kpath;	/* -k: forest: UIDs with a perf model */
-static const char *spath;	/* -s: collect: keys whose fwd op is eligible */
+static const char *spath;	/* -s: collect: keys whose fwd op is eligible (split: out) */
 static const char *ypath;	/* -y: unified: the synthetic ops' rows */
 static int bflag;		/* -b: subtree, direct: busy time and list per op */
 
@@ -73,7 +73,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-tree -m split [-px] -d dir [-e copy] [events]\n"
+	    "usage: tl-tree -m split [-px] -d dir [-e copy] [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
 	    "       tl-tree -m intervals -e events -o intervals.tsv [-c comm]"
@@ -132,6 +132,18 @@ hascase(const char *s, size_t len, const char *lit)
 		if (j == n)
 			return 1;
 	}
+	return 0;
+}
+
+/* Substring test, bytes as they are. */
+static int
+hassub(const char *s, size_t len, const char *lit)
+{
+	size_t n = strlen(lit), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (s[i] == lit[0] && memcmp(s + i, lit, n) == 0)
+			return 1;
 	return 0;
 }
 
@@ -895,6 +907,7 @@ struct split {
 	FILE *q;		/* sequence records */
 	FILE *o;		/* GPU stream records */
 	FILE *m;		/* meta.tsv */
+	FILE *sel;		/* -s: the events coll_analysis and annotations read */
 	FILE *pend;		/* link records before the key is known */
 	int key;		/* -1 undecided, 0 correlation, 1 External id */
 	long long outoforder;	/* events_out_of_time_order */
@@ -1169,6 +1182,8 @@ split(const char *path)
 	struct evcols c;
 	struct split sp;
 	static char iob[5][TL_IOBUF];	/* stdio's, for in, copy, l, q, o */
+	const char *cat, *name;
+	size_t catl, namel;
 	FILE *in = bigbuf(tl_fopen(path, "r"), iob[0]), *facts, *copy = NULL;
 	long long prev = -1, uid, ref;
 	int st = 0;
@@ -1197,6 +1212,10 @@ split(const char *path)
 	sp.o = create(dir, "o", iob[4]);
 	sp.m = create(dir, "meta.tsv", NULL);
 	fputs("pid\ttid\tname\tvalue\n", sp.m);
+	if (spath) {
+		sp.sel = xopen(spath, "w", NULL);
+		rec_write(sp.sel, (const char *const *)r.hdr, r.nhdr);
+	}
 	z.fp = in;
 	z.name = r.name;
 	z.lineno = r.lineno;
@@ -1211,6 +1230,16 @@ split(const char *path)
 			    "trace order", z.name, z.lineno, uid, prev);
 		prev = uid;
 		split_event(&sp, &z, &c, ref);
+		/* -s: communication kernels, and events of an annotation cat */
+		if (sp.sel) {
+			cat = lazy_get(&z, c.cat, &catl);
+			name = lazy_get(&z, c.name, &namel);
+			if ((eq(cat, catl, "kernel") && iscomm(name, namel)) ||
+			    hassub(cat, catl, "user_annotation")) {
+				fwrite(z.line, 1, (size_t)(z.end - z.line), sp.sel);
+				putc('\n', sp.sel);
+			}
+		}
 		if (lazy_width(&z) != r.nhdr)
 			tl_die("%s: line %zu: %zu fields, header has %zu", z.name,
 			    z.lineno, lazy_width(&z), r.nhdr);
@@ -1243,6 +1272,8 @@ split(const char *path)
 	st |= tl_fshut(sp.q, "q");
 	st |= tl_fshut(sp.o, "o");
 	st |= tl_fshut(sp.m, "meta.tsv");
+	if (sp.sel)
+		st |= tl_fshut(sp.sel, spath);
 	st |= tl_fshut(sp.h, "<stdout>");
 	for (i = 0; i < sp.thr.cap; i++)
 		free(sp.thr.t[i].key);

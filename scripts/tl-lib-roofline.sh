@@ -167,10 +167,8 @@ function dkey(x,   y, e) {
 rl_annot() {
 	: >"$rl_w/ann.tsv"
 	grep -q -F "$RL_ANNOP" "$rl_w/m.tsv" || return 0
-	# (tl-report's evsel.tsv: the events' header and their annotations,
-	# made beside this stage)
-	rl_ev=${w:-.}/evsel.tsv
-	type evwait >/dev/null 2>&1 && { evwait || return 1; }
+	# (the tree stage's sel.tsv: the events' header and their annotations)
+	rl_ev=$rl_T/sel.tsv
 	[ -r "$rl_ev" ] || { echo "tl_roofline_stage: $rl_ev: cannot read the events" >&2; return 1; }
 	# key (dkey of ts, 0 for an annotation or 1 for an op: an annotation
 	# that starts with an op comes first, then the UID) type UID ts dur
@@ -367,6 +365,9 @@ tl_roofline_stage() {
 		rl_model "$rl_w/mb.tsv" "$rl_w/bki.tsv" B | sed 1d >"$rl_w/preB.tsv"; ok
 	fi
 	wait "$rl_fpid"; ok
+	# (the files read for the last time go as soon as they are read: see
+	# tl-report's events)
+	rm -f "$rl_w/m.tsv" "$rl_w/mu.tsv" "$rl_w/mk.tsv" "$rl_w/bki.tsv"
 
 	# Group by (table, name, params): TraceLens groups on str() of each
 	# param, which the params literal determines.
@@ -397,8 +398,6 @@ tl_roofline_stage() {
 	    'kt_min=min:Kernel Time (µs)' 'kt_max=max:Kernel Time (µs)' 'kt_sum=sum:Kernel Time (µs)' \
 	    'UID_count=count:UID' |
 	st hsort -t "$TAB" -k5,5n >"$rl_w/agg.tsv"; ok
-	# (the files read for the last time go as soon as they are read: see
-	# tl-report's events)
 	rm -f "$rl_w/pre.tsv" "$rl_w/preB.tsv"
 
 	# Lay the tables out as sheets (in memory: one row per group).
@@ -611,6 +610,9 @@ rl_unified() {
 	# (each op its own tag: in op order, then ts, then GPU event)
 	st rl_ivkind d "$rl_w/sk.tsv" | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
 	wait "$rl_cpid"; ok
+	# The last read of intervals.tsv: it goes, when tl-report's own
+	# reader is done with it (iv.free).
+	[ -n "${w:-}" ] && [ -e "$w/iv.free" ] && rm -f "$rl_T/intervals.tsv"
 	# (cki.tsv: cki0.tsv, then the synthetic ops, whose UIDs come after)
 	mv "$rl_w/cki0.tsv" "$rl_w/cki.tsv" && cat "$rl_w/syk.tsv" >>"$rl_w/cki.tsv" ||
 	    { echo "cat: failed" >>"$F"; ok; }
@@ -621,9 +623,11 @@ rl_unified() {
 	st $SORT -t "$TAB" -k1,1n "$rl_w/col.tsv" |
 	st tl-tree -m rows -f "$rl_w/metF.tsv" -k "$rl_w/cki.tsv" -s "$rl_w/sm.tsv" \
 	    -y "$rl_w/syn.tsv" -o "$rl_w/ry0.tsv" >"$rl_w/rx.tsv"; ok
+	rm -f "$rl_w/cki.tsv" "$rl_w/metF.tsv" "$rl_w/sm.tsv" "$rl_w/syk.tsv"
 	# (the other rows are in source op order already: src is UID)
 	: >>"$rl_w/ry0.tsv"
 	st $SORT -t "$TAB" -k1,1n -k2,2n "$rl_w/ry0.tsv" >"$rl_w/ry.tsv"; ok
+	rm -f "$rl_w/ry0.tsv"
 	# The source op fields (ops.tsv, meta.tsv), its first kernel and
 	# TraceLens's op category, and the group of each row (the nine
 	# keys, numbered in order of first appearance).  In a group, rows
@@ -641,6 +645,7 @@ rl_unified() {
 	    'mean:pr' 'median:pr' 'std:pr' 'min:pr' 'max:pr' 'median:kt' 'min:kt' 'max:kt' \
 	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >"$rl_w/ug.tsv"; ok
+	rm -f "$rl_w/rx.tsv" "$rl_w/ry.tsv" "$rl_w/k1.tsv"
 	[ "$(wc -l <"$rl_w/ug.tsv")" -gt 1 ] || return 0
 	# pandas keeps an all-integer duration column integer.
 	rl_fdur=$(cat "$rl_w/fdur")

@@ -28,7 +28,7 @@ tl_sort() {
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
 # OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, meta.tsv, health.tsv,
-# comm.tsv and fwd.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
+# comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
 # itself, beside the first pass, and writes EVENTS; a trace tl-parse
 # cannot read makes it print tl-parse's error alone and return 3.
 # TL_TREE_OPTS may add --python and --exact-time.
@@ -65,7 +65,7 @@ tl_tree_stage() {
 	rm -rf "$_tt_t"
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
-		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" \
+		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" "$_tt_out/sel.tsv" \
 		"$_tt_out/meta.tsv" "$_tt_out/health.tsv"
 	[ "$_tt_st" = 3 ] && return 3
 	return 1
@@ -102,9 +102,9 @@ _tl_tree_run() {
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
 		{ tl_parse -- "$_tt_tr" 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
-		"$_tt_b" -m split "$@" -d "$_tt_t" -e "$_tt_ev"
+		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" -e "$_tt_ev"
 	  else
-		"$_tt_b" -m split "$@" -d "$_tt_t" "$_tt_ev"
+		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" "$_tt_ev"
 	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
 		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" \

@@ -268,30 +268,14 @@ mkdir "$T" || die "cannot write in $w"
 ncpu=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" "$w/events.tsv")
 [ $? -le 1 ] || die "grep failed"
 # What the later sections read of the events: the collectives (section
-# 5), the annotations and the last UID (the perf-model stage).  Then
-# the events go, before the sheets write their files: on a machine
-# where fresh memory costs (a VM), the page cache of 140 MB of events
-# freed now is memory the next files reuse (sys time 2.5 s to 1.8 s
-# for a 450 MB trace).  The selection (evsel.tsv) is a background job
-# beside the sheets; evwait waits for it.
+# 5) and the annotations (the tree stage's sel.tsv), and the last UID
+# (the perf-model stage).  Then the events go, before the sheets write
+# their files: on a machine where fresh memory costs (a VM), the page
+# cache of 140 MB of events freed now is memory the next files reuse
+# (sys time 2.5 s to 1.8 s for a 450 MB trace).
 tail -n 1 "$w/events.tsv" | cut -f1 >"$w/lastuid" || die "cannot read the events"
-evsel() {
-	{ head -n 1 "$w/events.tsv" &&
-	  { grep -a -i -F -e nccl -e rccl -e cross_device_reduce -e user_annotation "$w/events.tsv" ||
-	    [ $? -eq 1 ]; }; } >"$w/evsel.tmp" && mv "$w/evsel.tmp" "$w/evsel.tsv" ||
-	    echo "$prog: cannot select from the events" >>"$F"
-	rm -f "$w/events.tsv"
-	: >"$w/evsel.done"
-}
-evsel &
-evpid=$!
-# evwait: evsel.tsv is there (or the job is gone, its failure in $F);
-# for the background jobs, which cannot wait for a sibling.
-evwait() {
-	while [ ! -e "$w/evsel.done" ] && kill -0 "$evpid" 2>/dev/null; do sleep 0.02; done
-	[ -e "$w/evsel.tsv" ]
-}
-for f in gpu ops intervals meta health; do
+rm -f "$w/events.tsv"
+for f in gpu ops intervals meta health sel; do
 	[ -f "$T/$f.tsv" ] || die "tree stage wrote no $f.tsv"
 done
 gpuonly=0; [ "$ncpu" = 0 ] && gpuonly=1
@@ -327,9 +311,8 @@ fi
 collpid=
 if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 	{
-		# The collective kernels (evsel.tsv: the events' header,
-		# collectives and annotations, found by grep after section 1).
-		evwait || exit 1
+		# The collective kernels (sel.tsv: the events' header, the
+		# communication kernels and the annotations).
 		st awkx '
 		NR == 1 { header(); next }
 		$col["cat"] == "kernel" && tolower($col["name"]) ~ /nccl|rccl|cross_device_reduce/ {
@@ -339,7 +322,7 @@ if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 			    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
 			    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
 			    $col["In split size"], $col["Out split size"], $col["stream"]
-		}' "$w/evsel.tsv" >"$w/coll.tsv"; bgok || exit 1
+		}' "$T/sel.tsv" >"$w/coll.tsv"; bgok || exit 1
 		[ -s "$w/coll.tsv" ] || exit 0
 		# name ts dur pgname pgranks coll gsize dtype innel outnel insplit outsplit stream
 		st awkx '
@@ -455,12 +438,27 @@ $col["cat"] == "kernel" {
 kpid=$!
 
 
+# lufree SIDE: SIDE (k: the kernels job, s: the sheets) has read Lu.tsv
+# for the last time; the second side to say so removes it.
+lufree() {
+	: >"$w/lu.$1"
+	[ -e "$w/lu.k" ] && [ -e "$w/lu.s" ] && rm -f "$w/Lu.tsv"
+	return 0
+}
+
 # ---- 4a. kernels: a background job once Lu.tsv is there ----
 # Each kernel with its parent op's category (kk0.tsv; kk.tsv for the
 # short-kernel sheets), kernel_summary's groups (ks.tsv) and the
 # kernels' total time ($w/tk), beside the ops sheets; section 4 lays
 # out the sheets.  A failure is in $F.
 kernels_job() {
+	# Percent of kernels time divides by the sum of all kernel durations
+	# as pandas takes it (numpy's pairwise sum, in trace order).
+	# (k.tsv holds the durations in trace order: its field 8)
+	if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
+		tk=$({ printf 'dur\n'; cut -f8 "$w/k.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || return 1
+		printf '%s\n' "$tk" >"$w/tk" || { echo "tk: failed" >>"$F"; return 1; }
+	fi
 	if [ "$nk" -gt 0 ]; then
 		# The category of each kernel's cpu_op: TraceLens categorises the
 		# cpu_op with its own first kernel when it is a launcher.
@@ -482,6 +480,7 @@ kernels_job() {
 			print $1, $2, k1
 		  }' lu="$w/Lu.tsv"; } |
 		st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; bgok || return 1
+		lufree k
 		# kk0.tsv: UID pcat pcpu name stream dur UID dims strides concrete,
 		# by cpu_op (for a merge join with kcat.tsv), then UID; kk.tsv, for
 		# the short-kernel sheets: from pcat on, in UID order (k.tsv's).
@@ -505,22 +504,22 @@ kernels_job() {
 			} else { pc = ""; pu = "" }
 			print $2, pc, pu, $6, $7, $8, $2, $9, $10, $11
 		}' hascpu="$hascpu" kc="$w/kcat.tsv" >"$w/kk0.tsv"; bgok || return 1
+		# (read for the last time: its memory is the later files')
+		rm -f "$w/k.tsv"
 		if [ "$short" = 1 ]; then
 			st $SORT -t "$TAB" -k1,1n "$w/kk0.tsv" | st cut -f 2- >"$w/kk.tsv"; bgok || return 1
 		fi
+	else
+		lufree k
 	fi
 	[ "$nk" -gt 0 ] && [ "$ksum" = 1 ] || return 0
-	# Percent of kernels time divides by the sum of all kernel durations
-	# as pandas takes it (numpy's pairwise sum, in trace order).
-	# (k.tsv holds the durations in trace order: its field 8)
-	tk=$({ printf 'dur\n'; cut -f8 "$w/k.tsv"; } | st tl-aggregate 'npsum:dur' | sed 1d); bgok || return 1
 	# each group's kernels in trace order (UID last), as pandas sums
 	# them (grouped by a hash of the keys, then the groups in key order)
 	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 "$w/kk0.tsv"; } |
 	st tl-aggregate -g pcat,pcpu,name,stream -K UID:n | st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
 	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n >"$w/ks.tsv"; bgok || return 1
-	printf '%s\n' "$tk" >"$w/tk" || echo "tk: failed" >>"$F"
+	rm -f "$w/kk0.tsv"
 }
 
 # ---- 3. kernel launchers: one row per op that launches kernels ----
@@ -535,6 +534,8 @@ kernels_job() {
 # 17 tkey (ts and g1 as one key that sort compares as bytes)
 st tl-tree -m kernels $xflag "$T/intervals.tsv" |
 st tl-tree -m launchers -d "$T" >"$w/Lu.tsv"; ok
+# (the perf-model stage may now remove intervals.tsv after its last read)
+: >"$w/iv.free"
 nl=$(sed -n '2{p;q;}' "$w/Lu.tsv" | wc -l)
 # section 4's kernel work, beside the sheets below
 wait "$kpid"; ok
@@ -627,6 +628,7 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 		}
 	}' "$w/uniq.tsv" >"$R/ops_unique_args.csv"; ok
 fi
+lufree s
 
 # ---- 4. kernels: kernel_summary and the short-kernel sheets ----
 wait "$tlpid"; ok
@@ -731,7 +733,6 @@ fi
 
 # ---- 5. coll_analysis: the background job started after section 1 ----
 [ -z "$collpid" ] || wait "$collpid"; ok
-wait "$evpid"; ok
 
 # ---- 6. roofline sheets: the background job started after section 1 ----
 if [ -n "$rlpid" ]; then
