@@ -683,6 +683,26 @@ kd_name(const struct jdoc *d, const struct jval *o)
 	return NULL;
 }
 
+/*
+ * The root of kernel_names, parsed now if it was not: NULL when the
+ * field is empty or not JSON.  (The lazyjson is the caller's: opargs
+ * only points to it.)
+ */
+static const struct jval *
+opargs_knames(const struct opargs *a)
+{
+	struct lazyjson *k = a->knames;
+
+	if (k == NULL || k->s == NULL)
+		return NULL;
+	if (!k->done) {
+		k->done = 1;
+		if (jdoc_parse(&k->d, k->s, k->len) < 0)
+			jdoc_clear(&k->d);
+	}
+	return jdoc_root(&k->d);
+}
+
 /* The transpose param: first kernel (by ts) whose name parses. */
 static int
 gemm_transpose(const struct opargs *a, struct mresult *r, char *out, size_t outsz)
@@ -692,13 +712,13 @@ gemm_transpose(const struct opargs *a, struct mresult *r, char *out, size_t outs
 	size_t i;
 	int got;
 
-	root = jdoc_root(&a->knames);
+	root = opargs_knames(a);
 	if (root != NULL && root->t == J_ARR) {
 		for (i = 0; i < root->n; i++) {
-			e = jarr_at(&a->knames, root, i);
+			e = jarr_at(&a->knames->d, root, i);
 			if (e != NULL && e->t == J_OBJ)
-				e = kd_name(&a->knames, e);
-			if ((k = jstr(&a->knames, e)) == NULL)
+				e = kd_name(&a->knames->d, e);
+			if ((k = jstr(&a->knames->d, e)) == NULL)
 				continue;
 			if ((got = gemm_kernel(k, r, out, outsz)) != 0)
 				return got;

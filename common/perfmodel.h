@@ -32,6 +32,14 @@ struct mfamily {
 	const char *maf;	/* "matrix" or "vector" */
 };
 
+/* A JSON field parsed on first use. */
+struct lazyjson {
+	struct jdoc d;		/* the parse, once done */
+	const char *s;		/* the JSON text, or NULL for an empty field; not owned */
+	size_t len;		/* length of s */
+	int done;		/* d holds s parsed (or failed to) */
+};
+
 /* The inputs of one op, parsed from its record. */
 struct opargs {
 	const char *name;	/* op name, not owned */
@@ -40,7 +48,7 @@ struct opargs {
 	struct jdoc strides;	/* Input Strides */
 	struct jdoc concrete;	/* Concrete Inputs */
 	struct jdoc outtype;	/* Output type (rarely in traces) */
-	struct jdoc knames;	/* kernel_names: JSON array of strings */
+	struct lazyjson *knames;	/* kernel_names, parsed on first use (few models read it); not owned */
 	int has_dims, has_types, has_strides, has_concrete, has_outtype; /* field present and valid */
 	int bad_dims, bad_types, bad_strides, bad_concrete; /* field present but not JSON */
 	const char *kname;	/* kernel_name, or NULL; not owned */

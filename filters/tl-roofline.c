@@ -403,7 +403,8 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 	struct cols c;
 	struct opargs a;
 	struct mresult res;
-	struct buf name = { 0 }, tmp = { 0 }, kn = { 0 }, an = { 0 };
+	struct buf name = { 0 }, tmp = { 0 }, kn = { 0 }, an = { 0 }, kjs = { 0 };
+	struct lazyjson kj;
 	struct warns w = { 0 };
 	const struct model *m;
 	size_t i, nout = arch ? NOUT : NBASE;
@@ -411,6 +412,8 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 	int st = M_OK, hasKT, dummy, mc[2];
 
 	memset(&a, 0, sizeof(a));
+	memset(&kj, 0, sizeof(kj));
+	a.knames = &kj;
 	memset(&res, 0, sizeof(res));
 	rec_read_header(r);
 	c.name = rec_need(r, "name");
@@ -465,7 +468,13 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 			st = -1;	/* selection only: no metrics */
 		else if (m != NULL) {
 			getjson(r, c.outtype, &tmp, &a.outtype, &a.has_outtype, &dummy);
-			getjson(r, c.knames, &tmp, &a.knames, &dummy, &dummy);
+			/* (parsed only by the models that read it) */
+			kj.done = 0;
+			kj.s = NULL;
+			if (c.knames >= 0 && getfield(r, c.knames, &kjs)) {
+				kj.s = kjs.s;
+				kj.len = kjs.len;
+			}
 			a.kname = c.kname >= 0 && getfield(r, c.kname, &kn) ? kn.s : NULL;
 			a.annotation = c.annot >= 0 && getfield(r, c.annot, &an) ? an.s : NULL;
 			st = model_run(m, &a, &res, bwdflag);
@@ -508,7 +517,8 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 	jdoc_free(&a.strides);
 	jdoc_free(&a.concrete);
 	jdoc_free(&a.outtype);
-	jdoc_free(&a.knames);
+	jdoc_free(&kj.d);
+	buf_free(&kjs);
 }
 
 int

@@ -3316,6 +3316,47 @@ ivin_kind(const struct ivin *in)
 	return len == 1 ? k[0] : '?';
 }
 
+/*
+ * ivin_next without the split, for the passes that pick a few ops'
+ * records out of many: the op and the kind are read off the line's
+ * first two fields, where the tree stage writes them, and ivin_split
+ * splits the line when it is wanted.  *kind is 'd', 's', 'n' or '?'.
+ */
+static int
+ivin_peek(struct ivin *in, char *kind)
+{
+	const char *s, *e, *t;
+	long long op;
+
+	if (in->c[IOP] != 0 || in->c[IKIND] != 1) {
+		if (!ivin_next(in))
+			return 0;
+		*kind = ivin_kind(in);
+		return 1;
+	}
+	if (!rec_next(&in->r))
+		return 0;
+	s = in->r.cur;
+	e = s + in->r.curlen;
+	op = atoid(s);
+	if (op < in->op)
+		tl_die("%s: line %zu: out of order (op %lld after %lld)",
+		    in->r.name, in->r.lineno, op, in->op);
+	in->op = op;
+	t = memchr(s, '\t', (size_t)(e - s));
+	*kind = t != NULL && e - t >= 2 && (e - t == 2 || t[2] == '\t') ?
+	    t[1] : '?';
+	return 1;
+}
+
+/* Split the line ivin_peek read. */
+static void
+ivin_split(struct ivin *in)
+{
+	if (in->c[IOP] == 0 && in->c[IKIND] == 1)
+		rec_split(&in->r);
+}
+
 static void
 ivin_close(struct ivin *in)
 {
@@ -3489,6 +3530,7 @@ pickmode(const char *path, char kind)
 	long long cur = -1, kop = -1, kprev;
 	int kend, more;
 	size_t i, j;
+	char k1;
 
 	ivin_open(in, path);
 	rec_open(&k, kfp, kpath);
@@ -3501,7 +3543,7 @@ pickmode(const char *path, char kind)
 	if (bflag)
 		fputs("op\tkt\tkd\n", stdout);
 	do {
-		more = ivin_next(in);
+		more = ivin_peek(in, &k1);
 		if (bflag && ka.n > 0 && (!more || in->op != cur)) {
 			putnum(&b, cur);
 			kacc_time(&b, &ka);
@@ -3511,7 +3553,7 @@ pickmode(const char *path, char kind)
 		}
 		if (!more || (kend && tags.n == 0))
 			break;
-		if (ivin_kind(in) != kind)
+		if (k1 != kind)
 			continue;
 		if (in->op != cur) {
 			cur = in->op;
@@ -3530,7 +3572,11 @@ pickmode(const char *path, char kind)
 					    kprev);
 			}
 		}
-		if (tags.n > 0 && bflag) {
+		/* (most records are of ops not asked for: never split) */
+		if (tags.n == 0)
+			continue;
+		ivin_split(in);
+		if (bflag) {
 			kacc_add(&ka, in);
 			continue;
 		}

@@ -597,6 +597,9 @@ rl_unified() {
 	st $SORT -t "$TAB" -k1,1n -k2,2n |
 	st awk -F '\t' -v OFS='\t' '$1 != r { r = $1; f = $2 } { print f, $0 }' |
 	st $SORT -t "$TAB" -k1,1n -k3,3n | st cut -f 4- >"$rl_w/syno.tsv"; ok
+	# The last read of gpu.tsv: it goes, when tl-report's own readers
+	# are done with it (gpu.free).
+	[ -n "${w:-}" ] && [ -e "$w/gpu.free" ] && rm -f "$rl_T/gpu.tsv"
 	# UID src name ts dur kname stream gpu
 	st awk -F '\t' -v OFS='\t' -v u="$rl_max" '
 	{ print ++u, $1, $2 "->" $5 " (Synthetic Op)", $3, $4, $5, $6, $7 }' "$rl_w/syno.tsv" "$rl_w/synw.tsv" >"$rl_w/syn.tsv"; ok

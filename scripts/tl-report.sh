@@ -373,6 +373,15 @@ if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 fi
 
 # ---- 2. gpu_timeline ----
+# gpuread SIDE: SIDE (t: the timeline, k: k.tsv's pass) has read
+# gpu.tsv for the last time; once both have, gpu.free tells the
+# perf-model stage, its last reader, that it may remove it.
+gpuread() {
+	: >"$w/gpu.$1"
+	[ -e "$w/gpu.t" ] && [ -e "$w/gpu.k" ] && : >"$w/gpu.free"
+	return 0
+}
+
 # It needs only gpu.tsv: a background job (timeline &), waited for
 # before the kernel sheets, which divide by its total time ($w/total).
 timeline() {
@@ -388,6 +397,7 @@ unl || $col["linked"] == 1 {
 	else k = "comp"
 	print $col["ts"], $col["dur"], k
 }' unl="$unlinked" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; bgok || exit 1
+gpuread t
 if [ -s "$w/tl.body" ]; then
 	if [ -n "$micro" ]; then
 		idle="micro=gaps:ts,dur,<$micro macro=gaps:ts,dur,>=$micro"
@@ -539,6 +549,7 @@ st tl-tree -m launchers -d "$T" >"$w/Lu.tsv"; ok
 nl=$(sed -n '2{p;q;}' "$w/Lu.tsv" | wc -l)
 # section 4's kernel work, beside the sheets below
 wait "$kpid"; ok
+gpuread k
 nk=$(head -n 1 "$w/k.tsv" | wc -l)
 hascpu=$(awk -F '\t' '$1 != "" { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
 kernels_job &
