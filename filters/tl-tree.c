@@ -1418,13 +1418,15 @@ host(const char *path)
 				continue;
 			}
 		}
+		/* (one record per host event: no printf) */
 		key_uid(&b, uid);
-		fprintf(tf, "%s\tp\t", b.s);
-		buf_reset(&b);
+		buf_adds(&b, "\tp\t");
 		if (n > 0)
-			fprintf(tf, "%lld", st[n - 1].uid);
-		fprintf(tf, "\t%zu\t%d\t%lld\n", n, cat == 'o' && ncpu == 0,
-		    n > 0 ? st[0].uid : uid);
+			putnum(&b, st[n - 1].uid);
+		tab(&b), putnum(&b, (long long)n);
+		tab(&b), buf_addc(&b, cat == 'o' && ncpu == 0 ? '1' : '0');
+		tab(&b), putnum(&b, n > 0 ? st[0].uid : uid);
+		emit(tf, &b);
 		if ((cat == 'r' || cat == 'v') && !missing(id, len))
 			host_runtime(stdout, &b, &r, uid, st, n, id, len);
 		if (n == cap) {
