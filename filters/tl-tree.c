@@ -3292,19 +3292,30 @@ ivin_open(struct ivin *in, const char *path)
 	in->op = -1;
 }
 
-/* The next record; 0 at the end.  Dies when op decreases. */
-static int
-ivin_next(struct ivin *in)
+/* The current record's op, which must not be below the last one. */
+static void
+ivin_setop(struct ivin *in, long long op)
 {
-	long long op;
-
-	if (!rec_read(&in->r))
-		return 0;
-	op = atoid(rec_get(&in->r, in->c[IOP], NULL));
 	if (op < in->op)
 		tl_die("%s: line %zu: out of order (op %lld after %lld)",
 		    in->r.name, in->r.lineno, op, in->op);
 	in->op = op;
+}
+
+/* op and kind lead the record, as the tree stage writes them. */
+static int
+ivin_bare(const struct ivin *in)
+{
+	return in->c[IOP] == 0 && in->c[IKIND] == 1;
+}
+
+/* The next record; 0 at the end.  Dies when op decreases. */
+static int
+ivin_next(struct ivin *in)
+{
+	if (!rec_read(&in->r))
+		return 0;
+	ivin_setop(in, atoid(rec_get(&in->r, in->c[IOP], NULL)));
 	return 1;
 }
 
@@ -3328,9 +3339,8 @@ static int
 ivin_peek(struct ivin *in, char *kind)
 {
 	const char *s, *e, *t;
-	long long op;
 
-	if (in->c[IOP] != 0 || in->c[IKIND] != 1) {
+	if (!ivin_bare(in)) {
 		if (!ivin_next(in))
 			return 0;
 		*kind = ivin_kind(in);
@@ -3340,11 +3350,7 @@ ivin_peek(struct ivin *in, char *kind)
 		return 0;
 	s = in->r.cur;
 	e = s + in->r.curlen;
-	op = atoid(s);
-	if (op < in->op)
-		tl_die("%s: line %zu: out of order (op %lld after %lld)",
-		    in->r.name, in->r.lineno, op, in->op);
-	in->op = op;
+	ivin_setop(in, atoid(s));
 	t = memchr(s, '\t', (size_t)(e - s));
 	*kind = t != NULL && e - t >= 2 && (e - t == 2 || t[2] == '\t') ?
 	    t[1] : '?';
@@ -3355,7 +3361,7 @@ ivin_peek(struct ivin *in, char *kind)
 static void
 ivin_split(struct ivin *in)
 {
-	if (in->c[IOP] == 0 && in->c[IKIND] == 1)
+	if (ivin_bare(in))
 		rec_split(&in->r);
 }
 
