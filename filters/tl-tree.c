@@ -44,6 +44,7 @@ static const char *npath;	/* -n: GPU-event counts per op */
 static const char *wpath;	/* -w: merge: forward links; forest: fwd TAB KEY out */
 static const char *opath;	/* -o: intervals.tsv */
 static const char *epath;	/* -e: the events, for lines by offset */
+static const char *gvpath;	/* -G: the GPU events' lines (split: out) */
 static const char *fpath;	/* -f: facts */
 static const char *apath;	/* -a: forest: UIDs that are fwd targets (merge: fwd TAB UID out) */
 static const char *cpath;	/* -c: forest: UIDs with communication below (intervals: out) */
@@ -73,21 +74,23 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-tree -m split [-px] -d dir [-e copy] [-s selected] [events]\n"
+	    "usage: tl-tree -m split [-px] -d dir [-e copy] [-G gpuevents]"
+	    " [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
-	    "       tl-tree -m intervals -e events -o intervals.tsv [-c comm]"
-	    " [xrecs]\n"
+	    "       tl-tree -m intervals -e events [-G gpuevents] -o intervals.tsv"
+	    " [-c comm] [xrecs]\n"
 	    "       tl-tree -m fwd [-x] [seqrecs]\n"
 	    "       tl-tree -m overlap [streamrecs]\n"
 	    "       tl-tree -m merge -d outdir -t tree -n ngpu -w fwd -g gpurecs"
-	    " [-a fwdlinks] [-f facts] events\n"
+	    " [-a fwdlinks] [-f facts] [-G gpuevents] events\n"
 	    "       tl-tree -m forest [-a fwdtargets] [-c comm] [-k modelled]"
 	    " [-w fwdkeys] [ops]\n"
 	    "       tl-tree -m pairs [forest]\n"
 	    "       tl-tree -m collect [-s eligible] [forest]\n"
 	    "       tl-tree -m kernels [-x] [intervals.tsv]\n"
-	    "       tl-tree -m subtree|direct [-bx] -k keys [intervals.tsv]\n"
+	    "       tl-tree -m subtree|direct [-bx] [-G gpuevents] -k keys"
+	    " [intervals.tsv]\n"
 	    "       tl-tree -m launchers -d treedir [kernels]\n"
 	    "       tl-tree -m rows -f metrics -k kinfo [-s bwdmetrics]"
 	    " [-y synthetic -o synrows] [collected]\n"
@@ -171,6 +174,14 @@ iscomm(const char *s, size_t len)
 			return 1;
 	}
 	return 0;
+}
+
+/* The categories of GPU events. */
+static int
+gpucat(const char *cat, size_t len)
+{
+	return eq(cat, len, "kernel") || eq(cat, len, "gpu_memcpy") ||
+	    eq(cat, len, "gpu_memset");
 }
 
 /* A field that Python would read as a missing args key or None. */
@@ -672,6 +683,18 @@ fetch(struct fetch *ft, long long ref, long long uid)
 		    name, ref, uid);
 }
 
+/* Field col of the line fetched last ("" past its end). */
+static const char *
+fetched(const struct fetch *ft, int col, size_t *len)
+{
+	if (col < 0 || (size_t)col >= ft->nf) {
+		*len = 0;
+		return "";
+	}
+	*len = ft->f[col].len;
+	return ft->f[col].s;
+}
+
 /*
  * Lines of the events, split only as far as asked: split and merge read
  * every event but few of its fields.
@@ -975,9 +998,10 @@ decide(struct split *sp, int key)
  * linking id: TraceLens may hang it under a launch when a flow ends at
  * its (pid, tid).  Before the key is known it waits in the pending file
  * with both ids.  Fields: UID pid tid, and for R_GPU and R_OTHER also
- * ts, the communication flag and the line's offset.
+ * ts, the communication flag and the line's offset.  1 when the event
+ * has an id (a later pass may read its line).
  */
-static void
+static int
 split_link(struct split *sp, struct lazy *r,
     const struct evcols *c, char role, long long ref)
 {
@@ -990,7 +1014,7 @@ split_link(struct split *sp, struct lazy *r,
 	int i, nf;
 
 	if (missing(cs, cl) && missing(es, el))
-		return;
+		return 0;
 	f[0] = lazy_get(r, c->uid, &fl[0]);
 	f[1] = lazy_get(r, c->pid, &fl[1]);
 	f[2] = lazy_get(r, c->tid, &fl[2]);
@@ -1018,9 +1042,17 @@ split_link(struct split *sp, struct lazy *r,
 	} else if (sp->key == 1 && !missing(es, el)) {
 		link_rec(sp, role, es, el, f, fl, nf);
 	}
+	return 1;
 }
 
-static void
+/*
+ * Split one event into the records of the later passes; ref is the
+ * offset of its line.  1 when a later pass may read the line (merge,
+ * a fetch, tl-report's test for a CPU-only trace): host events, GPU
+ * events, events with a linking id, autograd's backward nodes (merge
+ * gives them their forward op) and the python_func category.
+ */
+static int
 split_event(struct split *sp, struct lazy *r, const struct evcols *c,
     long long ref)
 {
@@ -1030,7 +1062,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 	const char *ph = lazy_get(r, c->ph, &phl);
 	const char *name = lazy_get(r, c->name, &namel);
 	long long uid = lazy_uid(r, c->uid);
-	int host = 0, runtime = 0, gpu = 0, flow = 0, isx;
+	int host = 0, runtime = 0, gpu = 0, flow = 0, isx, keep;
 	char hc = 0;
 	struct ttv ts = {0, 0};
 	int64_t nts = 0, ndur = 0;
@@ -1045,8 +1077,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		host = runtime = 1, hc = 'v';
 	else if (eq(cat, catl, "python_function"))
 		host = python, hc = 'p';
-	else if (eq(cat, catl, "kernel") || eq(cat, catl, "gpu_memcpy") ||
-	    eq(cat, catl, "gpu_memset"))
+	else if (gpucat(cat, catl))
 		gpu = 1;
 	else if (eq(ph, phl, "s") || eq(ph, phl, "f")) {
 		if (eq(cat, catl, "ac2g"))
@@ -1154,16 +1185,21 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		}
 	}
 
+	keep = host || runtime || gpu || eq(cat, catl, "python_func");
 	if (!runtime && !eq(cat, catl, "ac2g"))
-		split_link(sp, r, c, gpu ? R_GPU : host ? R_HOST : R_OTHER, ref);
+		keep |= split_link(sp, r, c, gpu ? R_GPU : host ? R_HOST :
+		    R_OTHER, ref);
 	/* Sequence numbers: every event but ac2g flows, as TraceLens indexes */
 	if (!eq(cat, catl, "ac2g")) {
 		const char *s = lazy_get(r, c->seq, &len);
 
 		if (!missing(s, len)) {
+			int bwd = prefix(name, namel,
+			    "autograd::engine::evaluate_function:");
+
+			keep |= bwd;
 			key_text(b, s, len);
-			buf_addc(b, prefix(name, namel,
-			    "autograd::engine::evaluate_function:") ? '0' : '1');
+			buf_addc(b, bwd ? '0' : '1');
 			key_uid(b, uid);
 			tab(b), lazy_put(b, r, c->uid);
 			tab(b), lazy_put(b, r, c->pid);
@@ -1172,6 +1208,15 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 			emit(sp->q, b);
 		}
 	}
+	return keep;
+}
+
+/* Write the line of len bytes at s, its newline (not in s) included. */
+static void
+putline(FILE *fp, const char *s, size_t len)
+{
+	fwrite(s, 1, len - 1, fp);
+	putc('\n', fp);
 }
 
 static int
@@ -1181,13 +1226,15 @@ split(const char *path)
 	struct lazy z;
 	struct evcols c;
 	struct split sp;
-	static char iob[5][TL_IOBUF];	/* stdio's, for in, copy, l, q, o */
+	static char iob[6][TL_IOBUF];	/* stdio's: in, copy, l, q, o, gev */
 	const char *cat, *name;
 	size_t catl, namel;
 	FILE *in = bigbuf(tl_fopen(path, "r"), iob[0]), *facts, *copy = NULL;
-	long long prev = -1, uid, ref;
-	int st = 0;
-	size_t i;
+	FILE *gev = NULL;
+	long long prev = -1, uid, ref, gref = 0;
+	struct buf last = {0};	/* the last line, when the copy left it out */
+	int st = 0, keep;
+	size_t i, len;
 
 	memset(&sp, 0, sizeof(sp));
 	memset(&z, 0, sizeof(z));
@@ -1197,7 +1244,9 @@ split(const char *path)
 	evcols(&r, &c);
 	/*
 	 * Later passes fetch lines by their offset: a file, not a pipe.
-	 * -e: the events come through a pipe, and the file is our copy.
+	 * -e: the events come through a pipe, and the file is our copy,
+	 * of the lines a later pass reads (see split_event; with -G, no
+	 * GPU events), and the last line, whose UID is the trace's last.
 	 */
 	if (epath) {
 		copy = xopen(epath, "w", iob[1]);
@@ -1206,6 +1255,16 @@ split(const char *path)
 			tl_die("%s:", epath);
 	} else if ((ref = ftello(in)) < 0)
 		tl_die("%s: not a regular file:", r.name);
+	/*
+	 * -G: the GPU events apart, for the passes that read their names
+	 * long after the events are gone; their offsets are in this file.
+	 */
+	if (gvpath) {
+		gev = xopen(gvpath, "w", iob[5]);
+		rec_write(gev, (const char *const *)r.hdr, r.nhdr);
+		if ((gref = ftello(gev)) < 0)
+			tl_die("%s:", gvpath);
+	}
 	sp.h = stdout;
 	sp.l = create(dir, "l", iob[2]);
 	sp.q = create(dir, "q", iob[3]);
@@ -1220,31 +1279,46 @@ split(const char *path)
 	z.name = r.name;
 	z.lineno = r.lineno;
 	while (lazy_read(&z)) {
-		if (copy) {
-			fwrite(z.line, 1, (size_t)(z.end - z.line), copy);
-			putc('\n', copy);
-		}
+		len = (size_t)(z.end - z.line) + 1;
 		uid = lazy_uid(&z, c.uid);
 		if (uid <= prev)
 			tl_die("%s: line %zu: UID %lld after %lld: events not in "
 			    "trace order", z.name, z.lineno, uid, prev);
 		prev = uid;
-		split_event(&sp, &z, &c, ref);
+		cat = lazy_get(&z, c.cat, &catl);
+		if (gev && gpucat(cat, catl)) {
+			putline(gev, z.line, len);
+			split_event(&sp, &z, &c, gref);
+			gref += (long long)len;
+			keep = 0;
+		} else {
+			keep = split_event(&sp, &z, &c, ref);
+		}
+		if (!copy) {
+			ref += (long long)len;
+		} else if (keep) {
+			putline(copy, z.line, len);
+			ref += (long long)len;
+			last.len = 0;
+		} else {
+			buf_reset(&last);
+			buf_add(&last, z.line, len);
+		}
 		/* -s: communication kernels, and events of an annotation cat */
 		if (sp.sel) {
-			cat = lazy_get(&z, c.cat, &catl);
 			name = lazy_get(&z, c.name, &namel);
 			if ((eq(cat, catl, "kernel") && iscomm(name, namel)) ||
 			    hassub(cat, catl, "user_annotation")) {
-				fwrite(z.line, 1, (size_t)(z.end - z.line), sp.sel);
-				putc('\n', sp.sel);
+				putline(sp.sel, z.line, len);
 			}
 		}
 		if (lazy_width(&z) != r.nhdr)
 			tl_die("%s: line %zu: %zu fields, header has %zu", z.name,
 			    z.lineno, lazy_width(&z), r.nhdr);
-		ref += z.end - z.line + 1;
 	}
+	if (last.len > 0)
+		putline(copy, last.s, last.len);
+	buf_free(&last);
 	if (sp.key < 0)
 		decide(&sp, 1);
 	/*
@@ -1267,6 +1341,8 @@ split(const char *path)
 	 * last: their reader's end must find l whole */
 	if (copy)
 		st |= tl_fshut(copy, epath);
+	if (gev)
+		st |= tl_fshut(gev, gvpath);
 	st |= tl_fshut(facts, "facts");
 	st |= tl_fshut(sp.l, "l");
 	st |= tl_fshut(sp.q, "q");
@@ -1760,61 +1836,107 @@ linkmode(int argc, char *argv[])
 
 /* ==== intervals ==== */
 
+/* The columns of an interval record that a fetch fills in. */
+enum { X_TS, X_DUR, X_NAME, X_STREAM, X_CAT, X_NF };
+
+/* A file of event lines read by offset, and its columns X_*. */
+struct xsrc {
+	struct fetch ft;	/* the file */
+	int col[X_NF];		/* the columns, in its header */
+};
+
+static void
+xsrc_open(struct xsrc *x, const char *path)
+{
+	static const char *const names[X_NF] = {
+		"ts", "dur", "name", "stream", "cat"
+	};
+	size_t i;
+
+	fetch_open(&x->ft, path);
+	for (i = 0; i < X_NF; i++)
+		x->col[i] = rec_need(&x->ft.hdr, names[i]);
+}
+
+/* Append TAB and column i of the line last fetched (empty if short). */
+static void
+xsrc_put(struct buf *b, const struct xsrc *x, int i)
+{
+	size_t len;
+	const char *s = fetched(&x->ft, x->col[i], &len);
+
+	tab(b);
+	buf_add(b, s, len);
+}
+
+/*
+ * intervals.tsv from the sorted interval records, each completed from
+ * its event's line: op kind ts dur gpu name stream cat ref.  The name
+ * of an s record stays empty (it is most of the file, and few passes
+ * want it: they read it at ref, in the GPU events of -G).
+ */
 static int
 intervals(const char *path)
 {
 	struct rec_reader r;
-	struct fetch ft;
+	struct xsrc ev, gv, *x;
 	static char iob[2][TL_IOBUF];	/* stdio's, for in and out */
 	FILE *in = xopen(path, "r", iob[0]), *out = xopen(opath, "w", iob[1]);
 	FILE *cfp = cpath ? xopen(cpath, "w", NULL) : NULL;
 	struct buf prev = {0};
 	long long op = -1, cur, count = 0, commop = -1;
 	struct buf row = {0};
-	int status, cols[6], more;
-	size_t i;
+	int status, more, i;
+	size_t len;
+	char kind;
 
 	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
-	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\n", out);
+	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\n", out);
 	/*
 	 * The events only once the first record is here: split may still
 	 * be writing them (tl_tree_stage with a trace), and the records
 	 * come through a sort, which waits for split's end.
 	 */
-	memset(&ft, 0, sizeof(ft));
+	memset(&ev, 0, sizeof(ev));
+	memset(&gv, 0, sizeof(gv));
 	if ((more = next(&r, &prev, 0)) != 0) {
-		fetch_open(&ft, epath);
-		cols[0] = rec_need(&ft.hdr, "ts");
-		cols[1] = rec_need(&ft.hdr, "dur");
-		cols[2] = -1;	/* the GPU event's UID, from the record */
-		cols[3] = rec_need(&ft.hdr, "name");
-		cols[4] = rec_need(&ft.hdr, "stream");
-		cols[5] = rec_need(&ft.hdr, "cat");
+		xsrc_open(&ev, epath);
+		if (gvpath)
+			xsrc_open(&gv, gvpath);
 	}
-	/* records: key op kind gpu offset */
+	/* records: key op kind gpu offset (in -G for a GPU event) */
 	for (; more; more = next(&r, &prev, 0)) {
 		need(&r, 5);
-		fetch(&ft, atoid(r.f[4].s), atoid(r.f[3].s));
+		kind = r.f[2].s[0];
+		x = gvpath && kind != 'n' ? &gv : &ev;
+		fetch(&x->ft, atoid(r.f[4].s), atoid(r.f[3].s));
 		buf_add(&row, r.f[1].s, r.f[1].len);
 		tab(&row);
 		buf_add(&row, r.f[2].s, r.f[2].len);
-		for (i = 0; i < LEN(cols); i++) {
-			tab(&row);
-			if (cols[i] < 0)
-				buf_add(&row, r.f[3].s, r.f[3].len);
-			else if ((size_t)cols[i] < ft.nf)
-				buf_add(&row, ft.f[cols[i]].s, ft.f[cols[i]].len);
+		xsrc_put(&row, x, X_TS);
+		xsrc_put(&row, x, X_DUR);
+		tab(&row);
+		buf_add(&row, r.f[3].s, r.f[3].len);
+		for (i = X_NAME; i < X_NF; i++) {
+			if (i == X_NAME && kind == 's')
+				tab(&row);
+			else
+				xsrc_put(&row, x, i);
 		}
+		tab(&row);
+		buf_add(&row, r.f[4].s, r.f[4].len);
 		emit(out, &row);
-		if (r.f[2].s[0] == 'd')
+		if (kind == 'd')
 			continue;	/* s and n records are gpu_events */
 		cur = atoid(r.f[1].s);
 		/* -c: each op once (its records are together) */
-		if (cfp && r.f[2].s[0] == 's' && cur != commop &&
-		    (size_t)cols[3] < ft.nf &&
-		    iscomm(ft.f[cols[3]].s, ft.f[cols[3]].len)) {
-			fprintf(cfp, "%lld\n", cur);
-			commop = cur;
+		if (cfp && kind == 's' && cur != commop) {
+			const char *nm = fetched(&x->ft, x->col[X_NAME], &len);
+
+			if (iscomm(nm, len)) {
+				fprintf(cfp, "%lld\n", cur);
+				commop = cur;
+			}
 		}
 		if (cur != op) {
 			if (op >= 0)
@@ -1829,8 +1951,10 @@ intervals(const char *path)
 	status = tl_fshut(out, opath);
 	if (cfp)
 		status |= tl_fshut(cfp, cpath);
-	if (ft.fp)
-		fetch_close(&ft);
+	if (ev.ft.fp)
+		fetch_close(&ev.ft);
+	if (gv.ft.fp)
+		fetch_close(&gv.ft);
 	buf_free(&row);
 	buf_free(&prev);
 	rec_close(&r);
@@ -2134,8 +2258,7 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 	const char *cat = lazy_get(z, c->cat, &catl);
 	int gpu;
 
-	gpu = eq(cat, catl, "kernel") || eq(cat, catl, "gpu_memcpy") ||
-	    eq(cat, catl, "gpu_memset");
+	gpu = gpucat(cat, catl);
 	if (side_at(&m->n, uid)) {
 		ngpu = atoid(m->n.r.f[1].s);
 		side_next(&m->n);
@@ -2167,25 +2290,80 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 	}
 }
 
+/* One input of merge: events in UID order. */
+struct mergein {
+	struct rec_reader r;	/* the header */
+	struct lazy z;		/* the lines */
+	struct evcols c;	/* its columns */
+	FILE *fp;		/* the file, owned */
+	long long uid;		/* UID of the current line; -1 at the end */
+};
+
+static void
+mergein_next(struct mergein *mi, int skipgpu)
+{
+	size_t catl;
+	const char *cat;
+
+	for (;;) {
+		if (!lazy_read(&mi->z)) {
+			mi->uid = -1;
+			return;
+		}
+		if (!skipgpu)
+			break;
+		cat = lazy_get(&mi->z, mi->c.cat, &catl);
+		if (!gpucat(cat, catl))
+			break;
+	}
+	mi->uid = lazy_uid(&mi->z, mi->c.uid);
+}
+
+static void
+mergein_open(struct mergein *mi, const char *path, char *buf, int skipgpu)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->fp = xopen(path, "r", buf);
+	rec_open(&mi->r, mi->fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
+	rec_read_header(&mi->r);
+	evcols(&mi->r, &mi->c);
+	mi->z.fp = mi->fp;
+	mi->z.name = mi->r.name;
+	mi->z.lineno = mi->r.lineno;
+	mergein_next(mi, skipgpu);
+}
+
+static void
+mergein_close(struct mergein *mi)
+{
+	free(mi->z.line);
+	free(mi->z.f);
+	rec_close(&mi->r);
+	if (mi->fp != stdin)
+		fclose(mi->fp);
+}
+
+/*
+ * The events (with -G, all but the GPU events, which come from the
+ * GPU events file: the two are merged by UID), each with its records
+ * of the tree, link and fwd passes -> ops.tsv and gpu.tsv.
+ */
 static int
 merge(const char *path)
 {
-	static char iob[7][TL_IOBUF];	/* stdio's: n t w g, events, ops, gpu */
-	struct rec_reader r;
-	struct lazy z;
-	struct evcols c;
+	static char iob[8][TL_IOBUF];	/* stdio's: n t w g, events, ops, gpu, -G */
+	struct mergein ev, gv, *x;
 	struct merge m;
-	FILE *in;
 	int status;
 
 	memset(&m, 0, sizeof(m));
-	memset(&z, 0, sizeof(z));
 	/* first: the counts may come through a fifo that waits for us */
 	side_open(&m.n, npath, 2, 0, iob[0]);
-	in = xopen(path, "r", iob[4]);
-	rec_open(&r, in, strcmp(path, "-") == 0 ? "<stdin>" : path);
-	rec_read_header(&r);
-	evcols(&r, &c);
+	mergein_open(&ev, path, iob[4], gvpath != NULL);
+	memset(&gv, 0, sizeof(gv));
+	gv.uid = -1;
+	if (gvpath)
+		mergein_open(&gv, gvpath, iob[7], 0);
 	side_open(&m.t, tpath, 6, 1, iob[1]);
 	side_open(&m.w, wpath, 2, 1, iob[2]);
 	side_open(&m.g, gpath, 10, 1, iob[3]);
@@ -2205,11 +2383,12 @@ merge(const char *path)
 	    "runtime\truntime_name\tlauncher\tlauncher_name\tcpu_op\t"
 	    "cpu_op_name\tInput Dims\tInput type\tInput Strides\t"
 	    "Concrete Inputs\troot\n", m.gpu);
-	z.fp = in;
-	z.name = r.name;
-	z.lineno = r.lineno;
-	while (lazy_read(&z))
-		merge_event(&m, &z, &c);
+	/* (in trace order, as split checked: a side record out of place dies) */
+	while (ev.uid >= 0 || gv.uid >= 0) {
+		x = gv.uid < 0 || (ev.uid >= 0 && ev.uid < gv.uid) ? &ev : &gv;
+		merge_event(&m, &x->z, &x->c);
+		mergein_next(x, x == &ev && gvpath != NULL);
+	}
 	side_close(&m.t);
 	side_close(&m.n);
 	side_close(&m.w);
@@ -2226,11 +2405,9 @@ merge(const char *path)
 		status |= tl_fshut(ff, fpath);
 	}
 	buf_free(&m.row);
-	free(z.line);
-	free(z.f);
-	rec_close(&r);
-	if (in != stdin)
-		fclose(in);
+	mergein_close(&ev);
+	if (gvpath)
+		mergein_close(&gv);
 	return status;
 }
 
@@ -3264,8 +3441,8 @@ rowsmode(const char *path)
 
 /* ==== kernels; subtree, direct: the intervals of ops ==== */
 
-/* The intervals.tsv columns these modes read. */
-enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, INCOL };
+/* The intervals.tsv columns these modes read (ref only with -G). */
+enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, IREF, INCOL };
 
 /* intervals.tsv (sorted by op), read record by record. */
 struct ivin {
@@ -3273,6 +3450,8 @@ struct ivin {
 	FILE *fp;		/* its stream, owned */
 	int c[INCOL];		/* the columns I*, in r */
 	long long op;		/* op of the current record; -1 before */
+	struct fetch gv;	/* -G: the GPU events, for s records' names */
+	int gvname;		/* the name column of gv's lines */
 	char iob[TL_IOBUF];	/* stdio's, for the file */
 };
 
@@ -3280,7 +3459,7 @@ static void
 ivin_open(struct ivin *in, const char *path)
 {
 	static const char *const names[INCOL] = {
-		"op", "kind", "ts", "dur", "name", "stream", "gpu"
+		"op", "kind", "ts", "dur", "name", "stream", "gpu", "ref"
 	};
 	size_t i;
 
@@ -3288,8 +3467,30 @@ ivin_open(struct ivin *in, const char *path)
 	rec_open(&in->r, in->fp, strcmp(path, "-") == 0 ? "<stdin>" : path);
 	rec_read_header(&in->r);
 	for (i = 0; i < INCOL; i++)
-		in->c[i] = rec_need(&in->r, names[i]);
+		in->c[i] = i == IREF && !gvpath ? rec_col(&in->r, names[i]) :
+		    rec_need(&in->r, names[i]);
 	in->op = -1;
+	if (gvpath) {
+		fetch_open(&in->gv, gvpath);
+		in->gvname = rec_need(&in->gv.hdr, "name");
+	}
+}
+
+/*
+ * The name of the current record: an s record's from the GPU events
+ * (-G) at its ref, as the tree stage leaves it out of intervals.tsv.
+ */
+static const char *
+ivin_name(struct ivin *in, size_t *len)
+{
+	const struct rec_reader *r = &in->r;
+	const char *s = rec_get(r, in->c[INAME], len);
+
+	if (*len > 0 || !gvpath || *rec_get(r, in->c[IKIND], NULL) != 's')
+		return s;
+	fetch(&in->gv, atoid(rec_get(r, in->c[IREF], NULL)),
+	    atoid(rec_get(r, in->c[IGPU], NULL)));
+	return fetched(&in->gv, in->gvname, len);
 }
 
 /* The current record's op, which must not be below the last one. */
@@ -3370,6 +3571,8 @@ ivin_close(struct ivin *in)
 {
 	rec_close(&in->r);
 	fclose(in->fp);
+	if (gvpath)
+		fetch_close(&in->gv);
 }
 
 /*
@@ -3397,7 +3600,7 @@ kacc_reset(struct kacc *k)
 }
 
 static void
-kacc_add(struct kacc *k, const struct ivin *in)
+kacc_add(struct kacc *k, struct ivin *in)
 {
 	const struct rec_reader *r = &in->r;
 	const char *s;
@@ -3419,7 +3622,7 @@ kacc_add(struct kacc *k, const struct ivin *in)
 	g = atoid(rec_get(r, in->c[IGPU], NULL));
 	if (k->n++ == 0 || g < k->g1)
 		k->g1 = g;
-	s = rec_get(r, in->c[INAME], &len);
+	s = ivin_name(in, &len);
 	if (k->k1.len == 0)
 		buf_add(&k->k1, s, len);
 	if (!k->list)
@@ -3537,7 +3740,8 @@ pickmode(const char *path, char kind)
 	FILE *kfp = xopen(kpath, "r", NULL);
 	long long cur = -1, kop = -1, kprev;
 	int kend, more;
-	size_t i, j;
+	size_t i, j, namel;
+	const char *name;
 	char k1;
 
 	ivin_open(in, path);
@@ -3588,11 +3792,15 @@ pickmode(const char *path, char kind)
 			kacc_add(&ka, in);
 			continue;
 		}
+		name = ivin_name(in, &namel);
 		for (j = 0; j < tags.n; j++) {
 			buf_adds(&b, arena_get(&tags, j));
-			for (i = ITS; i < INCOL; i++) {
+			for (i = ITS; i <= IGPU; i++) {
 				tab(&b);
-				put(&b, &in->r, in->c[i]);
+				if (i == INAME)
+					buf_add(&b, name, namel);
+				else
+					put(&b, &in->r, in->c[i]);
 			}
 			emit(stdout, &b);
 		}
@@ -3633,7 +3841,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:bc:d:e:f:g:k:m:n:o:ps:t:w:xy:")) != -1) {
+	while ((ch = getopt(argc, argv, "a:bc:d:e:f:G:g:k:m:n:o:ps:t:w:xy:")) != -1) {
 		switch (ch) {
 		case 'a': apath = optarg; break;
 		case 'b': bflag = 1; break;
@@ -3641,6 +3849,7 @@ main(int argc, char *argv[])
 		case 'd': dir = optarg; break;
 		case 'e': epath = optarg; break;
 		case 'f': fpath = optarg; break;
+		case 'G': gvpath = optarg; break;
 		case 'g': gpath = optarg; break;
 		case 'k': kpath = optarg; break;
 		case 'm': mode = optarg; break;

@@ -116,13 +116,15 @@ function metrics(b, hc,   v, i, nn) {
 }
 '
 
-# rl_ivkind KIND KEYS: the intervals of $rl_T/intervals.tsv of kind KIND
-# (s: subtree, d: direct) of the ops listed in KEYS (op TAB tag, sorted by
-# op numerically; an op may have several tags), as tag ts dur name stream
-# gpu records without header (tl-tree(1) -m subtree, direct).
+# rl_ivkind KIND KEYS [names]: the intervals of $rl_T/intervals.tsv of
+# kind KIND (s: subtree, d: direct) of the ops listed in KEYS (op TAB
+# tag, sorted by op numerically; an op may have several tags), as tag ts
+# dur name stream gpu records without header (tl-tree(1) -m subtree,
+# direct).  The names of s records only when asked for: they are read
+# from $rl_T/gpuev.tsv.
 rl_ivkind() {
 	case $1 in
-	s) tl-tree -m subtree -k "$2" "$rl_T/intervals.tsv" ;;
+	s) tl-tree -m subtree ${3:+-G "$rl_T/gpuev.tsv"} -k "$2" "$rl_T/intervals.tsv" ;;
 	d) tl-tree -m direct -k "$2" "$rl_T/intervals.tsv" ;;
 	esac
 }
@@ -339,7 +341,7 @@ tl_roofline_stage() {
 	{
 		st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; bgok || exit 1
 		# (the kernels go to rl_model through a pipe, not a file)
-		st tl-tree -m subtree -b -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" |
+		st tl-tree -m subtree -b -G "$rl_T/gpuev.tsv" -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" |
 		rl_model "$rl_w/m.tsv" /dev/stdin >"$rl_w/pre.tsv"
 	} &
 	rl_fpid=$!
@@ -354,7 +356,7 @@ tl_roofline_stage() {
 	: >"$rl_w/bk.tsv"
 	[ -s "$rl_w/own.tsv" ] && { rl_pairs || return 1; }
 	if [ -s "$rl_w/bk.tsv" ]; then
-		st rl_ivkind s "$rl_w/bk.tsv" | st rl_kinfo >"$rl_w/bki.tsv"; ok
+		st rl_ivkind s "$rl_w/bk.tsv" names | st rl_kinfo >"$rl_w/bki.tsv"; ok
 		# The modelled ops with their own bwd events, UID order.
 		# (GEMM, the elementwise and norm sheets have no bwd table)
 		cut -f 2 "$rl_w/bk.tsv" | st $SORT -n -u >"$rl_w/bx.tsv"; ok
@@ -555,7 +557,7 @@ rl_unified() {
 	# ops: their kernel times and lists (cki0.tsv), and the bwd metrics
 	# of the S rows' fwd ops.
 	{
-	st tl-tree -m subtree -b -k "$rl_w/ck.tsv" "$rl_T/intervals.tsv" >"$rl_w/cki0.tsv"; bgok || exit 1
+	st tl-tree -m subtree -b -G "$rl_T/gpuev.tsv" -k "$rl_w/ck.tsv" "$rl_T/intervals.tsv" >"$rl_w/cki0.tsv"; bgok || exit 1
 	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
 	: >"$rl_w/sm.tsv"
 	if [ -f "$rl_w/metB.tsv" ]; then
@@ -614,7 +616,8 @@ rl_unified() {
 	st rl_ivkind d "$rl_w/sk.tsv" | st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >"$rl_w/k1.tsv"; ok
 	wait "$rl_cpid"; ok
 	# The last read of intervals.tsv: it goes, when tl-report's own
-	# reader is done with it (iv.free).
+	# reader is done with it (iv.free); gpuev.tsv has no other reader.
+	[ -n "${w:-}" ] && rm -f "$rl_T/gpuev.tsv"
 	[ -n "${w:-}" ] && [ -e "$w/iv.free" ] && rm -f "$rl_T/intervals.tsv"
 	# (cki.tsv: cki0.tsv, then the synthetic ops, whose UIDs come after)
 	mv "$rl_w/cki0.tsv" "$rl_w/cki.tsv" && cat "$rl_w/syk.tsv" >>"$rl_w/cki.tsv" ||

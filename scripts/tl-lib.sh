@@ -27,8 +27,8 @@ tl_sort() {
 
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
-# OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, meta.tsv, health.tsv,
-# comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
+# OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
+# health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
 # itself, beside the first pass, and writes EVENTS; a trace tl-parse
 # cannot read makes it print tl-parse's error alone and return 3.
 # TL_TREE_OPTS may add --python and --exact-time.
@@ -65,6 +65,7 @@ tl_tree_stage() {
 	rm -rf "$_tt_t"
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
+		"$_tt_out/gpuev.tsv" \
 		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" "$_tt_out/sel.tsv" \
 		"$_tt_out/meta.tsv" "$_tt_out/health.tsv"
 	[ "$_tt_st" = 3 ] && return 3
@@ -102,9 +103,11 @@ _tl_tree_run() {
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
 		{ tl_parse -- "$_tt_tr" 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
-		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" -e "$_tt_ev"
+		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
+			-G "$_tt_out/gpuev.tsv"
 	  else
-		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" "$_tt_ev"
+		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" \
+			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
 	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
 		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" \
@@ -113,12 +116,14 @@ _tl_tree_run() {
 		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
 			3>"$_tt_t/g0" || : >"$_tt_t/fail.link"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-x"; } |
-		{ "$_tt_b" -m intervals -e "$_tt_ev" -o "$_tt_out/intervals.tsv" \
+		{ "$_tt_b" -m intervals -e "$_tt_ev" -G "$_tt_out/gpuev.tsv" \
+			-o "$_tt_out/intervals.tsv" \
 			-c "$_tt_out/comm.tsv" || : >"$_tt_t/fail.intervals"; } \
 		>"$_tt_t/n" &
 	_tt_p5=$!
 	"$_tt_b" -m merge -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
-		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" -f "$_tt_t/mf" "$_tt_ev" \
+		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" -f "$_tt_t/mf" \
+		-G "$_tt_out/gpuev.tsv" "$_tt_ev" \
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running

@@ -73,7 +73,7 @@ ok() { [ $? -eq 0 ] || die "${1:-a pipeline stage failed}"; }
 tree() {
 	mkdir "$tmp/$1" || return 1
 	tl_tree_stage "$tmp/$1/ev.tsv" "$tmp/$1" "$2" || return 1
-	rm -f "$tmp/$1/ev.tsv" "$tmp/$1/intervals.tsv"
+	rm -f "$tmp/$1/ev.tsv" "$tmp/$1/intervals.tsv" "$tmp/$1/gpuev.tsv"
 }
 tree 1 "$t1" & p1=$!
 tree 2 "$t2" & p2=$!
