@@ -320,9 +320,13 @@ rl_pairs() {
 	st $SORT -t "$TAB" -k1,1n -k2,2n >"$rl_w/bk.tsv"; ok
 }
 
-# rl_keep FILE: copy stdin to stdout, and to FILE when a KMAP is wanted.
+# rl_keep FILE CMD...: run CMD (a stage, as st runs it), its output also
+# to FILE when a KMAP is wanted.  (Without one, no stage more: a cat
+# would copy every byte once more.)
 rl_keep() {
-	if [ -n "$rl_kmap" ]; then tee "$1"; else cat; fi
+	_rk=$1
+	shift
+	if [ -n "$rl_kmap" ]; then st "$@" | st tee "$_rk"; else st "$@"; fi
 }
 
 tl_roofline_stage() {
@@ -577,7 +581,7 @@ rl_unified() {
 	rl_cpid=$!
 	# GPU events under a collected op.
 	# (kept for the KMAP only)
-	st rl_ivkind s "$rl_w/ck.tsv" | st rl_keep "$rl_w/civ.tsv" | st cut -f 6 |
+	rl_keep "$rl_w/civ.tsv" rl_ivkind s "$rl_w/ck.tsv" | st cut -f 6 |
 	    st $SORT -n -u >"$rl_w/cov.tsv"; ok
 	# Synthetic ops: each other linked, non-communication GPU event, as
 	# a copy of its nearest cpu_op (or its runtime when it has none).
@@ -641,7 +645,7 @@ rl_unified() {
 	# ones): ex_UID is the first.  (unified's first column is a key of
 	# gseq, cls, ts and UID that sort compares as bytes.)
 	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -o "$rl_w/fdur" -y "$rl_w/ry.tsv" "$rl_w/rx.tsv" |
-	st hsort -t "$TAB" -k1,1 | st rl_keep "$rl_w/urg.tsv" |
+	rl_keep "$rl_w/urg.tsv" hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' 'name=first:name' 'cat=first:op category' \
 	    'pn=first:process_name' 'pl=first:process_label' 'tn=first:thread_name' \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \

@@ -373,31 +373,31 @@ if [ "$coll" = 1 ] && [ "$gpuonly" = 0 ]; then
 fi
 
 # ---- 2. gpu_timeline ----
-# gpuread SIDE: SIDE (t: the timeline, k: k.tsv's pass) has read
-# gpu.tsv for the last time; once both have, gpu.free tells the
-# perf-model stage, its last reader, that it may remove it.
-gpuread() {
-	: >"$w/gpu.$1"
-	[ -e "$w/gpu.t" ] && [ -e "$w/gpu.k" ] && : >"$w/gpu.free"
-	return 0
-}
-
 # It needs only gpu.tsv: a background job (timeline &), waited for
 # before the kernel sheets, which divide by its total time ($w/total).
+# Its pass over gpu.tsv also writes k.tsv, for section 4: one row per
+# kernel (cat kernel, linked or not), in UID order:
+# cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
 timeline() {
 # ts, dur and class (comp, comm, memcpy) of every GPU event counted.
 st awkx '
 NR == 1 { header(); next }
+{ c = $col["cat"]; n = $col["name"] }
+c == "kernel" {
+	print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
+	    $col["linked"], n, $col["stream"], $col["dur"],
+	    $col["Input Dims"], $col["Input Strides"], $col["Concrete Inputs"] >kf
+}
 unl || $col["linked"] == 1 {
-	c = $col["cat"]; n = $col["name"]
 	if (c == "gpu_memcpy") k = "memcpy"
 	else if (c == "kernel" && n ~ /^(MEMORY_COPY_(HOST_TO_DEVICE|DEVICE_TO_HOST|DEVICE_TO_DEVICE)|__amd_rocclr_copyBuffer(Rect)?(Aligned)?)(\.kd)?$/) k = "memcpy"
 	else if (c == "kernel" && n ~ /^__amd_rocclr_fillBuffer(Aligned)?(\.kd)?$/) k = "comp"
 	else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
 	else k = "comp"
 	print $col["ts"], $col["dur"], k
-}' unl="$unlinked" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; bgok || exit 1
-gpuread t
+}' unl="$unlinked" kf="$w/k.tsv" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; bgok || exit 1
+# (tl-report's last read of gpu.tsv: the perf-model stage may remove it)
+: >"$w/gpu.free"
 if [ -s "$w/tl.body" ]; then
 	if [ -n "$micro" ]; then
 		idle="micro=gaps:ts,dur,<$micro macro=gaps:ts,dur,>=$micro"
@@ -435,17 +435,6 @@ fi
 }
 timeline &
 tlpid=$!
-# For section 4, in the background too: one row per kernel (cat
-# kernel, linked or not), in UID order:
-# cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
-st awkx '
-NR == 1 { header(); next }
-$col["cat"] == "kernel" {
-	print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
-	    $col["linked"], $col["name"], $col["stream"], $col["dur"],
-	    $col["Input Dims"], $col["Input Strides"], $col["Concrete Inputs"]
-}' "$T/gpu.tsv" >"$w/k.tsv" &
-kpid=$!
 
 
 # lufree SIDE: SIDE (k: the kernels job, s: the sheets) has read Lu.tsv
@@ -547,9 +536,11 @@ st tl-tree -m launchers -d "$T" >"$w/Lu.tsv"; ok
 # (the perf-model stage may now remove intervals.tsv after its last read)
 : >"$w/iv.free"
 nl=$(sed -n '2{p;q;}' "$w/Lu.tsv" | wc -l)
-# section 4's kernel work, beside the sheets below
-wait "$kpid"; ok
-gpuread k
+# section 4's kernel work, beside the sheets below (once the timeline's
+# pass has written k.tsv)
+wait "$tlpid"; ok
+tlpid=
+[ -f "$w/k.tsv" ] || : >"$w/k.tsv"
 nk=$(head -n 1 "$w/k.tsv" | wc -l)
 hascpu=$(awk -F '\t' '$1 != "" { print 1; exit } END { print 0 }' "$w/k.tsv" | head -1)
 kernels_job &
@@ -642,7 +633,6 @@ fi
 lufree s
 
 # ---- 4. kernels: kernel_summary and the short-kernel sheets ----
-wait "$tlpid"; ok
 if [ -s "$w/total" ]; then
 	total_us=$(cat "$w/total")
 else
