@@ -36,12 +36,14 @@ enum {
 
 /*
  * Remember the program name; a broken pipe then exits 0 quietly.
- * Also gives stdin and stdout (unless a terminal) TL_IOBUF buffers,
- * and pipes TL_PIPESZ: call it first, before any I/O.
+ * Also gives stdin and stdout (unless a terminal, or stdout a file)
+ * TL_IOBUF buffers, and pipes TL_PIPESZ: call it first, before any I/O.
  */
 void tl_setprogname(const char *argv0);
 /* Make FD, if a pipe or fifo, hold TL_PIPESZ bytes (best effort). */
 void tl_pipesize(int fd);
+/* 1 when FD is a regular file: written through stdio's own buffer. */
+int tl_isfile(int fd);
 const char *tl_progname(void);
 /* Print "prog: msg" on stderr; a message ending in ':' gets strerror(errno). */
 void tl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

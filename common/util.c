@@ -38,7 +38,7 @@ tl_setprogname(const char *argv0)
 	/* (glibc ignores the size unless given the buffer, and at exit
 	 * lets go of a buffer it was given: static ones are never lost) */
 	setvbuf(stdin, inbuf, _IOFBF, sizeof(inbuf));
-	if (!isatty(STDOUT_FILENO))
+	if (!isatty(STDOUT_FILENO) && !tl_isfile(STDOUT_FILENO))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	tl_pipesize(STDIN_FILENO);
 	tl_pipesize(STDOUT_FILENO);
@@ -46,6 +46,22 @@ tl_setprogname(const char *argv0)
 		return;
 	p = strrchr(argv0, '/');
 	progname = p ? p + 1 : argv0;
+}
+
+/*
+ * A file, not a pipe, takes stdio's own buffer of its block size: on
+ * a VM that hands free memory back to its host (virtio-balloon free
+ * page reporting), ext4 fills the page cache of a large write with
+ * large folios, which come from the memory the host took back, and
+ * writing 200 MB there in 256 KiB writes costs 0.55 s of system time
+ * against 0.17 s in 4 KiB ones.
+ */
+int
+tl_isfile(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 void

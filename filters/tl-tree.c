@@ -312,14 +312,17 @@ emit(FILE *fp, struct buf *b)
 /*
  * Streams move in large blocks: the passes talk through pipes and
  * fifos, where stdio's 4 KiB would cost a system call, and a wakeup of
- * the other end, every 4 KiB.  glibc takes the size only with the
- * buffer, which must outlive the stream: the modes give static ones
- * (NULL: stdio's own; stdin and stdout have theirs, see tl_setprogname).
+ * the other end, every 4 KiB.  (Not a file written: see tl_isfile.)
+ * glibc takes the size only with the buffer, which must outlive the
+ * stream: the modes give static ones (NULL: stdio's own; stdin and
+ * stdout have theirs, see tl_setprogname).
  */
 static FILE *
-bigbuf(FILE *fp, char *buf)
+bigbuf(FILE *fp, char *buf, int writing)
 {
-	if (buf != NULL && fp != stdin && fp != stdout) {
+	/* (a file written keeps stdio's buffer: see tl_isfile) */
+	if (buf != NULL && fp != stdin && fp != stdout &&
+	    !(writing && tl_isfile(fileno(fp)))) {
 		setvbuf(fp, buf, _IOFBF, TL_IOBUF);
 		tl_pipesize(fileno(fp));
 	}
@@ -340,11 +343,11 @@ xopen(const char *path, const char *mode, char *buf)
 	FILE *fp;
 
 	if (strncmp(path, "/dev/fd/", 8) != 0 || *p < '0' || *p > '9')
-		return bigbuf(tl_fopen(path, mode), buf);
+		return bigbuf(tl_fopen(path, mode), buf, *mode != 'r');
 	fd = strtol(p, &end, 10);
 	if (*end != '\0' || fd > 1024 || (fp = fdopen((int)fd, mode)) == NULL)
 		tl_die("%s:", path);
-	return bigbuf(fp, buf);
+	return bigbuf(fp, buf, *mode != 'r');
 }
 
 static FILE *
@@ -356,7 +359,7 @@ create(const char *d, const char *name, char *buf)
 	buf_adds(&p, d);
 	buf_addc(&p, '/');
 	buf_adds(&p, name);
-	fp = bigbuf(tl_fopen(p.s, "w"), buf);
+	fp = bigbuf(tl_fopen(p.s, "w"), buf, 1);
 	buf_free(&p);
 	return fp;
 }
@@ -1229,7 +1232,7 @@ split(const char *path)
 	static char iob[6][TL_IOBUF];	/* stdio's: in, copy, l, q, o, gev */
 	const char *cat, *name;
 	size_t catl, namel;
-	FILE *in = bigbuf(tl_fopen(path, "r"), iob[0]), *facts, *copy = NULL;
+	FILE *in = bigbuf(tl_fopen(path, "r"), iob[0], 0), *facts, *copy = NULL;
 	FILE *gev = NULL;
 	long long prev = -1, uid, ref, gref = 0;
 	struct buf last = {0};	/* the last line, when the copy left it out */
