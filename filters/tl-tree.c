@@ -2437,7 +2437,7 @@ ulist_open(struct ulist *l, const char *path)
 {
 	l->open = path != NULL;
 	if (l->open)
-		side_open(&l->s, path, 1, 0, NULL);
+		side_open(&l->s, path, 0, 0, NULL);	/* UID: the first field */
 }
 
 static void

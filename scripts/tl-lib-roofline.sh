@@ -278,8 +278,7 @@ rl_model() {
 # Memory: sort's buffer; the flags are merge joins against UID-sorted
 # lists.
 rl_wstream() {
-	st awk -F '\t' 'NR > 1 { print $1 }' "$rl_w/m.tsv" >"$rl_w/mu.tsv"; ok
-	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_T/comm.tsv" -k "$rl_w/mu.tsv" \
+	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_T/comm.tsv" -k "$rl_w/mk.tsv" \
 	    -w "$rl_w/fk.tsv" "$rl_T/ops.tsv" |
 	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
 }
@@ -340,10 +339,12 @@ tl_roofline_stage() {
 	# The ops that have a perf model (UID order).
 	st tl-roofline -m "$rl_T/ops.tsv" >"$rl_w/m.tsv"; ok
 	rl_annot || return 1
+	# The modelled ops as keys (op TAB tag, each its own), for the
+	# kernel lists and for the forest's mod flag (its first field).
+	st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; ok
 	# Two branches on two cores: the fwd metrics of every modelled op
 	# (its kernels, then the model run), beside the tree walks below.
 	{
-		st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' "$rl_w/m.tsv" >"$rl_w/mk.tsv"; bgok || exit 1
 		# (the kernels go to rl_model through a pipe, not a file)
 		st tl-tree -m subtree -b -G "$rl_T/gpuev.tsv" -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" |
 		rl_model "$rl_w/m.tsv" /dev/stdin >"$rl_w/pre.tsv"
@@ -373,7 +374,7 @@ tl_roofline_stage() {
 	wait "$rl_fpid"; ok
 	# (the files read for the last time go as soon as they are read: see
 	# tl-report's events)
-	rm -f "$rl_w/m.tsv" "$rl_w/mu.tsv" "$rl_w/mk.tsv" "$rl_w/bki.tsv"
+	rm -f "$rl_w/m.tsv" "$rl_w/mk.tsv" "$rl_w/bki.tsv"
 
 	# Group by (table, name, params): TraceLens groups on str() of each
 	# param, which the params literal determines.
