@@ -91,7 +91,7 @@ usage(int status)
 	    "       tl-tree -m kernels [-x] [intervals.tsv]\n"
 	    "       tl-tree -m subtree|direct [-bx] [-G gpuevents] -k keys"
 	    " [intervals.tsv]\n"
-	    "       tl-tree -m launchers -d treedir [kernels]\n"
+	    "       tl-tree -m launchers -d treedir [-o k1s] [kernels]\n"
 	    "       tl-tree -m rows -f metrics -k kinfo [-s bwdmetrics]"
 	    " [-y synthetic -o synrows] [collected]\n"
 	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
@@ -3231,14 +3231,13 @@ unifiedmode(const char *path)
 /* ==== launchers: the kernel launchers' table of tl-report ==== */
 
 /*
- * launchers: one row per op of the input (tl-aggregate's output by
- * op: op direct count g1 k1 kd, with a header, in op order), with its
- * subtree time (-k: op TAB subtree, op order; 0 when absent), its
+ * launchers: one row per launcher of the input (kernels' records: op
+ * direct count g1 k1 kd subtree, with a header, in op order), with its
  * fields from dir's ops.tsv and meta.tsv, and TraceLens's op category
  * (by name and first kernel k1), as UID name "op category"
  * process_name process_label thread_name Input Dims, Input type, Input
- * Strides, Concrete Inputs, ts direct subtree g1 k1 kd.  Memory: one
- * row and meta.tsv.
+ * Strides, Concrete Inputs, ts direct subtree g1 kd tkey; k1 goes to
+ * -o's UID TAB k1.  Memory: one row and meta.tsv.
  */
 static int
 launchersmode(const char *path)
@@ -3249,7 +3248,7 @@ launchersmode(const char *path)
 	struct rec_reader r;
 	struct treeops to;
 	struct buf b = {0}, key = {0}, nm = {0}, kn = {0};
-	FILE *fp = xopen(path, "r", NULL);
+	FILE *fp = xopen(path, "r", NULL), *k1fp = NULL;
 	const char *const *f = to.f;
 	const char *st;
 	int ic[LEN(icols)];
@@ -3264,7 +3263,12 @@ launchersmode(const char *path)
 		ic[i] = rec_need(&r, icols[i]);
 	fputs("UID\tname\top category\tprocess_name\tprocess_label\t"
 	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tk1\tkd\ttkey\n", stdout);
+	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tkd\ttkey\n", stdout);
+	/* -o: k1 apart, for the one reader that wants it */
+	if (opath) {
+		k1fp = xopen(opath, "w", NULL);
+		fputs("UID\tk1\n", k1fp);
+	}
 	while (rec_read(&r)) {
 		op = atoid(rec_get(&r, ic[0], NULL));
 		if (op <= prev)
@@ -3288,8 +3292,12 @@ launchersmode(const char *path)
 		addf(&b, rec_get(&r, ic[1], NULL));
 		addf(&b, stlen ? st : "0");
 		addf(&b, rec_get(&r, ic[3], NULL));
-		addf(&b, k1);
 		addf(&b, rec_get(&r, ic[5], NULL));
+		if (k1fp) {
+			fprintf(k1fp, "%lld\t", op);
+			fwrite(k1, 1, k1len, k1fp);
+			putc('\n', k1fp);
+		}
 		/* ts, then g1, as a key that sort compares as bytes */
 		tab(&b);
 		putdec(&b, f[OTS]);
@@ -3303,7 +3311,7 @@ launchersmode(const char *path)
 	buf_free(&kn);
 	rec_close(&r);
 	fclose(fp);
-	return TL_OK;
+	return k1fp ? tl_fshut(k1fp, opath) : TL_OK;
 }
 
 /* ==== rows: the rows of unified_perf_summary with their metrics ==== */

@@ -378,6 +378,7 @@ fi
 # Its pass over gpu.tsv also writes k.tsv, for section 4: one row per
 # kernel (cat kernel, linked or not), in UID order:
 # cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
+# (the last three for the short-kernel sheets only)
 timeline() {
 # ts, dur and class (comp, comm, memcpy) of every GPU event counted.
 st awkx '
@@ -386,7 +387,7 @@ NR == 1 { header(); next }
 c == "kernel" {
 	print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
 	    $col["linked"], n, $col["stream"], $col["dur"],
-	    $col["Input Dims"], $col["Input Strides"], $col["Concrete Inputs"] >kf
+	    (short ? $col["Input Dims"] OFS $col["Input Strides"] OFS $col["Concrete Inputs"] : OFS OFS) >kf
 }
 unl || $col["linked"] == 1 {
 	if (c == "gpu_memcpy") k = "memcpy"
@@ -395,7 +396,7 @@ unl || $col["linked"] == 1 {
 	else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
 	else k = "comp"
 	print $col["ts"], $col["dur"], k
-}' unl="$unlinked" kf="$w/k.tsv" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; bgok || exit 1
+}' unl="$unlinked" short="$short" kf="$w/k.tsv" "$T/gpu.tsv" | st $SORT -t "$TAB" -k1,1n >"$w/tl.body"; bgok || exit 1
 # (tl-report's last read of gpu.tsv: the perf-model stage may remove it)
 : >"$w/gpu.free"
 if [ -s "$w/tl.body" ]; then
@@ -437,15 +438,8 @@ timeline &
 tlpid=$!
 
 
-# lufree SIDE: SIDE (k: the kernels job, s: the sheets) has read Lu.tsv
-# for the last time; the second side to say so removes it.
-lufree() {
-	: >"$w/lu.$1"
-	[ -e "$w/lu.k" ] && [ -e "$w/lu.s" ] && rm -f "$w/Lu.tsv"
-	return 0
-}
-
 # ---- 4a. kernels: a background job once Lu.tsv is there ----
+# (and its k1s.tsv, the launchers' first kernels)
 # Each kernel with its parent op's category (kk0.tsv; kk.tsv for the
 # short-kernel sheets), kernel_summary's groups (ks.tsv) and the
 # kernels' total time ($w/tk), beside the ops sheets; section 4 lays
@@ -465,7 +459,7 @@ kernels_job() {
 		  # (all kernels of a cpu_op carry its name: sort -u may keep any)
 		  st awkx '$1 != "" { print $1, $3 }' "$w/k.tsv" |
 		  st $SORT -u -t "$TAB" -k1,1n |
-		  # merged with Lu (UID order): its k1 column holds long kernel names
+		  # merged with the launchers' k1 (UID order)
 		  st awkx '
 		  NR == 1 { getline ll <lu }
 		  {
@@ -475,11 +469,10 @@ kernels_job() {
 				luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
 			}
 			k1 = ""
-			if (luid == op) { split(ll, f, "\t"); k1 = f[15] }
+			if (luid == op) k1 = substr(ll, index(ll, "\t") + 1)
 			print $1, $2, k1
-		  }' lu="$w/Lu.tsv"; } |
+		  }' lu="$w/k1s.tsv"; } |
 		st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; bgok || return 1
-		lufree k
 		# kk0.tsv: UID pcat pcpu name stream dur UID dims strides concrete,
 		# by cpu_op (for a merge join with kcat.tsv), then UID; kk.tsv, for
 		# the short-kernel sheets: from pcat on, in UID order (k.tsv's).
@@ -508,9 +501,8 @@ kernels_job() {
 		if [ "$short" = 1 ]; then
 			st $SORT -t "$TAB" -k1,1n "$w/kk0.tsv" | st cut -f 2- >"$w/kk.tsv"; bgok || return 1
 		fi
-	else
-		lufree k
 	fi
+	rm -f "$w/k1s.tsv"
 	[ "$nk" -gt 0 ] && [ "$ksum" = 1 ] || return 0
 	# each group's kernels in trace order (UID last), as pandas sums
 	# them (grouped by a hash of the keys, then the groups in key order)
@@ -529,10 +521,11 @@ kernels_job() {
 # (TraceLens's categorize_torch_op): Lu, the launcher table, in UID
 # order (tl-tree -m launchers).  Lu columns: 1 UID 2 name 3 op category
 # 4 process_name 5 process_label 6 thread_name 7-10 Input Dims/type/
-# Strides, Concrete Inputs 11 ts 12 direct 13 subtree 14 g1 15 k1 16 kd
-# 17 tkey (ts and g1 as one key that sort compares as bytes)
+# Strides, Concrete Inputs 11 ts 12 direct 13 subtree 14 g1 15 kd
+# 16 tkey (ts and g1 as one key that sort compares as bytes); the first
+# kernel's name k1 in k1s.tsv, for section 4a.
 st tl-tree -m kernels $xflag "$T/intervals.tsv" |
-st tl-tree -m launchers -d "$T" >"$w/Lu.tsv"; ok
+st tl-tree -m launchers -d "$T" -o "$w/k1s.tsv" >"$w/Lu.tsv"; ok
 # (the perf-model stage may now remove intervals.tsv after its last read)
 : >"$w/iv.free"
 nl=$(sed -n '2{p;q;}' "$w/Lu.tsv" | wc -l)
@@ -554,7 +547,7 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 	# more at once would only add to the peak memory, not speed.
 	# ---- ops_summary_by_category ----
 	(
-		st cut -f3,12,17 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k3,3 |
+		st cut -f3,12,16 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k3,3 |
 		st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' >"$w/cat.tsv"; bgok || exit 1
 		st awkx '
 		NR == 1 { print "op category,Count,total_direct_kernel_time_ms,Percentage (%),Cumulative Percentage (%)"; next }
@@ -572,7 +565,7 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 
 	# ---- ops_summary ----
 	(
-		st cut -f2,3,12,13,17 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k5,5 |
+		st cut -f2,3,12,13,16 "$w/Lu.tsv" | st hsort -s -t "$TAB" -k1,1 -k5,5 |
 		st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 		    'Categories=set:op category' >"$w/ops.tsv"; bgok || exit 1
 		st awkx '
@@ -595,7 +588,7 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 	# a short key as bytes, not nine long fields that are mostly equal;
 	# the rows are ordered by their totals after)
 	ukeys='name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs'
-	st cut -f1-14,16,17 "$w/Lu.tsv" | st tl-aggregate -g "$ukeys" -K tkey |
+	st tl-aggregate -g "$ukeys" -K tkey <"$w/Lu.tsv" |
 	st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -H -g "$ukeys" \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
@@ -630,7 +623,7 @@ if [ "$gpuonly" = 0 ] && [ "$nl" -gt 0 ]; then
 		}
 	}' "$w/uniq.tsv" >"$R/ops_unique_args.csv"; ok
 fi
-lufree s
+rm -f "$w/Lu.tsv"
 
 # ---- 4. kernels: kernel_summary and the short-kernel sheets ----
 if [ -s "$w/total" ]; then
@@ -641,7 +634,7 @@ else
 fi
 wait "$kjpid"; ok
 # (read for the last time: their memory is the later files')
-rm -f "$w/Lu.tsv" "$w/k.tsv" "$w/kk0.tsv"
+rm -f "$w/k.tsv" "$w/kk0.tsv"
 if [ "$nk" -gt 0 ] && [ "$ksum" = 1 ]; then
 	tk=$(cat "$w/tk")
 	st awkx '
