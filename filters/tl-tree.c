@@ -2420,7 +2420,7 @@ merge(const char *path)
  * The forest stream: every host op of ops.tsv as KEY UID cat name
  * parent ngpu fwd cpu_root own nc mod, KEY the tree's root and the
  * op's UID in hex (so that sort, comparing bytes, brings each tree
- * together in UID order).  own, nc and mod are 1 when the UID is in the
+ * together in UID order); name only when ngpu > 0.  own, nc and mod are 1 when the UID is in the
  * -a, -c and -k lists: some op's fwd link points to it, a
  * communication kernel is below it, it has a perf model.
  */
@@ -2489,7 +2489,9 @@ forestmode(const char *path)
 		puthex(&b, (unsigned long long)uid, UIDW);
 		for (i = 0; i < 7; i++) {
 			tab(&b);
-			put(&b, &r, c[i]);
+			/* (no pass reads the name of an op without GPU work) */
+			if (i != 2 || atoid(rec_get(&r, c[4], NULL)) > 0)
+				put(&b, &r, c[i]);
 		}
 		buf_adds(&b, ulist_has(&own, uid) ? "\t1" : "\t0");
 		buf_adds(&b, ulist_has(&nc, uid) ? "\t1" : "\t0");

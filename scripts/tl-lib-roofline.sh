@@ -372,9 +372,13 @@ tl_roofline_stage() {
 		rl_model "$rl_w/mb.tsv" "$rl_w/bki.tsv" B | sed 1d >"$rl_w/preB.tsv"; ok
 	fi
 	wait "$rl_fpid"; ok
+	# (the bwd rows after the fwd ones: one file for the sheets to read)
+	if [ -s "$rl_w/preB.tsv" ]; then
+		cat "$rl_w/preB.tsv" >>"$rl_w/pre.tsv" || { echo "cat: failed" >>"$F"; ok; }
+	fi
 	# (the files read for the last time go as soon as they are read: see
 	# tl-report's events)
-	rm -f "$rl_w/m.tsv" "$rl_w/mk.tsv" "$rl_w/bki.tsv"
+	rm -f "$rl_w/m.tsv" "$rl_w/mk.tsv" "$rl_w/bki.tsv" "$rl_w/preB.tsv"
 
 	# Group by (table, name, params): TraceLens groups on str() of each
 	# param, which the params literal determines.
@@ -387,9 +391,8 @@ tl_roofline_stage() {
 	else
 		set --
 	fi
-	: >>"$rl_w/preB.tsv"
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
-	cat "$rl_w/pre.tsv" "$rl_w/preB.tsv" | st tl-aggregate -g kind,sheet,name,params -K UID:n |
+	st tl-aggregate -g kind,sheet,name,params -K UID:n <"$rl_w/pre.tsv" |
 	st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -H -g kind,sheet,name,params 'UID_first=first:UID' \
 	    'gf=first:GFLOPS' 'dm=first:Data Moved (MB)' 'fb=first:FLOPS/Byte' \
@@ -405,7 +408,7 @@ tl_roofline_stage() {
 	    'kt_min=min:Kernel Time (µs)' 'kt_max=max:Kernel Time (µs)' 'kt_sum=sum:Kernel Time (µs)' \
 	    'UID_count=count:UID' |
 	st hsort -t "$TAB" -k5,5n >"$rl_w/agg.tsv"; ok
-	rm -f "$rl_w/pre.tsv" "$rl_w/preB.tsv"
+	rm -f "$rl_w/pre.tsv"
 
 	# Lay the tables out as sheets (in memory: one row per group).
 	st awkx "$RL_AWK"'
