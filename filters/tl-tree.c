@@ -94,8 +94,8 @@ usage(int status)
 	    "       tl-tree -m launchers -d treedir [-o k1s] [kernels]\n"
 	    "       tl-tree -m rows -f metrics -k kinfo [-s bwdmetrics]"
 	    " [-y synthetic -o synrows] [collected]\n"
-	    "       tl-tree -m unified -d treedir -k firstkernels [-o durflag]"
-	    " [-y rows] [rows]\n");
+	    "       tl-tree -m unified -d treedir -k firstkernels [-g groups]"
+	    " [-o durflag] [-y rows] [rows]\n");
 	exit(status);
 }
 
@@ -3100,13 +3100,52 @@ treeops_close(struct treeops *to)
 /* The state of unified across its inputs. */
 struct unified {
 	struct thrtab groups;	/* the groups' keys; idx + 1 is gseq */
+	FILE *gfp;		/* -g: the groups' keys, or NULL */
 	struct buf b;		/* the record being written */
 	struct buf g;		/* the group key being built */
 	struct buf key;		/* scratch for meta_get */
 	struct buf nm, kn;	/* scratch for opcat */
+	struct buf gl, lit;	/* scratch for -g: a group's line, a literal */
 	long long rn;		/* rows written */
 	int fdur;		/* some dur is not a whole number */
 };
+
+/*
+ * -g: a new group's keys, once, in gseq order: gseq name cat pn pl tn
+ * and the four inputs as Python literals, as tl-aggregate's first and
+ * pylit would give them (every row of the group has the same).
+ */
+static void
+ugroup(struct unified *u, long long gseq)
+{
+	struct buf *o = &u->gl;
+	const char *p = u->g.s, *e = p + u->g.len, *t;
+	char *v;
+	size_t n;
+	int i;
+
+	buf_reset(o);
+	putnum(o, gseq);
+	for (i = 0; i < 9; i++, p = t + 1) {
+		if ((t = memchr(p, '\t', (size_t)(e - p))) == NULL)
+			t = e;
+		tab(o);
+		if (i < 5) {
+			buf_add(o, p, (size_t)(t - p));
+			continue;
+		}
+		v = tl_strndup(p, (size_t)(t - p));
+		n = rec_unescape(v, (size_t)(t - p));
+		buf_reset(&u->lit);
+		if (pylit(&u->lit, v, n, 1) < 0) {
+			buf_reset(&u->lit);
+			buf_add(&u->lit, v, n);
+		}
+		rec_bput(o, u->lit.s ? u->lit.s : "", u->lit.len);
+		free(v);
+	}
+	emit(u->gfp, o);
+}
 
 /*
  * One input of unified (rows sorted by source op), merged with ops.tsv
@@ -3124,7 +3163,7 @@ upass(struct unified *u, const char *path)
 	int y;
 	long long src, prev = -1, gseq;
 	const char *name, *cat, *k1s, *s;
-	size_t i, k1len;
+	size_t i, k1len, ngroups;
 
 	treeops_open(&to);
 	side_open(&k1, kpath, 2, 0, NULL);
@@ -3150,7 +3189,10 @@ upass(struct unified *u, const char *path)
 		buf_adds(g, name);
 		addf(g, cat);
 		addnames(g, &to, &u->key);
+		ngroups = u->groups.n;
 		gseq = thr_get(&u->groups, g->s, g->len)->idx + 1;
+		if (u->gfp != NULL && u->groups.n > ngroups)
+			ugroup(u, gseq);
 		/* the sort key: gseq, cls, ts, UID */
 		putukey(b, gseq);
 		buf_addc(b, y ? '1' : '0');
@@ -3163,10 +3205,15 @@ upass(struct unified *u, const char *path)
 		addf(b, y ? "1" : "0");
 		addf(b, y ? "0" : f[OTS]);
 		addf(b, r.f[RUID].s);
-		addf(b, name);
-		/* the names and inputs: in g, after name and category */
-		s = strchr(strchr(g->s, '\t') + 1, '\t');
-		buf_add(b, s, g->len - (size_t)(s - g->s));
+		if (u->gfp != NULL) {
+			/* (the group's keys are in -g's file) */
+			buf_adds(b, "\t\t\t\t\t\t\t\t");
+		} else {
+			addf(b, name);
+			/* the names and inputs: in g, after name and category */
+			s = strchr(strchr(g->s, '\t') + 1, '\t');
+			buf_add(b, s, g->len - (size_t)(s - g->s));
+		}
 		addf(b, f[ODUR]);
 		if (strpbrk(f[ODUR], ".eE"))
 			u->fdur = 1;
@@ -3177,7 +3224,7 @@ upass(struct unified *u, const char *path)
 		    strcmp(r.f[RSTATUS].s, "ok") != 0 ? "\001" : r.f[RSPEC].s);
 		for (i = RPARAMS; i < RNF; i++)
 			addf(b, r.f[i].s);
-		addf(b, cat);
+		addf(b, u->gfp != NULL ? "" : cat);
 		emit(stdout, b);
 	}
 	/* (first kernels of ops without a row may be left) */
@@ -3211,9 +3258,15 @@ unifiedmode(const char *path)
 	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
 	    "Concrete Inputs\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\ttfs\tspec\t"
 	    "params\tbcat\tkt\tkd\trt\trb\tpr\top category\n", stdout);
+	if (gpath) {
+		u.gfp = xopen(gpath, "w", NULL);
+		fputs("gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", u.gfp);
+	}
 	upass(&u, path);
 	if (ypath)
 		upass(&u, ypath);
+	if (u.gfp != NULL)
+		st |= tl_fshut(u.gfp, gpath);
 	if (opath) {
 		df = xopen(opath, "w", NULL);
 		fprintf(df, "%d\n", u.fdur);
@@ -3227,6 +3280,8 @@ unifiedmode(const char *path)
 	buf_free(&u.key);
 	buf_free(&u.nm);
 	buf_free(&u.kn);
+	buf_free(&u.gl);
+	buf_free(&u.lit);
 	return st;
 }
 

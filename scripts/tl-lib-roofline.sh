@@ -647,19 +647,32 @@ rl_unified() {
 	# keys, numbered in order of first appearance).  In a group, rows
 	# in TraceLens's order (collected ops by ts, then the synthetic
 	# ones): ex_UID is the first.  (unified's first column is a key of
-	# gseq, cls, ts and UID that sort compares as bytes.)
-	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -o "$rl_w/fdur" -y "$rl_w/ry.tsv" "$rl_w/rx.tsv" |
+	# gseq, cls, ts and UID that sort compares as bytes.)  The nine keys
+	# travel apart, once per group (gk.tsv, gseq order), and join the
+	# groups' statistics after: most of a row's bytes, and the same in
+	# every row of its group.
+	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -g "$rl_w/gk.tsv" -o "$rl_w/fdur" \
+	    -y "$rl_w/ry.tsv" "$rl_w/rx.tsv" |
 	rl_keep "$rl_w/urg.tsv" hsort -t "$TAB" -k1,1 |
-	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' 'name=first:name' 'cat=first:op category' \
-	    'pn=first:process_name' 'pl=first:process_label' 'tn=first:thread_name' \
-	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
+	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \
 	    'sum:dur' 'mean:dur' 'std:dur' 'gf=first:gf' 'dm=first:dm' 'fb=first:fb' 'spec=first:spec' 'rb=first:rb' \
 	    'mean:tbs' 'std:tbs' 'mean:tfs' 'std:tfs' 'mean:kt' 'std:kt' 'sum:kt' 'median:dur' 'min:dur' 'max:dur' \
 	    'median:tbs' 'min:tbs' 'max:tbs' 'median:tfs' 'min:tfs' 'max:tfs' 'rt=first:rt' \
 	    'mean:pr' 'median:pr' 'std:pr' 'min:pr' 'max:pr' 'median:kt' 'min:kt' 'max:kt' \
 	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' |
+	# (each group's keys after its first three columns: gk.tsv's
+	# groups, as Python literals, one per line of the statistics)
+	st awk -F '\t' -v OFS='\t' -v gk="$rl_w/gk.tsv" '
+	{
+		if ((getline l <gk) <= 0) { print "tl-report: unified: a group without its keys" >"/dev/stderr"; exit 1 }
+		i = index(l, "\t")
+		if (NR > 1 && substr(l, 1, i - 1) != $1) { print "tl-report: unified: the keys of another group" >"/dev/stderr"; exit 1 }
+		t = $0; n = 0
+		for (k = 1; k <= 3; k++) n = index(substr(t, n + 1), "\t") + n
+		print substr($0, 1, n) substr(l, i + 1) "\t" substr($0, n + 1)
+	}' |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >"$rl_w/ug.tsv"; ok
-	rm -f "$rl_w/rx.tsv" "$rl_w/ry.tsv" "$rl_w/k1.tsv"
+	rm -f "$rl_w/rx.tsv" "$rl_w/ry.tsv" "$rl_w/k1.tsv" "$rl_w/gk.tsv"
 	[ "$(wc -l <"$rl_w/ug.tsv")" -gt 1 ] || return 0
 	# pandas keeps an all-integer duration column integer.
 	rl_fdur=$(cat "$rl_w/fdur")
