@@ -287,6 +287,32 @@ struct cols {
 };
 
 /* Unescape field i of the current record into b; 1 if non-empty. */
+/*
+ * Whether the line rec_next read may be of an op with a model: field i,
+ * the name, read off the line without splitting it (a name with an
+ * escape: yes, the split decides).  b is scratch.
+ */
+static int
+maybe_model(const struct rec_reader *r, int i, struct buf *b)
+{
+	const char *s = r->cur, *e = s + r->curlen, *t;
+
+	if (i < 0)
+		return 1;
+	for (; i > 0 && s != NULL; i--)
+		if ((s = memchr(s, '\t', (size_t)(e - s))) != NULL)
+			s++;
+	if (s == NULL)
+		return 1;
+	if ((t = memchr(s, '\t', (size_t)(e - s))) == NULL)
+		t = e;
+	if (memchr(s, '\\', (size_t)(t - s)) != NULL)
+		return 1;
+	buf_reset(b);
+	buf_add(b, s, (size_t)(t - s));
+	return b->len == 0 || model_find(b->s) != NULL;
+}
+
 static int
 getfield(struct rec_reader *r, int i, struct buf *b)
 {
@@ -444,7 +470,11 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 	if (met)
 		metrics_head(met, mc, nout);
 	a.fixed = fixedflag;
-	while (rec_read(r)) {
+	while (rec_next(r)) {
+		/* --modelled: most ops have no model, told by the name alone */
+		if (modelledflag && !maybe_model(r, c.name, &name))
+			continue;
+		rec_split(r);
 		rec_check_width(r);
 		getfield(r, c.name, &name);
 		a.name = name.s ? name.s : "";

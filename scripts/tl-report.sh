@@ -476,14 +476,13 @@ kernels_job() {
 		  }' lu="$w/k1s.tsv"; } |
 		st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >"$w/kcat.tsv"; bgok || return 1
 		# kk0.tsv: UID pcat pcpu name stream dur UID dims strides concrete,
-		# by cpu_op (for a merge join with kcat.tsv), then UID; kk.tsv, for
-		# the short-kernel sheets: from pcat on, in UID order (k.tsv's).
-		st awk -F '\t' -v OFS='\t' '{ print ($1 == "" ? -1 : $1), $0 }' "$w/k.tsv" |
-		st $SORT -s -t "$TAB" -k1,1n |
+		# by cpu_op (for a merge join with kcat.tsv; sort takes an empty
+		# one as 0), then UID; kk.tsv, for the short-kernel sheets: from
+		# pcat on, in UID order (k.tsv's).
+		st $SORT -s -t "$TAB" -k1,1n "$w/k.tsv" |
 		st awkx '
 		NR == 1 { getline kl <kc; ku = -1 }
 		{
-			$0 = substr($0, index($0, "\t") + 1)
 			if ($1 != "") {
 				u = $1 + 0
 				while (ku < u) {
