@@ -317,6 +317,22 @@ pylit(struct buf *b, const char *json, size_t len, int tuples)
 	return c.p == c.end ? 0 : -1;
 }
 
+void
+pylit_field(struct buf *b, const char *s, size_t len)
+{
+	struct buf lit = {0};
+	char *t = tl_strndup(s, len);
+	size_t n = rec_unescape(t, len);
+
+	if (pylit(&lit, t, n, 1) < 0) {
+		buf_reset(&lit);
+		buf_add(&lit, t, n);
+	}
+	rec_bput(b, lit.s ? lit.s : "", lit.len);
+	buf_free(&lit);
+	free(t);
+}
+
 /* ---- JSON out: the kernel lists TraceLens keeps as lists of dicts ---- */
 
 void

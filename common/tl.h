@@ -221,6 +221,12 @@ void buf_free(struct buf *b);
  * valid JSON (b then holds a partial literal).
  */
 int pylit(struct buf *b, const char *json, size_t len, int tuples);
+/*
+ * Append to b, escaped as a record field, the pylit (with tuples) of
+ * the record field s[0..len), escaped JSON; a field that is not JSON
+ * goes as it is.
+ */
+void pylit_field(struct buf *b, const char *s, size_t len);
 /* Append the decoded JSON string body s[0..n) (no quotes); -1 on a bad escape. */
 int json_unescape(struct buf *b, const char *s, size_t n);
 /* Append repr() of the UTF-8 string s[0..len). */

@@ -921,17 +921,8 @@ opput(FILE *fp, struct op *o)
 	case OP_PYLIT:
 		if (o->n == 0)
 			break;
-		{
-			char *t = tl_strndup(o->txt.s, o->txt.len);
-			size_t n = rec_unescape(t, o->txt.len);
-
-			if (pylit(&b, t, n, 1) < 0) {
-				buf_reset(&b);
-				buf_add(&b, t, n);
-			}
-			rec_put(fp, b.s ? b.s : "", b.len);
-			free(t);
-		}
+		pylit_field(&b, o->txt.s ? o->txt.s : "", o->txt.len);
+		fwrite(b.s ? b.s : "", 1, b.len, fp);
 		break;
 	case OP_OPCAT:
 		{

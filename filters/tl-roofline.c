@@ -286,7 +286,6 @@ struct cols {
 	int kname, knames, ktime, outtype, annot;	/* optional, -1 */
 };
 
-/* Unescape field i of the current record into b; 1 if non-empty. */
 /*
  * Whether the line rec_next read may be of an op with a model: field i,
  * the name, read off the line without splitting it (a name with an
@@ -313,6 +312,7 @@ maybe_model(const struct rec_reader *r, int i, struct buf *b)
 	return b->len == 0 || model_find(b->s) != NULL;
 }
 
+/* Unescape field i of the current record into b; 1 if non-empty. */
 static int
 getfield(struct rec_reader *r, int i, struct buf *b)
 {

@@ -2426,9 +2426,10 @@ merge(const char *path)
  * The forest stream: every host op of ops.tsv as KEY UID cat name
  * parent ngpu fwd cpu_root own nc mod, KEY the tree's root and the
  * op's UID in hex (so that sort, comparing bytes, brings each tree
- * together in UID order); name only when ngpu > 0.  own, nc and mod are 1 when the UID is in the
- * -a, -c and -k lists: some op's fwd link points to it, a
- * communication kernel is below it, it has a perf model.
+ * together in UID order); name only when ngpu > 0.  own, nc and mod
+ * are 1 when the UID is in the -a, -c and -k lists: some op's fwd link
+ * points to it, a communication kernel is below it, it has a perf
+ * model.
  */
 enum { FKEY, FUID, FCAT, FNAME, FPAR, FNGPU, FFWD, FCR, FOWN, FNC, FMOD, FNF };
 
@@ -3111,7 +3112,7 @@ struct unified {
 	struct buf g;		/* the group key being built */
 	struct buf key;		/* scratch for meta_get */
 	struct buf nm, kn;	/* scratch for opcat */
-	struct buf gl, lit;	/* scratch for -g: a group's line, a literal */
+	struct buf gl;		/* scratch for -g: a group's line */
 	long long rn;		/* rows written */
 	int fdur;		/* some dur is not a whole number */
 };
@@ -3126,8 +3127,6 @@ ugroup(struct unified *u, long long gseq)
 {
 	struct buf *o = &u->gl;
 	const char *p = u->g.s, *e = p + u->g.len, *t;
-	char *v;
-	size_t n;
 	int i;
 
 	buf_reset(o);
@@ -3136,19 +3135,10 @@ ugroup(struct unified *u, long long gseq)
 		if ((t = memchr(p, '\t', (size_t)(e - p))) == NULL)
 			t = e;
 		tab(o);
-		if (i < 5) {
+		if (i < 5)
 			buf_add(o, p, (size_t)(t - p));
-			continue;
-		}
-		v = tl_strndup(p, (size_t)(t - p));
-		n = rec_unescape(v, (size_t)(t - p));
-		buf_reset(&u->lit);
-		if (pylit(&u->lit, v, n, 1) < 0) {
-			buf_reset(&u->lit);
-			buf_add(&u->lit, v, n);
-		}
-		rec_bput(o, u->lit.s ? u->lit.s : "", u->lit.len);
-		free(v);
+		else
+			pylit_field(o, p, (size_t)(t - p));
 	}
 	emit(u->gfp, o);
 }
@@ -3287,7 +3277,6 @@ unifiedmode(const char *path)
 	buf_free(&u.nm);
 	buf_free(&u.kn);
 	buf_free(&u.gl);
-	buf_free(&u.lit);
 	return st;
 }
 

@@ -667,8 +667,8 @@ rl_unified() {
 		if ((getline l <gk) <= 0) { print "tl-report: unified: a group without its keys" >"/dev/stderr"; exit 1 }
 		i = index(l, "\t")
 		if (NR > 1 && substr(l, 1, i - 1) != $1) { print "tl-report: unified: the keys of another group" >"/dev/stderr"; exit 1 }
-		t = $0; n = 0
-		for (k = 1; k <= 3; k++) n = index(substr(t, n + 1), "\t") + n
+		n = 0
+		for (k = 1; k <= 3; k++) n += index(substr($0, n + 1), "\t")
 		print substr($0, 1, n) substr(l, i + 1) "\t" substr($0, n + 1)
 	}' |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >"$rl_w/ug.tsv"; ok
