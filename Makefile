@@ -7,15 +7,17 @@ COMMONOBJ = $(COMMONSRC:.c=.o)
 LIB = common/libtl.a
 FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
 SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib%,$(wildcard scripts/tl-*.sh)))
-TOOLS = bin/tl-gentrace
+# Test-data generator: built from common/ like the filters, not installed.
+GENTRACE = bin/tl-gentrace
+GENSRC = $(wildcard tests/gentrace/*.c)
 SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
-BIN = $(FILTERS) $(SCRIPTS) $(TOOLS) $(SHLIB)
+BIN = $(FILTERS) $(SCRIPTS) $(SHLIB)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
 # libFuzzer, for tests/suites/valgrind and fuzz-short.
 CHECKDEPS = valgrind:/usr/bin/valgrind clang:/usr/bin/clang
 
-all: .deps $(BIN)
+all: .deps $(BIN) $(GENTRACE)
 
 # Install missing Debian packages, or stop with the command to run.
 .deps: config.mk scripts/deps
@@ -34,9 +36,9 @@ bin/%: filters/%.c $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
-bin/%: scripts/%.sh
+bin/%: scripts/%.sh config.mk
 	@mkdir -p bin
-	cp $< $@
+	sed 's/@VERSION@/$(VERSION)/g' $< >$@
 	chmod +x $@
 
 # The shell library the scripts source: installed beside them, not run.
@@ -44,9 +46,9 @@ $(SHLIB): bin/%.sh: scripts/%.sh
 	@mkdir -p bin
 	cp $< $@
 
-bin/tl-gentrace: scripts/tl-gentrace.c .deps
+$(GENTRACE): $(GENSRC) $(LIB) $(HDR)
 	@mkdir -p bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ scripts/tl-gentrace.c $(LDFLAGS) -lz
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(LDLIBS)
 
 check: all
 	@sh scripts/deps $(CHECKDEPS)
@@ -62,13 +64,13 @@ demo: all
 	@sh scripts/demo
 
 bench: all
-	@sh scripts/bench
+	@sh tests/bench/bench
 
 bench-scale: all
-	@sh scripts/bench-scale
+	@sh tests/bench/bench-scale
 
 fuzz: .deps
-	@sh scripts/fuzz
+	@sh tests/fuzz/run
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(PREFIX)/share/tl/arch

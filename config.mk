@@ -4,7 +4,7 @@ PREFIX = /usr/local
 MANPREFIX = $(PREFIX)/share/man
 CC = cc
 CFLAGS = -pthread -std=c17 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-CPPFLAGS = -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icommon
+CPPFLAGS = -DTL_VERSION=\"$(VERSION)\" -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icommon
 LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
 # Debian packages the build needs, and a header each installs.

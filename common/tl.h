@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define TL_VERSION "0.1.0"
+/* The one version, config.mk's VERSION, comes in from the build. */
+#ifndef TL_VERSION
+#error "TL_VERSION is not set: build with make (config.mk)"
+#endif
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))

@@ -95,7 +95,7 @@ while [ $# -gt 0 ]; do
 		done ;;
 	-f | --force) force=1; shift ;;
 	-h | --help) usage 0 ;;
-	--version) echo "tl-compare 0.1.0"; exit 0 ;;
+	--version) echo "tl-compare @VERSION@"; exit 0 ;;
 	--) shift
 		for r; do reports=$reports$r$nl; nrep=$((nrep + 1)); done
 		break ;;

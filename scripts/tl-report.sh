@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
 	o=$(printf '%s' "$1" | tr _ -)
 	case $o in
 	--help|-h) usage 0 ;;
-	--version) echo "tl-report 0.1.0"; exit 0 ;;
+	--version) echo "tl-report @VERSION@"; exit 0 ;;
 	--force) force=1 ;;
 	--exact-time) xflag=-x ;;
 	--short-kernel-study) short=1 ;;

@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
 	o=$(printf '%s' "$1" | tr _ -)
 	case $o in
 	--help|-h) usage 0 ;;
-	--version) echo "tl-tracediff 0.1.0"; exit 0 ;;
+	--version) echo "tl-tracediff @VERSION@"; exit 0 ;;
 	--prune-non-gpu) prune=-p ;;
 	--force) force=1 ;;
 	--records) records=1 ;;

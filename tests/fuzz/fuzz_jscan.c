@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * libFuzzer target for the event scanner (common/jscan.c), built and
- * run by scripts/fuzz.  For each input it checks that:
+ * run by tests/fuzz/run.  For each input it checks that:
  * - the result does not depend on how the text is cut into chunks:
  *   whole, in chunks of 1 to 64 bytes, and byte by byte give the same
  *   events, members and error (message and byte offset);

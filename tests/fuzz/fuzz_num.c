@@ -2,7 +2,7 @@
 /*
  * libFuzzer target for the number parsers and printers (common/num.c)
  * that tl-roofline, tl-aggregate and tl-tree read fields with, built
- * and run by scripts/fuzz.  The input is a field (in a buffer of its
+ * and run by tests/fuzz/run.  The input is a field (in a buffer of its
  * exact size, so a read past it is caught).  For each input it checks
  * that:
  * - num_us_to_ns, num_double and num_int64 accept it or refuse it

@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * libFuzzer target for the record reader and writer (common/rec.c),
- * built and run by scripts/fuzz.  Any bytes are read as a tl(7)
+ * built and run by tests/fuzz/run.  Any bytes are read as a tl(7)
  * record stream: the header, then every record.  A reader error
  * (tl_die) comes back here by longjmp, through the stand-ins for
  * util.c below, so one run can go on to the next input.  For each

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target for the argument-field parsers (common/shape.c) and
  * the perf models that read them (common/perfmodel.c), built and run
- * by scripts/fuzz.  The input is cut at LF into up to five fields:
+ * by tests/fuzz/run.  The input is cut at LF into up to five fields:
  * Input Dims, Input type, Input Strides, Concrete Inputs, and a kernel
  * name.  For each input it checks that:
  * - jdoc_parse either fails or builds a tree whose child links stay in

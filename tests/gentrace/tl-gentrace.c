@@ -1,3 +1,4 @@
+/* See LICENSE file for copyright and license details. */
 /*
  * tl-gentrace: write a synthetic PyTorch profiler (Kineto) trace.
  *
@@ -24,7 +25,7 @@
 
 #include <zlib.h>
 
-#define VERSION	"1.0"
+#include "tl.h"
 
 static void
 usage(FILE *fp)
@@ -33,27 +34,13 @@ usage(FILE *fp)
 	    "[-g gpu] [-o file]\n", fp);
 }
 
-static void
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tl-gentrace: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
+/* xrealloc: tl_realloc of n elements of sz bytes, checked for overflow. */
 static void *
 xrealloc(void *p, size_t n, size_t sz)
 {
 	if (n && sz > SIZE_MAX / n)
-		die("out of memory");
-	if ((p = realloc(p, n * sz)) == NULL)
-		die("out of memory");
-	return p;
+		tl_die("out of memory");
+	return tl_realloc(p, n * sz);
 }
 
 /* Grow a per-step array so that index cnt is valid. */
@@ -198,7 +185,7 @@ static void
 sink(const void *p, size_t n)
 {
 	if (n && fwrite(p, 1, n, ofp) != n)
-		die("%s: %s", oname, strerror(errno));
+		tl_die("%s: %s", oname, strerror(errno));
 }
 
 static void
@@ -216,7 +203,7 @@ oflush(int fin)
 			zs.avail_out = ZCAP;
 			r = deflate(&zs, fin ? Z_FINISH : Z_NO_FLUSH);
 			if (r == Z_STREAM_ERROR)
-				die("deflate failed");
+				tl_die("deflate failed");
 			sink(zbuf, ZCAP - zs.avail_out);
 			if (fin ? r == Z_STREAM_END : zs.avail_out != 0)
 				break;
@@ -387,7 +374,7 @@ jopen(int c, int ml)
 {
 	putch(c);
 	if (++lvl >= MAXLVL)
-		die("JSON nesting too deep");
+		tl_die("JSON nesting too deep");
 	fresh[lvl] = 1;
 	mlin[lvl] = (unsigned char)ml;
 }
@@ -910,7 +897,7 @@ beg(struct thr *t, int cat, const char *name)
 		break;
 	}
 	if (t->sp >= 64)
-		die("call stack too deep");
+		tl_die("call stack too deep");
 	t->stk[t->sp++] = i;
 	return i;
 }
@@ -1309,7 +1296,7 @@ xstrdupf(const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(buf))
-		die("name too long");
+		tl_die("name too long");
 	p = xrealloc(NULL, (size_t)n + 1, 1);
 	memcpy(p, buf, (size_t)n + 1);
 	return p;
@@ -2975,6 +2962,7 @@ main(int argc, char *argv[])
 	char *e;
 	int c, i;
 
+	tl_setprogname(argv[0]);
 	/* Long options are not getopt's: look for them first. */
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
@@ -2984,7 +2972,7 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			puts("tl-gentrace " VERSION);
+			puts("tl-gentrace " TL_VERSION);
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
@@ -3044,7 +3032,7 @@ main(int argc, char *argv[])
 
 	if (opt.out != NULL && strcmp(opt.out, "-") != 0) {
 		if ((ofp = fopen(opt.out, "wb")) == NULL)
-			die("%s: %s", opt.out, strerror(errno));
+			tl_die("%s: %s", opt.out, strerror(errno));
 		oname = opt.out;
 	} else {
 		ofp = stdout;
@@ -3056,7 +3044,7 @@ main(int argc, char *argv[])
 		/* windowBits 31: a gzip wrapper with a zero mtime. */
 		if (deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 31, 8,
 		    Z_DEFAULT_STRATEGY) != Z_OK)
-			die("deflateInit2 failed");
+			tl_die("deflateInit2 failed");
 	}
 
 	setup();
@@ -3082,8 +3070,8 @@ main(int argc, char *argv[])
 	if (opt.gz)
 		deflateEnd(&zs);
 	if (fflush(ofp) == EOF || ferror(ofp))
-		die("%s: %s", oname, strerror(errno));
+		tl_die("%s: %s", oname, strerror(errno));
 	if (fclose(ofp) == EOF)
-		die("%s: %s", oname, strerror(errno));
+		tl_die("%s: %s", oname, strerror(errno));
 	return 0;
 }
