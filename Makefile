@@ -36,6 +36,10 @@ bin/%: filters/%.c $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
+bin/tl-xlsx: filters/tl-xlsx.c $(LIB) $(HDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ filters/tl-xlsx.c $(LIB) $(LDFLAGS) $(XLSXLIBS) $(LDLIBS)
+
 bin/%: scripts/%.sh config.mk
 	@mkdir -p bin
 	sed 's/@VERSION@/$(VERSION)/g' $< >$@

@@ -7,5 +7,8 @@ CFLAGS = -pthread -std=c17 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-protot
 CPPFLAGS = -DTL_VERSION=\"$(VERSION)\" -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icommon
 LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
+# Only tl-xlsx reads and writes workbooks: only it links these.
+XLSXLIBS = -lxlsxwriter -lminizip -lexpat
 # Debian packages the build needs, and a header each installs.
-DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h
+DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h \
+	libminizip-dev:minizip/unzip.h libexpat1-dev:expat.h libxlsxwriter-dev:xlsxwriter.h
