@@ -1,10 +1,12 @@
 #!/bin/sh
 # See LICENSE file for copyright and license details.
 #
-# tl-compare: compare two or more report directories (one CSV per
-# sheet) the way TraceLens_compare_perf_reports_pytorch --output_csvs_dir
-# does: same sheets, columns, rows and numbers.  The first report is
-# the baseline.  Every sheet goes through one pipeline:
+# tl-compare: compare two or more reports (directories of one CSV per
+# sheet, or workbooks) the way TraceLens_compare_perf_reports_pytorch
+# does: same sheets, columns, rows and numbers, as CSV files or a
+# workbook.  The first report is the baseline.  A workbook is unpacked
+# into CSV files first (tl-lib-xlsx.sh).  Every sheet goes through one
+# pipeline:
 #
 #   tl-join -p SHEET.csv                 rows behind a byte-comparable key
 #   LC_ALL=C sort -s -k1,1               pandas' merge order
@@ -23,6 +25,7 @@ export LC_ALL
 prog=tl-compare
 # The awk functions the scripts share (unesc, cell): tl-lib.sh.
 . "$(cd "$(dirname "$0")" && pwd)/tl-lib.sh"
+. "$(cd "$(dirname "$0")" && pwd)/tl-lib-xlsx.sh"
 tab=$(printf '\t')
 nl='
 '
@@ -30,7 +33,8 @@ sortmem=${TL_SORT_MEM:-64M}
 
 usage() {
 	if [ "${1:-2}" = 0 ]; then exec 2>&1; fi
-	echo "usage: tl-compare [-f] [--names tag ...] [--sheets group ...] -o out_dir report ..." >&2
+	echo "usage: tl-compare [-f] [--names tag ...] [--sheets group ...]" \
+	    "[--output_csvs_dir dir] -o out_dir|out.xlsx report ..." >&2
 	exit "${1:-2}"
 }
 # Once $work exists, notices wait in $work/notes and come out before
@@ -61,6 +65,10 @@ skip() {
 
 # ---- options (TraceLens's spellings too) ----
 dcol= sortcol= odir= csvdir= force=0 names= nnames=0 namesgiven=0 sheets= reports= nrep=0
+# Called by TraceLens's name (make install-tracelens-names), its defaults:
+# comparison.xlsx, replaced when it exists.
+tlname=0
+case ${0##*/} in TraceLens_*) tlname=1 force=1 ;; esac
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o | --output)
@@ -105,18 +113,19 @@ while [ $# -gt 0 ]; do
 done
 
 IFS=$nl
+# -o BOOK.xlsx: a workbook, and CSV files only with --output_csvs_dir.
+xlsxout=
+[ -n "$odir" ] || [ "$tlname" = 0 ] || odir=comparison.xlsx
+case $odir in
+*.xlsx) xlsxout=$odir odir= ;;
+*.xls) udie "cannot write $odir: only .xlsx workbooks" ;;
+esac
 if [ -n "$csvdir" ]; then
-	case $odir in
-	*.xlsx | *.xls) note "no Excel output: writing CSV files to $csvdir" ;;
-	?*) [ "$odir" = "$csvdir" ] ||
-		udie "two output directories: -o $odir and --output_csvs_dir $csvdir" ;;
-	esac
+	[ -z "$odir" ] || [ "$odir" = "$csvdir" ] ||
+		udie "two output directories: -o $odir and --output_csvs_dir $csvdir"
 	odir=$csvdir
 fi
-case $odir in
-'') usage ;;
-*.xlsx | *.xls) udie "Excel output is not supported: use -o DIR for CSV files" ;;
-esac
+[ -n "$odir" ] || [ -n "$xlsxout" ] || usage
 [ "$nrep" -ge 2 ] || udie "need at least two reports"
 [ "$nnames" = 0 ] && namesgiven=0	# argparse: "--names" alone is no names
 [ "$namesgiven" = 0 ] || [ "$nnames" = "$nrep" ] ||
@@ -157,7 +166,7 @@ for t in $names; do
 done
 [ "$n" = "$nrep" ] || udie "tags must be non-empty: use --names"
 for r in $reports; do
-	[ -d "$r" ] || die "$r: no such report directory"
+	[ -d "$r" ] || tl_xlsx_isbook "$r" || die "$r: no such report directory or workbook"
 done
 base=${names%%"$nl"*}
 
@@ -166,12 +175,20 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 if [ -x "$here/tl-join" ]; then join=$here/tl-join; else join=tl-join; fi
 
 # ---- output directory: built beside OUT_DIR, renamed at the end ----
-odir=${odir%/}
-[ -n "$odir" ] || odir=/
-if [ -e "$odir" ] && [ "$force" = 0 ]; then
-	die "$odir exists (use --force to replace it)"
+if [ -n "$xlsxout" ] && [ -e "$xlsxout" ] && [ "$force" = 0 ]; then
+	die "$xlsxout exists (use --force to replace it)"
 fi
-case $odir in */*) parent=${odir%/*} ;; *) parent=. ;; esac
+odir=${odir%/}
+if [ -z "$odir" ] && [ -n "$xlsxout" ]; then
+	# the CSV files for the workbook alone, beside it
+	case $xlsxout in */*) parent=${xlsxout%/*} ;; *) parent=. ;; esac
+else
+	[ -n "$odir" ] || odir=/
+	if [ -e "$odir" ] && [ "$force" = 0 ]; then
+		die "$odir exists (use --force to replace it)"
+	fi
+	case $odir in */*) parent=${odir%/*} ;; *) parent=. ;; esac
+fi
 [ -n "$parent" ] || parent=/
 [ -d "$parent" ] || die "$parent: no such directory"
 work=$(mktemp -d "$parent/.tl-compare.XXXXXX") || die "cannot create a directory in $parent"
@@ -180,6 +197,29 @@ trap 'exit 1' HUP INT TERM
 out=$work/out
 tmp=$work/tmp
 mkdir "$out" "$tmp" || die "cannot create $work"
+# Workbooks into CSV directories; wbook: 1 for each report that was one.
+i=0 conv= wbook= allbooks=1 given=$reports
+for r in $reports; do
+	i=$((i + 1))
+	if [ -d "$r" ]; then
+		wbook=${wbook}0$nl allbooks=0
+	else
+		tl_xlsx_unpack "$r" "$work/in.$i" || exit 1
+		r=$work/in.$i wbook=${wbook}1$nl
+	fi
+	conv=$conv$r$nl
+done
+reports=$conv
+# bookflag N: -w for tl-join -p when report N was a workbook (pandas'
+# read_excel then read it); bookjoin: -w for the join, when all were.
+bookflag() { [ "$(printf '%s' "$wbook" | sed -n "${1}p")" = 1 ] && echo -w; }
+bookjoin=
+[ "$allbooks" = 1 ] && bookjoin=-w
+# sheetname N SHEET: report N's SHEET, as the user knows it.
+sheetname() {
+	_r=$(printf '%s' "$given" | sed -n "${1}p")
+	if [ -d "$_r" ]; then echo "$_r/$2.csv"; else echo "$_r (sheet $2)"; fi
+}
 
 # ---- helpers ----
 
@@ -192,10 +232,16 @@ keysort() {
 # havesheet SHEET: do all reports have SHEET.csv?  If not, say so.
 # Sets $files to their paths, one a line.
 havesheet() {
-	files=
+	files= i=0
 	for r in $reports; do
+		i=$((i + 1))
 		if [ ! -f "$r/$1.csv" ]; then
-			skip "$1" "$r has no $1.csv" "$r has no $1.csv"
+			if [ -d "$(printf '%s' "$given" | sed -n "${i}p")" ]; then
+				set -- "$1" "$(printf '%s' "$given" | sed -n "${i}p") has no $1.csv"
+			else
+				set -- "$1" "$(printf '%s' "$given" | sed -n "${i}p") has no sheet $1"
+			fi
+			skip "$1" "$2" "$2"
 			return 1
 		fi
 		files=$files$r/$1.csv$nl
@@ -265,14 +311,15 @@ joinsheet() {
 		for k in $keys; do set -- "$@" -k "$k"; done
 		for x in $dropall; do set -- "$@" -x "$x"; done
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
-		"$join" "$@" "$f" >"$tmp/p" || exit 1
+		"$join" "$@" $(bookflag "$i") "$f" >"$tmp/p" || exit 1
 		if [ ! -s "$tmp/p" ]; then
-			skip "$label" "$f is empty" "$f is empty"
+			set -- "$(sheetname "$i" "$label")"
+			skip "$label" "$1 is empty" "$1 is empty"
 			return 1
 		fi
 		keysort "$tmp/p" "$tmp/s.$i"
 	done
-	set --
+	set -- $bookjoin
 	for k in $keys; do set -- "$@" -k "$k"; done
 	for t in $names; do set -- "$@" -t "$t"; done
 	for d in $dcols; do set -- "$@" -d "$d"; done
@@ -293,7 +340,7 @@ joinsheet() {
 # rows without it by the next TAG's, and so on.
 sortdesc() {
 	for t; do set -- "$@" -k "$t::$sortcol"; shift; done
-	"$join" -p -c -r "$@" "$tmp/m" >"$tmp/p" || exit 1
+	"$join" -p -c -r $bookjoin "$@" "$tmp/m" >"$tmp/p" || exit 1
 	keysort "$tmp/p" "$tmp/sorted"
 }
 
@@ -423,6 +470,13 @@ csv() {
 			if (close(file[k]) < 0)
 				exit 1
 	}' "$2" ${4:+"$2"} || die "$out: write failed"
+	# the sheets in TraceLens's order, for the workbook
+	if [ -n "${4:-}" ]; then
+		printf '%s\n' "$4_intersect_$5" "$4_only_baseline_$5" "$4_only_variant_$5"
+	else
+		f=${3##*/}
+		printf '%s\n' "${f%.csv}"
+	fi >>"$work/order"
 }
 
 # splits NAME: TraceLens's three sheets per variant, from $tmp/m.
@@ -524,9 +578,16 @@ fi
 # empty comparison is an error, and no directory is made.
 if [ -z "$(ls -A "$out")" ]; then
 	: >"$work/notes"
-	die "no sheet to compare: ${skipped:-$first has none of the sheets asked for}"
+	die "no sheet to compare: ${skipped:-${given%%"$nl"*} has none of the sheets asked for}"
 fi
 flushnotes
+if [ -n "$xlsxout" ]; then
+	tl_xlsx_compare_hidden "$work/hidden"
+	set --
+	while IFS= read -r s; do set -- "$@" "$out/$s.csv"; done <"$work/order"
+	tl_xlsx_write "$xlsxout" "$work/hidden" '' "$@" || exit 1
+fi
+[ -n "$odir" ] || exit 0
 if [ -e "$odir" ]; then
 	mv "$odir" "$work/old" || die "cannot replace $odir"
 fi

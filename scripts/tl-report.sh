@@ -1,7 +1,8 @@
 #!/bin/sh
-# tl-report: TraceLens's perf report (one CSV per sheet) from a PyTorch
-# profiler trace, made by composing tl-parse, sort, tl-tree and
-# tl-aggregate (and tl-tracediff for --comparison).  See tl-report(1).
+# tl-report: TraceLens's perf report (one CSV per sheet, and/or a
+# workbook) from a PyTorch profiler trace, made by composing tl-parse,
+# sort, tl-tree and tl-aggregate (and tl-tracediff for --comparison,
+# tl-xlsx for the workbook).  See tl-report(1).
 set -u
 LC_ALL=C; export LC_ALL
 prog=tl-report
@@ -11,6 +12,7 @@ TL_TREE_OPTS=${TL_TREE_OPTS:-}
 . "$bindir/tl-lib.sh"
 # The perf-model sheets and unified_perf_summary (tl-roofline(1)).
 [ -r "$bindir/tl-lib-roofline.sh" ] && . "$bindir/tl-lib-roofline.sh"
+. "$bindir/tl-lib-xlsx.sh"
 TAB=$(printf '\t')
 
 usage() {
@@ -20,7 +22,7 @@ usage: tl-report [--force] [--exact-time] [--short-kernel-study]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
                  [--include-unlinked-kernels] [--no-coll-analysis]
                  [--no-kernel-summary] [--gpu-arch NAME|FILE]
-                 [--comparison TRACE2] TRACE OUT_DIR
+                 [--comparison TRACE2] [--output-xlsx FILE] TRACE [OUT_DIR]
 EOF
 	exit "$1"
 }
@@ -37,7 +39,10 @@ usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-trace= out= cmp=
+trace= out= cmp= xlsx=
+# Called by TraceLens's name (make install-tracelens-names), its
+# defaults: no kernel_summary unless asked, outputs replaced.
+case ${0##*/} in TraceLens_*) ksum=0 force=1 ;; esac
 needarg() { [ $# -ge 2 ] || usedie "option $1 needs a value"; }
 isint() { case $1 in ''|*[!0-9]*) usedie "$2: not a whole number: $1" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -61,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--no-kernel-summary) ksum=0 ;;
 	--profile-json-path) needarg "$@"; trace=$2; shift ;;
 	--output-csvs-dir) needarg "$@"; out=$2; shift ;;
+	--output-xlsx-path|--output-xlsx) needarg "$@"; xlsx=$2; shift ;;
 	--gpu-arch|--gpu-arch-json-path|--gpu-arch-platform)
 		needarg "$@"; TL_GPU_ARCH=$2; export TL_GPU_ARCH; shift ;;
 	--topk-ops|--topk-roofline-ops) needarg "$@"; shift ;;	# no-ops in TraceLens too
@@ -73,19 +79,25 @@ while [ $# -gt 0 ]; do
 done
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
-[ $# -eq 0 ] && [ -n "$trace" ] && [ -n "$out" ] || usage 2 >&2
+[ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# No output named: TraceLens's workbook, beside the trace.
+[ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_xlsx_default "$trace")
 [ -r "$trace" ] || die "$trace: cannot read"
 [ -z "$cmp" ] || { [ -r "$cmp" ] && [ -f "$cmp" ]; } || die "$cmp: cannot read"
 case $out in */) out=${out%/} ;; esac
-if [ -e "$out" ] || [ -L "$out" ]; then
+if [ -n "$out" ] && { [ -e "$out" ] || [ -L "$out" ]; }; then
 	[ "$force" = 1 ] || die "$out: exists (use --force to replace it)"
 	[ -d "$out" ] || die "$out: exists and is not a directory"
+fi
+if [ -n "$xlsx" ] && { [ -e "$xlsx" ] || [ -L "$xlsx" ]; }; then
+	[ "$force" = 1 ] || die "$xlsx: exists (use --force to replace it)"
+	[ -d "$xlsx" ] && die "$xlsx: exists and is a directory"
 fi
 
 # ---- temporary directories, removed on any exit ----
 # The report is built beside OUT_DIR, to be renamed into place; the work
 # files and sort's spills go to a directory in TMPDIR.
-parent=$(dirname "$out")
+parent=$(dirname "${out:-$xlsx}")
 [ -d "$parent" ] || die "$parent: no such directory"
 tmpdir=${TMPDIR:-/tmp}
 case $tmpdir in /*) ;; *) tmpdir=$(pwd)/$tmpdir ;; esac
@@ -775,7 +787,10 @@ if [ "$ngpu" = 0 ]; then
 fi
 
 # ---- publish: OUT_DIR appears complete or not at all ----
+# (the workbook first: when it fails, nothing is published)
+[ -z "$xlsx" ] || tl_xlsx_report "$R" "$xlsx" || die "$xlsx: not written"
 rm -rf "$w"
+[ -n "$out" ] || exit 0
 if [ -e "$out" ]; then
 	old=$tmp.old
 	mv "$out" "$old" || die "cannot move the old $out away"
