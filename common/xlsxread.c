@@ -4,8 +4,8 @@
  * each cell the kind and text openpyxl gives it when pandas' read_excel
  * asks (read-only, values of formulas rather than formulas):
  *   - the workbook part comes from _rels/.rels, its sheets (worksheets
- *     only, in the order of workbook.xml) and shared strings from its
- *     own relationships;
+ *     only, in the order of workbook.xml, less those whose part is
+ *     absent) and shared strings from its own relationships;
  *   - a row is numbered by its r attribute, or one past the last; a
  *     row numbered at or before one already read is dropped, as
  *     openpyxl's read-only reader drops it;
@@ -886,6 +886,9 @@ readbook(struct xlsx *x)
 			    bookpart, book.names[i]);
 			goto out2;
 		}
+		/* (openpyxl, and so pandas, skips a sheet whose part is absent) */
+		if (unzLocateFile(x->zf, rels.rels[j].target, 2) != UNZ_OK)
+			continue;
 		x->sheet[x->nsheet].name = tl_strdup(book.names[i]);
 		x->sheet[x->nsheet++].part = tl_strdup(rels.rels[j].target);
 	}
@@ -904,7 +907,7 @@ static int
 opened(struct xlsx *x)
 {
 	if (x->zf == NULL) {
-		seterr(x, "not a workbook (not a zip file, or a truncated one)");
+		seterr(x, "not an Excel workbook (not a zip file, or a truncated one)");
 		return -1;
 	}
 	return readbook(x);
@@ -1012,7 +1015,8 @@ readsst(struct xlsx *x)
 	if (x->sstread)
 		return 0;
 	x->sstread = 1;
-	if (x->sstpart == NULL)
+	/* (no table, or a missing one: a cell that names a string fails) */
+	if (x->sstpart == NULL || unzLocateFile(x->zf, x->sstpart, 2) != UNZ_OK)
 		return 0;
 	if ((x->sstr = tmpf()) == NULL || (x->sidx = tmpf()) == NULL) {
 		seterr(x, "temporary file: %s", strerror(errno));

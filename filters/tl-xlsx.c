@@ -16,6 +16,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,26 +137,6 @@ fmtcell(struct buf *b, const struct xrow *r, size_t j)
 	}
 }
 
-/* pandas' python parser drops a one-column row that is blank. */
-static int
-blank(const struct xrow *r)
-{
-	const struct xcell *c;
-	size_t i;
-
-	if (r == NULL || r->n == 0)
-		return 1;
-	c = &r->c[0];
-	if (c->kind == XC_NONE)
-		return 1;
-	if (c->kind != XC_STR)
-		return 0;
-	for (i = 0; i < c->len; i++)
-		if (!strchr(" \t\n\r\v\f", r->text.s[c->off + i]))
-			return 0;
-	return 1;
-}
-
 /*
  * The header row, named as read_excel names columns: an empty name is
  * "Unnamed: i", and a repeated one gets ".1", ".2" and so on.
@@ -209,8 +190,6 @@ putrow(struct sheetout *o, const struct xrow *r)
 {
 	size_t j;
 
-	if (o->sh.ncol == 1 && blank(r))
-		return;
 	if (!o->header) {
 		header(o, r);
 		o->header = 1;
@@ -480,11 +459,15 @@ struct book {
 };
 
 /* Give up: say why, remove the half-written workbook. */
-static _Noreturn void
-bookdie(struct book *bk, const char *fmt, const char *a, const char *b)
+static _Noreturn void __attribute__((format(printf, 2, 3)))
+bookdie(struct book *bk, const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "%s: ", tl_progname());
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	if (bk->tmp != NULL)
 		unlink(bk->tmp);
@@ -506,7 +489,7 @@ readpats(struct colpats *cp, const char *path)
 		if (n == 0 || line[0] == '#')
 			continue;
 		if ((tab = strchr(line, '\t')) == NULL)
-			tl_usage_die("%s: line %zu: want SHEET<TAB>COLUMN", path, lineno);
+			tl_die("%s: line %zu: want SHEET<TAB>COLUMN", path, lineno);
 		*tab = '\0';
 		cp->p = tl_realloc(cp->p, (cp->n + 1) * sizeof(*cp->p));
 		cp->p[cp->n].sheet = tl_strdup(line);
@@ -654,12 +637,9 @@ advance(struct book *bk, struct src *s, size_t n)
 	for (i = 0; i < n; i++) {
 		if (!s[i].more)
 			continue;
-		if ((st = csvr_next(&s[i].rd)) < 0) {
-			char t[32];
-
-			snprintf(t, sizeof(t), "%zu", s[i].rd.lineno);
-			bookdie(bk, "%s: line %s: bad CSV", s[i].path, t);
-		}
+		if ((st = csvr_next(&s[i].rd)) < 0)
+			bookdie(bk, "%s: line %zu: %s", s[i].path, s[i].rd.lineno,
+			    s[i].rd.err);
 		s[i].more = st;
 		any |= st;
 	}
