@@ -229,22 +229,29 @@ keysort() {
 		die "sort failed"
 }
 
-# havesheet SHEET: do all reports have SHEET.csv?  If not, say so.
-# Sets $files to their paths, one a line.
+# havesheet SHEET: do all reports have SHEET.csv, not empty?  If not,
+# say so.  Sets $files to their paths, one a line, and $origs too
+# ($files may then name copies; $origs names the reports' files, or
+# workbooks' sheets, in messages).
 havesheet() {
-	files= i=0
+	files= origs= i=0
 	for r in $reports; do
 		i=$((i + 1))
+		o=$(sheetname "$i" "$1")
 		if [ ! -f "$r/$1.csv" ]; then
-			if [ -d "$(printf '%s' "$given" | sed -n "${i}p")" ]; then
-				set -- "$1" "$(printf '%s' "$given" | sed -n "${i}p") has no $1.csv"
-			else
-				set -- "$1" "$(printf '%s' "$given" | sed -n "${i}p") has no sheet $1"
-			fi
-			skip "$1" "$2" "$2"
+			case $o in
+			*" (sheet $1)") o="${o% (sheet $1)} has no sheet $1" ;;
+			*) o="${o%/*} has no $1.csv" ;;
+			esac
+			skip "$1" "$o" "$o"
+			return 1
+		fi
+		if [ ! -s "$r/$1.csv" ]; then
+			skip "$1" "$o is empty" "$o is empty"
 			return 1
 		fi
 		files=$files$r/$1.csv$nl
+		origs=$origs$o$nl
 	done
 }
 
@@ -323,6 +330,7 @@ joinsheet() {
 	for k in $keys; do set -- "$@" -k "$k"; done
 	for t in $names; do set -- "$@" -t "$t"; done
 	for d in $dcols; do set -- "$@" -d "$d"; done
+	for f in $origs; do set -- "$@" -n "$f"; done
 	i=0
 	for t in $names; do i=$((i + 1)); set -- "$@" "$tmp/s.$i"; done
 	if ! "$join" "$@" >"$tmp/m" 2>"$tmp/err"; then

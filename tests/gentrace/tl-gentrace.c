@@ -26,12 +26,14 @@
 #include <zlib.h>
 
 #include "tl.h"
+#include "gentrace.h"
 
 static void
 usage(FILE *fp)
 {
 	fputs("usage: tl-gentrace [-z] [-s seed] [-S size] [-n steps] "
-	    "[-g gpu] [-o file]\n", fp);
+	    "[-g gpu] [-o file]\n"
+	    "       tl-gentrace -w deep|samets|names:N [-o file]\n", fp);
 }
 
 /* xrealloc: tl_realloc of n elements of sz bytes, checked for overflow. */
@@ -2959,6 +2961,7 @@ main(int argc, char *argv[])
 {
 	uint64_t last, sz;
 	int64_t n;
+	const char *worst = NULL;	/* -w KIND:N: a worst-case trace (worst.c) */
 	char *e;
 	int c, i;
 
@@ -2976,12 +2979,12 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    argv[i][2] == '\0' && strchr("sSngo", argv[i][1]) != NULL)
+		    argv[i][2] == '\0' && strchr("sSngow", argv[i][1]) != NULL)
 			i++;
 	}
 
 	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzs:S:n:g:o:")) != -1)
+	while ((c = getopt(argc, argv, "hzs:S:n:g:o:w:")) != -1)
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -3021,6 +3024,9 @@ main(int argc, char *argv[])
 		case 'o':
 			opt.out = optarg;
 			break;
+		case 'w':
+			worst = optarg;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -3037,6 +3043,14 @@ main(int argc, char *argv[])
 	} else {
 		ofp = stdout;
 		oname = "stdout";
+	}
+	if (worst != NULL) {
+		if (worst_write(ofp, worst) < 0) {
+			fprintf(stderr, "tl-gentrace: bad -w: %s\n", worst);
+			usage(stderr);
+			return 2;
+		}
+		return tl_fshut(ofp, oname);
 	}
 	obuf = xrealloc(NULL, OCAP, 1);
 	if (opt.gz) {
