@@ -594,21 +594,17 @@ isnumber(const char *s)
 	return end != s && *end == '\0' && isfinite(d);
 }
 
-/* An index or boolean: an integer as Python's int() reads one; -1 if bad. */
-static long long
-smallint(const char *s)
+/* An index or a boolean: an integer as Python's int() reads one; -1 if bad. */
+static int
+smallint(const char *s, long long *v)
 {
 	char *end;
-	long long v;
 
 	errno = 0;
-	v = strtoll(s, &end, 10);
+	*v = strtoll(s, &end, 10);
 	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
 		end++;
-	if (end == s || *end != '\0' || errno != 0 || v < 0 ||
-	    (*s < '0' && *s != ' ' && *s != '+' && *s != '\t'))
-		return -1;
-	return v;
+	return end == s || *end != '\0' || errno != 0 ? -1 : 0;
 }
 
 static void
@@ -620,8 +616,6 @@ endcell(struct parse *ps)
 	int kind;
 	long long i;
 
-	buf_addc(&r->text, '\0');
-	r->text.len--;	/* (the NUL stays: the next text starts after it) */
 	if (ps->ctype == 'i')
 		kind = ps->hasis ? XC_STR : XC_NONE;
 	else if (!ps->hasv || len == 0)
@@ -636,7 +630,7 @@ endcell(struct parse *ps)
 			kind = XC_NUM;
 			break;
 		case 's':
-			if ((i = smallint(v)) < 0) {
+			if (smallint(v, &i) < 0 || i < 0) {
 				fail(ps, "bad shared string index '%.40s'", v);
 				return;
 			}
@@ -647,7 +641,7 @@ endcell(struct parse *ps)
 			kind = XC_STR;
 			break;
 		case 'b':
-			if ((i = smallint(v)) < 0) {
+			if (smallint(v, &i) < 0) {
 				fail(ps, "bad boolean '%.40s'", v);
 				return;
 			}
