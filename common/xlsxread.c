@@ -578,20 +578,49 @@ sstget(struct parse *ps, size_t i)
 	return 0;
 }
 
-/* Is s a number as openpyxl's _cast_number reads one, and finite? */
+/*
+ * Is s a number as openpyxl's _cast_number reads one, and finite?  A
+ * decimal, blanks around; strtod() only for an exponent that could
+ * overflow (it costs more than the rest of a cell).
+ */
 static int
 isnumber(const char *s)
 {
-	char *end;
+	const char *p = s;
+	int nd = 0, ne = 0;
+	long ex = 0;
 	double d;
 
-	if (*s == '\0' || strpbrk(s, "xXpP_") != NULL)
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p == '-' || *p == '+')
+		p++;
+	for (; *p >= '0' && *p <= '9'; p++)
+		nd++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			nd++;
+	if (nd == 0)
 		return 0;
-	errno = 0;
-	d = strtod(s, &end);
-	while (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')
-		end++;
-	return end != s && *end == '\0' && isfinite(d);
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '-' || *p == '+')
+			p++;
+		for (; *p >= '0' && *p <= '9'; p++, ne++)
+			if (ex < 100000)
+				ex = ex * 10 + (*p - '0');
+		if (ne == 0)
+			return 0;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p != '\0')
+		return 0;
+	if (ex + nd > 300) {
+		d = strtod(s, NULL);
+		return isfinite(d);
+	}
+	return 1;
 }
 
 /* An index or a boolean: an integer as Python's int() reads one; -1 if bad. */
