@@ -103,8 +103,8 @@ struct ctx {
 	const char *dir;	/* the comparison directory */
 	char **tag;		/* the reports' tags, the baseline's first; owned */
 	size_t ntag;		/* reports */
-	const char *tagsrc;	/* the sheet the tags came from */
-	struct ent tl[8];	/* gpu_timeline rows, as in tltype[] */
+	char *tagsrc;		/* the sheet the tags came from; owned */
+	struct ent tl[10];	/* gpu_timeline rows, as in tltype[] */
 	int hastl;		/* gpu_timeline was read */
 	struct section ops;	/* ops_summary's ops */
 	int hasops;		/* ops_summary was read */
@@ -134,9 +134,11 @@ static const struct {
 	{ "computation_time", "computation" },
 	{ "exposed_comm_time", "exposed communication" },
 	{ "exposed_memcpy_time", "exposed memcpy" },
+	{ "kernel", "kernels" },	/* rocprof's */
+	{ "memory", "memory" },
 };
 enum { TT_TOTAL, TT_BUSY, TT_IDLE, TT_MICRO, TT_MACRO, TT_COMP, TT_XCOMM,
-    TT_XMEMCPY };
+    TT_XMEMCPY, TT_KERNEL, TT_MEMORY };
 
 /* The perf-model splits, and the throughput each is judged by. */
 static const struct {
@@ -420,7 +422,7 @@ tags(struct ctx *c, char *const *hdr, size_t n, const char *path,
 			tl_die("%s: not a comparison: no two columns TAG::%s",
 			    path, name);
 		c->ntag = k;
-		c->tagsrc = path;
+		c->tagsrc = tl_strdup(path);
 	} else if (k != c->ntag)
 		tl_die("%s: its reports are not those of %s", path, c->tagsrc);
 }
@@ -476,7 +478,7 @@ gate_parse(const char *spec)
 	struct gate *g;
 	const char *colon, *eq, *pct = spec;
 	double d;
-	size_t i;
+	size_t i, len;
 
 	gates = tl_realloc(gates, (ngate + 1) * sizeof(*gates));
 	g = &gates[ngate++];
@@ -489,16 +491,19 @@ gate_parse(const char *spec)
 			    strncmp(spec, gatesheet[i], (size_t)(colon - spec)) == 0)
 				g->sheet = gatesheet[i];
 		if (g->sheet == gatesheet[0] && strncmp(spec, "gpu_timeline:", 13) != 0)
-			tl_usage_die("-g %s: no such sheet: %.*s", spec,
+			tl_usage_die("gate %s: no such sheet: %.*s", spec,
 			    (int)(colon - spec), spec);
 		if ((eq = strrchr(colon, '=')) == NULL || eq == colon + 1)
-			tl_usage_die("-g %s: not SHEET:KEY=PCT", spec);
+			tl_usage_die("gate %s: not SHEET:KEY=PCT", spec);
 		g->key = tl_strndup(colon + 1, (size_t)(eq - colon - 1));
 		pct = eq + 1;
 	} else
 		g->key = tl_strdup("total_time");
-	if (num_double(pct, strlen(pct), &d) != 0 || !isfinite(d) || d < 0)
-		tl_usage_die("-g %s: not a percentage: %s", spec, pct);
+	len = strlen(pct);
+	if (len > 0 && pct[len - 1] == '%')
+		len--;	/* 5% is 5 */
+	if (num_double(pct, len, &d) != 0 || !isfinite(d) || d < 0)
+		tl_usage_die("gate %s: not a percentage: %s", spec, pct);
 	g->limit = d;
 }
 
@@ -540,15 +545,13 @@ gate_row(struct ctx *c, const char *sheet, const struct ent *e, size_t ntag)
 			    e->unit, 0);
 			fmtval(b, sizeof(b), V(e, i), e->unit, 0);
 			if (!isnan(P(e, i)))
-				tl_warn("%s: %s grew %.2f%% in %s (limit %s%%): "
+				tl_warn("%s: %s grew %.2f%% in %s (limit %g%%): "
 				    "%s -> %s", sheet, e->name, P(e, i),
-				    c->tag[i], g->spec + (strrchr(g->spec, '=') ?
-				    strrchr(g->spec, '=') - g->spec + 1 : 0), a, b);
+				    c->tag[i], g->limit, a, b);
 			else
 				tl_warn("%s: %s grew from %s to %s in %s "
-				    "(limit %s%%)", sheet, e->name, a, b,
-				    c->tag[i], g->spec + (strrchr(g->spec, '=') ?
-				    strrchr(g->spec, '=') - g->spec + 1 : 0));
+				    "(limit %g%%)", sheet, e->name, a, b,
+				    c->tag[i], g->limit);
 		}
 	}
 }
@@ -651,8 +654,9 @@ timeline(struct ctx *c)
 			}
 		}
 		gate_row(c, "gpu_timeline", &e, ntag);
+		t = strcmp(e.name, "idle") == 0 ? "idle_time" : e.name;
 		for (k = 0; k < LEN(tltype); k++)
-			if (strcmp(e.name, tltype[k].type) == 0 &&
+			if (strcmp(t, tltype[k].type) == 0 &&
 			    c->tl[k].name == NULL) {
 				free(c->tl[k].x);
 				c->tl[k] = e;
@@ -1181,22 +1185,39 @@ fmtpct(char *buf, size_t size, double p, int sign)
 	return buf;
 }
 
-/* s (NUL-ended) cut to the -w width in characters, the cut marked. */
+/* Append s[0..len) cut to w characters (UTF-8), "…" marking the cut. */
 static void
-cut(struct buf *b, const char *s)
+cutn(struct buf *b, const char *s, size_t len, long w)
 {
 	size_t i, n = 0, at = 0;
 
-	for (i = 0; s[i] != '\0'; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80 &&
-		    (long)n++ == width - 1)
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && (long)n++ == w - 1)
 			at = i;
-	if (width <= 0 || (long)n <= width)
-		buf_adds(b, s);
+	if (w <= 0 || (long)n <= w)
+		buf_add(b, s, len);
 	else {
 		buf_add(b, s, at);
 		buf_adds(b, "…");
 	}
+}
+
+/*
+ * Append s cut to the -w width; a TraceDiff name "name1 | name2" is
+ * cut on each side, so that both show.
+ */
+static void
+cut(struct buf *b, const char *s)
+{
+	const char *bar = strstr(s, " | ");
+	long w = (width - 3) / 2;
+
+	if (width > 0 && bar != NULL && w > 0 && (long)strlen(s) > width) {
+		cutn(b, s, (size_t)(bar - s), w);
+		buf_adds(b, " | ");
+		cutn(b, bar + 3, strlen(bar + 3), w);
+	} else
+		cutn(b, s, strlen(s), width);
 }
 
 /* Write s as a Markdown code span that a table cell can hold. */
@@ -1204,20 +1225,24 @@ static void
 mdcode(FILE *o, const char *s)
 {
 	struct buf b = { 0 };
-	size_t i, run = 0, most = 0;
+	size_t i, len, run = 0, most = 0;
 	const unsigned char *p;
+	int pad;
 
 	cut(&b, s);
 	p = (const unsigned char *)(b.s != NULL ? b.s : "");
-	for (i = 0; p[i] != '\0'; i++) {
+	len = b.len;
+	for (i = 0; i < len; i++) {
 		run = p[i] == '`' ? run + 1 : 0;
 		most = MAX(most, run);
 	}
+	/* a longer run of backquotes fences it; a space keeps one off an end */
+	pad = len > 0 && (p[0] == '`' || p[len - 1] == '`');
 	for (i = 0; i <= most; i++)
 		putc('`', o);
-	if (p[0] == '`' || (i > 0 && p[0] != '\0' && p[strlen((const char *)p) - 1] == '`'))
+	if (pad)
 		putc(' ', o);
-	for (i = 0; p[i] != '\0'; i++) {
+	for (i = 0; i < len; i++) {
 		if (p[i] == '|')
 			fputs("\\|", o);
 		else if (p[i] == '\t')
@@ -1229,7 +1254,7 @@ mdcode(FILE *o, const char *s)
 		else
 			putc(p[i], o);
 	}
-	if (p[0] == '`' || (p[0] != '\0' && p[strlen((const char *)p) - 1] == '`'))
+	if (pad)
 		putc(' ', o);
 	for (i = 0; i <= most; i++)
 		putc('`', o);
@@ -1322,12 +1347,11 @@ table(FILE *o, const struct tabspec *ts, const struct top *t)
 	}
 }
 
-/* Link a chart, when its data were written. */
+/* Link a chart: end its alt text, give its path. */
 static void
-chart(FILE *o, const char *name, const char *alt)
+chart(FILE *o, const char *name)
 {
-	if (linkdir != NULL)
-		fprintf(o, "\n![%s](%s/%s.svg)\n", alt, linkdir, name);
+	fprintf(o, "](%s/%s.svg)\n", linkdir, name);
 }
 
 /*
@@ -1339,6 +1363,8 @@ nof(FILE *o, const struct top *t, int one)
 {
 	if (one)
 		fprintf(o, "%zu", t->rows);
+	else if (t->rows == 0 && t->same == 0)
+		fputs("none", o);
 	else if (t->rows == 0)
 		fprintf(o, "none of %zu", t->same);
 	else
@@ -1419,7 +1445,10 @@ headline(FILE *o, const struct ctx *c)
 		}
 		putc('\n', o);
 	}
-	chart(o, "timeline", "GPU timeline");
+	if (linkdir != NULL) {
+		fputs("\n![GPU timeline", o);
+		chart(o, "timeline");
+	}
 }
 
 /*
@@ -1433,8 +1462,9 @@ twotables(FILE *o, const struct ctx *c, const struct section *s,
 {
 	struct tabspec ts = { head, NULL, c->tag, c->ntag, s->gross };
 
-	fprintf(o, "%c%s in both reports whose %s changed: ",
-	    toupper((unsigned char)what[0]), what + 1, which);
+	fprintf(o, "%c%s in %s whose %s changed: ",
+	    toupper((unsigned char)what[0]), what + 1, c->ntag > 2 ?
+	    "the baseline and a variant" : "both reports", which);
 	nof(o, &s->both, 0);
 	if (s->both.rows > 0)
 		fputs(", by the size of the change, regressions and "
@@ -1444,8 +1474,12 @@ twotables(FILE *o, const struct ctx *c, const struct section *s,
 		fprintf(o, "Share: the %s's part of the sum of every %s's |Δ|"
 		    "%s.\n\n", head, head, share);
 		table(o, &ts, &s->both);
-		if (plot != NULL)
-			chart(o, plot, "Top changes");
+		if (plot != NULL && linkdir != NULL) {
+			fputs("\n![", o);
+			fprintf(o, "%c%s by change", toupper((unsigned char)what[0]),
+			    what + 1);
+			chart(o, plot);
+		}
 	}
 	if (s->one.rows == 0)
 		return;
@@ -1556,12 +1590,9 @@ static void
 label(FILE *o, const char *s)
 {
 	struct buf b = { 0 };
-	long w = width;
 	size_t i;
 
-	width = 40;
-	cut(&b, s);
-	width = w;
+	cutn(&b, s, strlen(s), 40);
 	for (i = 0; i < b.len; i++)
 		putc(b.s[i] == '"' ? '\'' : (unsigned char)b.s[i] < 0x20 ?
 		    ' ' : b.s[i], o);
@@ -1609,26 +1640,37 @@ bars(const struct top *t, char *const *tag, size_t ntag, const char *name)
 }
 
 /*
- * timeline.tsv: per report its tag, computation, exposed communication,
- * exposed memcpy and idle time in ms (the parts of the total);
+ * timeline.tsv: a header, then per report its tag and the parts of its
+ * total time in ms: computation, exposed communication, exposed memcpy
+ * and idle time, or (rocprof's timeline) busy and idle time;
  * ops.tsv and categories.tsv: the tables' rows and changes.
  */
 static int
 plotdata(const struct ctx *c)
 {
-	static const int part[] = { TT_COMP, TT_XCOMM, TT_XMEMCPY, TT_IDLE };
+	static const int torch[] = { TT_COMP, TT_XCOMM, TT_XMEMCPY, TT_IDLE };
+	static const int roc[] = { TT_BUSY, TT_IDLE };
 	struct buf path = { 0 };
 	const struct ent *e;
-	size_t i, k, ntag = c->ntag;
+	const int *part = torch;
+	size_t i, k, ntag = c->ntag, npart = LEN(torch);
 	double v;
 	FILE *fp;
 	int st = 0;
 
 	if (c->hastl) {
+		if (c->tl[TT_COMP].name == NULL) {
+			part = roc;
+			npart = LEN(roc);
+		}
 		fp = datafile("timeline.tsv", &path);
+		fputs("report", fp);
+		for (k = 0; k < npart; k++)
+			fprintf(fp, "\t%s", tltype[part[k]].label);
+		putc('\n', fp);
 		for (i = 0; i < ntag; i++) {
 			label(fp, c->tag[i]);
-			for (k = 0; k < LEN(part); k++) {
+			for (k = 0; k < npart; k++) {
 				e = &c->tl[part[k]];
 				v = e->name != NULL ? V(e, i) : NAN;
 				/* micro and macro idle time, when split */
@@ -1691,14 +1733,14 @@ main(int argc, char *argv[])
 	if (c.tagsrc == NULL)
 		tl_die("%s: no gpu_timeline, ops_summary or kernel_summary "
 		    "sheet", c.dir);
-	for (k = 0; k < ngate; k++)
-		if (!gates[k].seen && strcmp(gates[k].key, "*") != 0)
-			tl_die("-g %s: %s is in no report's %s", gates[k].spec,
-			    gates[k].key, gates[k].sheet);
 	c.roof = tl_calloc(c.ntag, sizeof(*c.roof));
 	for (i = 1; i < c.ntag; i++)
 		roofline(&c, i);
 	cats(&c);
+	for (k = 0; k < ngate; k++)
+		if (!gates[k].seen && strcmp(gates[k].key, "*") != 0)
+			tl_die("gate %s: %s is in no report's %s", gates[k].spec,
+			    gates[k].key, gates[k].sheet);
 	if (lpath != NULL)
 		lcas(&c);
 	top_sort(&c.ops.both);
@@ -1725,6 +1767,7 @@ main(int argc, char *argv[])
 	}
 	free(c.roof);
 	free(c.tag);
+	free(c.tagsrc);
 	for (k = 0; k < ngate; k++)
 		free(gates[k].key);
 	free(gates);

@@ -160,6 +160,7 @@ EOF
 if [ -n "$plots" ]; then
 	cd "$work/data" || exit 1
 	if [ -s timeline.tsv ]; then
+		_p=$(awk -F "$tab" '{ print NF; exit }' timeline.tsv)
 		gnuplot <<EOF || die "gnuplot failed on timeline.svg"
 set terminal svg size 640,420 dynamic noenhanced font "sans,11"
 set output "timeline.svg"
@@ -170,12 +171,14 @@ set style data histograms
 set style histogram rowstacked
 set style fill solid 0.85 border -1
 set boxwidth 0.6
-set key outside right top
+set key outside right top autotitle columnheader
 set yrange [0:*]
-plot "timeline.tsv" using 2:xtic(1) title "computation" lc rgb 0x1f77b4, \\
-    "" using 3 title "exposed communication" lc rgb 0xff7f0e, \\
-    "" using 4 title "exposed memcpy" lc rgb 0x9467bd, \\
-    "" using 5 title "idle" lc rgb 0xbbbbbb
+# the parts' colours, the last one (idle time) grey
+array pal[$_p - 1]
+pal[1] = 0x1f77b4
+if ($_p > 3) { pal[2] = 0xff7f0e; pal[3] = 0x9467bd }
+pal[$_p - 1] = 0xbbbbbb
+plot for [i = 2:$_p] "timeline.tsv" using i:xtic(1) lc rgb pal[i - 1]
 EOF
 	fi
 	bars ops "Top ops by change in kernel time" "change (ms)"
