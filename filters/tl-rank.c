@@ -111,6 +111,7 @@ struct ctx {
 	struct section kern;	/* kernel_summary's kernels */
 	int haskern;		/* -k was read */
 	int kunit;		/* U_* of the kernel times */
+	int hascats;		/* ops_summary has Categories */
 	struct section cats;	/* op categories (both holds them all) */
 	struct cat *cat;	/* the categories; owned */
 	size_t ncat;		/* entries of cat */
@@ -715,6 +716,7 @@ cat_add(struct ctx *c, const char *s, size_t len, size_t side, double t)
 static void
 ops(struct ctx *c)
 {
+	struct buf b = { 0 };
 	struct sheet s;
 	struct ent e;
 	size_t i, len, ntag;
@@ -732,7 +734,16 @@ ops(struct ctx *c)
 	pi = di + ntag;
 	ci = pi + ntag;
 	sidecols(c, s.hdr, s.nhdr, s.path, "total_direct_kernel_time_ms", vi);
-	sidecols(c, s.hdr, s.nhdr, s.path, "Categories", ci);
+	/* (older reports have no Categories: then no categories) */
+	c->hascats = 1;
+	for (i = 0; i < ntag; i++) {
+		buf_reset(&b);
+		buf_adds(&b, c->tag[i]);
+		buf_adds(&b, "::");
+		if ((ci[i] = col2(s.hdr, s.nhdr, b.s, "Categories")) < 0)
+			c->hascats = 0;
+	}
+	buf_free(&b);
 	diffcols(c, s.hdr, s.nhdr, s.path, "total_direct_kernel_time_ms", di,
 	    pi);
 	while (csvr_read(&s.r)) {
@@ -746,7 +757,7 @@ ops(struct ctx *c)
 				D(&e, i) = cellnum(&s, di[i]);
 				P(&e, i) = cellnum(&s, pi[i]);
 			}
-			if (!isnan(V(&e, i))) {
+			if (c->hascats && !isnan(V(&e, i))) {
 				t = cell(&s, ci[i], &len);
 				cat_add(c, t, len, i, V(&e, i));
 			}
@@ -1512,7 +1523,7 @@ markdown(FILE *o, struct ctx *c)
 		    "duration (kernel_summary, a kernel's rows summed)",
 		    ", new and gone ones included", NULL);
 	}
-	if (c->hasops) {
+	if (c->hascats) {
 		fputs("\n## Op categories by kernel-time change\n\n", o);
 		twotables(o, c, &c->cats, "category", "categories", "ops' "
 		    "total direct kernel time (ops_summary, by Categories; "
