@@ -784,7 +784,7 @@ cats(struct ctx *c)
 		for (i = 0; i < ntag; i++)
 			V(&e, i) = c->cat[k].t[i];
 		complete(&e, ntag);
-		file(c, &c->cats, &e, ntag, "ops_summary_by_category", 0);
+		file(c, &c->cats, &e, ntag, "ops_summary_by_category", 1);
 		free(c->cat[k].t);
 	}
 	free(c->cat);
@@ -1759,6 +1759,7 @@ main(int argc, char *argv[])
 	top_sort(&c.kern.both);
 	top_sort(&c.kern.one);
 	top_sort(&c.cats.both);
+	top_sort(&c.cats.one);
 	top_sort(&c.lca.both);
 	for (i = 1; i < c.ntag; i++)
 		top_sort(&c.roof[i]);
