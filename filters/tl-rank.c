@@ -619,42 +619,69 @@ file(struct ctx *c, struct section *s, struct ent *e, size_t ntag,
 		top_offer(split && !(b && v) ? &s->one : &s->both, e);
 }
 
-/* ---- gpu_timeline ---- */
+/* ---- gpu_timeline and ops_summary ---- */
+
+/*
+ * Open the comparison's sheet name, take the reports' tags from its
+ * columns TAG::metric, and find in *cols (owned) its key column, each
+ * report's metric column, then each variant's diff and pct columns
+ * (index 1 + ntag + i and 1 + 2 ntag + i).  0 when it is absent.
+ */
+static int
+metric_open(struct ctx *c, struct sheet *s, int **cols, const char *name,
+    const char *key, const char *metric)
+{
+	size_t ntag;
+
+	if (!sheet_open(s, c->dir, name))
+		return 0;
+	tags(c, s->hdr, s->nhdr, s->path, metric);
+	ntag = c->ntag;
+	*cols = tl_malloc((1 + 3 * ntag) * sizeof(**cols));
+	(*cols)[0] = need2(s->hdr, s->nhdr, s->path, key, "");
+	sidecols(c, s->hdr, s->nhdr, s->path, metric, *cols + 1);
+	diffcols(c, s->hdr, s->nhdr, s->path, metric, *cols + 1 + ntag,
+	    *cols + 1 + 2 * ntag);
+	return 1;
+}
+
+/* The sheet's current row as a ranked row, by the columns of metric_open. */
+static void
+metric_row(const struct sheet *s, const int *cols, struct ent *e, size_t ntag)
+{
+	const char *t;
+	size_t i, len;
+
+	ent_init(e, ntag);
+	t = cell(s, cols[0], &len);
+	e->name = tl_strndup(t, len);
+	e->seq = (long)s->r.rowno;
+	for (i = 0; i < ntag; i++) {
+		V(e, i) = cellnum(s, cols[1 + i]);
+		if (i > 0) {
+			D(e, i) = cellnum(s, cols[1 + ntag + i]);
+			P(e, i) = cellnum(s, cols[1 + 2 * ntag + i]);
+		}
+	}
+}
 
 static void
 timeline(struct ctx *c)
 {
 	struct sheet s;
 	struct ent e;
-	size_t i, k, len, ntag;
-	int kt, *vi, *di, *pi;
+	size_t k;
+	int *cols;
 	const char *t;
 
-	if (!sheet_open(&s, c->dir, "gpu_timeline"))
+	if (!metric_open(c, &s, &cols, "gpu_timeline", "type", "time ms"))
 		return;
-	tags(c, s.hdr, s.nhdr, s.path, "time ms");
-	ntag = c->ntag;
 	c->hastl = 1;
-	kt = need2(s.hdr, s.nhdr, s.path, "type", "");
-	vi = tl_malloc(3 * ntag * sizeof(*vi));
-	di = vi + ntag;
-	pi = di + ntag;
-	sidecols(c, s.hdr, s.nhdr, s.path, "time ms", vi);
-	diffcols(c, s.hdr, s.nhdr, s.path, "time ms", di, pi);
 	for (k = 0; k < LEN(c->tl); k++)
-		ent_init(&c->tl[k], ntag);
+		ent_init(&c->tl[k], c->ntag);
 	while (csvr_read(&s.r)) {
-		ent_init(&e, ntag);
-		t = cell(&s, kt, &len);
-		e.name = tl_strndup(t, len);
-		for (i = 0; i < ntag; i++) {
-			V(&e, i) = cellnum(&s, vi[i]);
-			if (i > 0) {
-				D(&e, i) = cellnum(&s, di[i]);
-				P(&e, i) = cellnum(&s, pi[i]);
-			}
-		}
-		gate_row(c, "gpu_timeline", &e, ntag);
+		metric_row(&s, cols, &e, c->ntag);
+		gate_row(c, "gpu_timeline", &e, c->ntag);
 		t = strcmp(e.name, "idle") == 0 ? "idle_time" : e.name;
 		for (k = 0; k < LEN(tltype); k++)
 			if (strcmp(t, tltype[k].type) == 0 &&
@@ -666,11 +693,9 @@ timeline(struct ctx *c)
 			}
 		ent_free(&e);
 	}
-	free(vi);
+	free(cols);
 	sheet_close(&s);
 }
-
-/* ---- ops_summary and the categories ---- */
 
 /* The category of an op, from its Categories cell: ['GEMM'] is GEMM. */
 static char *
@@ -720,21 +745,16 @@ ops(struct ctx *c)
 	struct sheet s;
 	struct ent e;
 	size_t i, len, ntag;
-	int kn, *vi, *di, *pi, *ci;
+	int *cols, *ci;
 	const char *t;
 
-	if (!sheet_open(&s, c->dir, "ops_summary"))
+	if (!metric_open(c, &s, &cols, "ops_summary", "name",
+	    "total_direct_kernel_time_ms"))
 		return;
-	tags(c, s.hdr, s.nhdr, s.path, "total_direct_kernel_time_ms");
 	ntag = c->ntag;
 	c->hasops = 1;
-	kn = need2(s.hdr, s.nhdr, s.path, "name", "");
-	vi = tl_malloc(4 * ntag * sizeof(*vi));
-	di = vi + ntag;
-	pi = di + ntag;
-	ci = pi + ntag;
-	sidecols(c, s.hdr, s.nhdr, s.path, "total_direct_kernel_time_ms", vi);
 	/* (older reports have no Categories: then no categories) */
+	ci = tl_malloc(ntag * sizeof(*ci));
 	c->hascats = 1;
 	for (i = 0; i < ntag; i++) {
 		buf_reset(&b);
@@ -744,28 +764,18 @@ ops(struct ctx *c)
 			c->hascats = 0;
 	}
 	buf_free(&b);
-	diffcols(c, s.hdr, s.nhdr, s.path, "total_direct_kernel_time_ms", di,
-	    pi);
 	while (csvr_read(&s.r)) {
-		ent_init(&e, ntag);
-		t = cell(&s, kn, &len);
-		e.name = tl_strndup(t, len);
-		e.seq = (long)s.r.rowno;
-		for (i = 0; i < ntag; i++) {
-			V(&e, i) = cellnum(&s, vi[i]);
-			if (i > 0) {
-				D(&e, i) = cellnum(&s, di[i]);
-				P(&e, i) = cellnum(&s, pi[i]);
-			}
-			if (c->hascats && !isnan(V(&e, i))) {
+		metric_row(&s, cols, &e, ntag);
+		for (i = 0; i < ntag && c->hascats; i++)
+			if (!isnan(V(&e, i))) {
 				t = cell(&s, ci[i], &len);
 				cat_add(c, t, len, i, V(&e, i));
 			}
-		}
 		complete(&e, ntag);
 		file(c, &c->ops, &e, ntag, "ops_summary", 1);
 	}
-	free(vi);
+	free(ci);
+	free(cols);
 	sheet_close(&s);
 }
 
@@ -1283,6 +1293,27 @@ mdtext(FILE *o, const char *s)
 	}
 }
 
+/* The headers of a table's columns of values: each report's, then each
+ * variant's change (and share). */
+static void
+tagheads(FILE *o, char *const *tag, size_t ntag, int share)
+{
+	size_t i;
+
+	for (i = 0; i < ntag; i++) {
+		putc(' ', o);
+		mdtext(o, tag[i]);
+		fputs(" |", o);
+	}
+	for (i = 1; i < ntag; i++) {
+		fputs(" Δ ", o);
+		mdtext(o, tag[i]);
+		fputs(" |", o);
+		if (share)
+			fputs(" share |", o);
+	}
+}
+
 /* How a ranked table looks. */
 struct tabspec {
 	const char *what;	/* header of the name column */
@@ -1302,18 +1333,7 @@ table(FILE *o, const struct tabspec *ts, const struct top *t)
 	fprintf(o, "| # | %s |", ts->what);
 	if (ts->extra != NULL)
 		fprintf(o, " %s |", ts->extra);
-	for (i = 0; i < ntag; i++) {
-		putc(' ', o);
-		mdtext(o, ts->tag[i]);
-		fputs(" |", o);
-	}
-	for (i = 1; i < ntag; i++) {
-		fputs(" Δ ", o);
-		mdtext(o, ts->tag[i]);
-		fputs(" |", o);
-		if (ts->gross != NULL)
-			fputs(" share |", o);
-	}
+	tagheads(o, ts->tag, ntag, ts->gross != NULL);
 	fputs("\n|--:|:--|", o);
 	if (ts->extra != NULL)
 		fputs(":--|", o);
@@ -1428,16 +1448,7 @@ headline(FILE *o, const struct ctx *c)
 		fputs(".\n", o);
 	}
 	fputs("\n## GPU timeline\n\n|  |", o);
-	for (i = 0; i < ntag; i++) {
-		putc(' ', o);
-		mdtext(o, c->tag[i]);
-		fputs(" |", o);
-	}
-	for (i = 1; i < ntag; i++) {
-		fputs(" Δ ", o);
-		mdtext(o, c->tag[i]);
-		fputs(" |", o);
-	}
+	tagheads(o, c->tag, ntag, 0);
 	fputs("\n|:--|", o);
 	for (i = 1; i < 2 * ntag; i++)
 		fputs("--:|", o);
