@@ -10,9 +10,9 @@
  * their change, the data of the charts, and checks the regression
  * gates (exit 3).
  *
- * Memory: each table keeps its N best rows in a heap; a kernel or
- * subtree group keeps the identities of its rows; the op categories,
- * a closed set, one entry each.
+ * Memory: each table keeps its N best rows in a heap; a kernel keeps
+ * its rows' cells (to count each report's distinct rows once), a
+ * subtree one row; the op categories, a closed set, one entry each.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -54,7 +54,8 @@ static size_t ngate;		/* entries of gates */
 /*
  * A ranked row.  x holds ntag values (the baseline's first), then ntag
  * changes and ntag percent changes against the baseline (index 0 of
- * those unused); NAN is none.
+ * those unused); NAN is none.  V, D and P read them, with the number
+ * of reports in a variable ntag.
  */
 struct ent {
 	char *name;	/* the row's key as shown, uncut; owned */
@@ -112,10 +113,10 @@ struct ctx {
 	int haskern;		/* -k was read */
 	int kunit;		/* U_* of the kernel times */
 	int hascats;		/* ops_summary has Categories */
-	struct section cats;	/* op categories (both holds them all) */
+	struct section cats;	/* op categories */
 	struct cat *cat;	/* the categories; owned */
 	size_t ncat;		/* entries of cat */
-	struct top *roof;	/* per variant: modelled shapes; owned */
+	struct top *roof;	/* per variant (from 1): modelled shapes; owned */
 	struct section lca;	/* TraceDiff's subtrees (both holds them all) */
 	int haslca;		/* -l was read */
 	int lcasame;		/* the traces gave the same rows */
