@@ -73,7 +73,6 @@ fi
 if [ -n "$plots" ]; then
 	command -v gnuplot >/dev/null 2>&1 ||
 		die "--plots needs gnuplot; run: apt-get install gnuplot-nox"
-	mkdir -p "$plots" || die "$plots: cannot make the directory"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX") ||
@@ -185,6 +184,7 @@ EOF
 	bars categories "Op categories by change in kernel time" "change (ms)"
 	cd - >/dev/null || exit 1
 	# each chart appears whole: written beside it, then renamed
+	mkdir -p "$plots" || die "$plots: cannot make the directory"
 	pub=$(mktemp -d "$plots/.tl-summary.XXXXXX") ||
 		die "$plots: cannot write there"
 	for f in timeline ops categories; do
