@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * change.c: the changes tl-gentrace -c makes to a trace, for tests whose
- * expected comparison is known by construction (see change.h).
+ * expected comparison is known by construction (see gentrace.h).
  *
  * A change only rescales or renames what the generator already drew,
  * and never draws a random number itself, so the trace with a change
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tl.h"
-#include "change.h"
+#include "gentrace.h"
 
 enum { C_OP, C_KERNEL, C_RENAME };	/* what a change matches */
 

@@ -26,14 +26,15 @@
 #include <zlib.h>
 
 #include "tl.h"
-#include "change.h"
+#include "gentrace.h"
 
 static void
 usage(FILE *fp)
 {
 	fputs("usage: tl-gentrace [-z] [-c change] [-s seed] [-S size] "
 	    "[-n steps] [-g gpu]\n"
-	    "                   [-o file]\n", fp);
+	    "                   [-o file]\n"
+	    "       tl-gentrace -w deep|samets|names:N [-o file]\n", fp);
 }
 
 /* xrealloc: tl_realloc of n elements of sz bytes, checked for overflow. */
@@ -2976,6 +2977,7 @@ main(int argc, char *argv[])
 {
 	uint64_t last, sz;
 	int64_t n;
+	const char *worst = NULL;	/* -w KIND:N: a worst-case trace (worst.c) */
 	char *e;
 	int c, i;
 
@@ -2993,12 +2995,12 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    argv[i][2] == '\0' && strchr("csSngo", argv[i][1]) != NULL)
+		    argv[i][2] == '\0' && strchr("csSngow", argv[i][1]) != NULL)
 			i++;
 	}
 
 	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:")) != -1)
+	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:w:")) != -1)
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -3046,6 +3048,9 @@ main(int argc, char *argv[])
 		case 'o':
 			opt.out = optarg;
 			break;
+		case 'w':
+			worst = optarg;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -3062,6 +3067,14 @@ main(int argc, char *argv[])
 	} else {
 		ofp = stdout;
 		oname = "stdout";
+	}
+	if (worst != NULL) {
+		if (worst_write(ofp, worst) < 0) {
+			fprintf(stderr, "tl-gentrace: bad -w: %s\n", worst);
+			usage(stderr);
+			return 2;
+		}
+		return tl_fshut(ofp, oname);
 	}
 	obuf = xrealloc(NULL, OCAP, 1);
 	if (opt.gz) {

@@ -1,14 +1,23 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * change.h: known changes for tl-gentrace -c.  Two traces of one seed,
- * one written with a change, differ by that change alone: every random
- * draw is the same, so a comparison of the two must find exactly it.
+ * gentrace.h: what the source files of tl-gentrace share.  Each kind
+ * of trace other than the Kineto training run of tl-gentrace.c lives in
+ * a file of its own and is reached from main() through one option.
  */
-#ifndef CHANGE_H
-#define CHANGE_H
+#ifndef GENTRACE_H
+#define GENTRACE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
+/* worst.c: write the worst-case trace KIND:N to fp; -1 on a bad spec. */
+int worst_write(FILE *fp, const char *spec);
+
+/*
+ * change.c: known changes, -c.  Two traces of one seed, one written
+ * with a change, differ by that change alone: every random draw is the
+ * same, so a comparison of the two must find exactly it.
+ */
 /* Add one change (see tl-gentrace(1)); -1 when spec is not one. */
 int change_add(const char *spec);
 /*
