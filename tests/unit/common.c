@@ -4,6 +4,7 @@
 
 #include "tl.h"
 #include "perfmodel.h"
+#include "models/models.h"
 
 static int fails, runs;
 
@@ -116,6 +117,7 @@ main(void)
 	{
 		const struct model *m = model_table(&n);
 		size_t i, np = n;
+		char nm[256];
 
 		while (np > 0 && m[np - 1].prefix)
 			np--;
@@ -126,10 +128,36 @@ main(void)
 				fails++;
 				printf("FAIL model table at %zu (%s)\n", i, m[i].op);
 			}
+			/* each row is found: an exact name as is, a prefix as one */
+			snprintf(nm, sizeof(nm), "%s%s", m[i].op, m[i].prefix ? "x_0" : "");
+			runs++;
+			if (model_find(nm) != &m[i]) {
+				fails++;
+				printf("FAIL model_find(%s)\n", nm);
+			}
 		}
 		expect("model_find exact", model_find("aten::mm") ? "found" : "none", "found");
 		expect("model_find prefix", model_find("triton_poi_fused_add_0") ? "found" : "none", "found");
 		expect("model_find none", model_find("aten::view") ? "found" : "none", "none");
+		expect("model_find empty", model_find("") ? "found" : "none", "none");
+	}
+	/* the params' ints, written by hand */
+	{
+		static const struct { int64_t v; const char *s; } iv[] = {
+			{ 0, "0" }, { 7, "7" }, { -1, "-1" }, { 1234567890, "1234567890" },
+			{ INT64_MAX, "9223372036854775807" },
+			{ INT64_MIN, "-9223372036854775808" },
+		};
+		struct buf ib = {0};
+		size_t i;
+
+		for (i = 0; i < LEN(iv); i++) {
+			buf_reset(&ib);
+			vint(&ib, iv[i].v);
+			buf_addc(&ib, '\0');
+			expect("vint", ib.s, iv[i].s);
+		}
+		buf_free(&ib);
 	}
 	printf("%d passed, %d failed\n", runs - fails, fails);
 	return fails != 0;
