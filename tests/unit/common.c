@@ -4,6 +4,7 @@
 
 #include "tl.h"
 #include "perfmodel.h"
+#include "opcat.h"
 #include "models/models.h"
 
 static int fails, runs;
@@ -140,6 +141,29 @@ main(void)
 		expect("model_find prefix", model_find("triton_poi_fused_add_0") ? "found" : "none", "found");
 		expect("model_find none", model_find("aten::view") ? "found" : "none", "none");
 		expect("model_find empty", model_find("") ? "found" : "none", "none");
+	}
+	/*
+	 * The op category of a modelled op is its model's, unless
+	 * TraceLens's category-only names say otherwise (they win, as in
+	 * its build_op_category_registry): the one such name is listed.
+	 */
+	{
+		const struct model *m = model_table(&n);
+		size_t i;
+		const char *c;
+
+		for (i = 0; i < n; i++) {
+			if (m[i].prefix)
+				continue;
+			c = opcat_lookup(m[i].op);
+			if (strcmp(m[i].op, "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip") == 0)
+				expect(m[i].op, c ? c : "NULL", "MoE_aux");
+			else
+				expect(m[i].op, c ? c : "NULL", m[i].fam->cat);
+		}
+		expect("opcat category-only", opcat_lookup("aten::miopen_convolution"), "CONV_fwd");
+		expect("opcat triton", opcat("triton_poi_fused_add_0", NULL), "triton");
+		expect("opcat none", opcat_lookup("aten::view") ? "found" : "none", "none");
 	}
 	/* the params' ints, written by hand */
 	{
