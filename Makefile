@@ -1,8 +1,9 @@
 # tl: streaming analysis of PyTorch profiler GPU traces.  See README.
 include config.mk
 
-HDR = $(wildcard common/*.h)
-COMMONSRC = $(wildcard common/*.c)
+HDR = $(wildcard common/*.h common/models/*.h)
+# libtl: common/ and the perf models by family, common/models/
+COMMONSRC = $(wildcard common/*.c common/models/*.c)
 COMMONOBJ = $(COMMONSRC:.c=.o)
 LIB = common/libtl.a
 FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))

@@ -9,6 +9,8 @@ LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
 # Only tl-xlsx reads and writes workbooks: only it links these.
 XLSXLIBS = -lxlsxwriter -lminizip -lexpat
-# Debian packages the build needs, and a header each installs.
+# Debian packages the build (and tl-summary --plots) needs, and a file
+# each installs.
 DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h \
-	libminizip-dev:minizip/unzip.h libexpat1-dev:expat.h libxlsxwriter-dev:xlsxwriter.h
+	libminizip-dev:minizip/unzip.h libexpat1-dev:expat.h libxlsxwriter-dev:xlsxwriter.h \
+	gnuplot-nox:/usr/bin/gnuplot
