@@ -1,0 +1,351 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * treeio.h: what tl-tree and the programs that read its files share.
+ *
+ * tl-tree builds the tree (tl_tree_stage); tl-forest, tl-kernels,
+ * tl-pick, tl-launchers, tl-perfrows and tl-unified read what it
+ * wrote.  They all pass records through sort(1) with keys that it
+ * compares as bytes, join UID-sorted files as merges, and read lines
+ * of a file by their byte offset.  Include after tl.h.
+ *
+ *   keys.c     numbers and byte-sortable keys, appended to a buf
+ *   treeio.c   opening with big buffers, record checks, arenas,
+ *              interning tables, UID-sorted side inputs
+ *   fetch.c    the line at a byte offset of a record file (pread)
+ *   ivin.c     intervals.tsv, and the busy time and list of kernels
+ *   treeops.c  ops.tsv by UID, with meta.tsv's process and thread names
+ */
+#ifndef TL_TREEIO_H
+#define TL_TREEIO_H
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Hex digits of a UID in a key; UIDs must be below 2^32. */
+enum { UIDW = 8 };
+
+/* ---- keys.c: numbers and sort keys ---- */
+
+/*
+ * A decimal UID (or other non-negative integer) at s: strtoll's value,
+ * without its cost on the common case, a plain UID (the passes parse
+ * millions of them).
+ */
+static inline long long
+atoid(const char *s)
+{
+	long long v = 0;
+	int i;
+
+	for (i = 0; i < 18 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (s[i] - '0');
+	if (i == 0 || (s[i] >= '0' && s[i] <= '9'))
+		return strtoll(s, NULL, 10);
+	return v;
+}
+
+/* Append v in decimal. */
+void buf_num(struct buf *b, long long v);
+/* Append the low width hex digits of v, zero-padded (lower case). */
+void buf_hex(struct buf *b, unsigned long long v, int width);
+/* Append uid as a key: UIDW hex digits; dies when it does not fit. */
+void key_uid(struct buf *b, long long uid);
+/* The UID of the UIDW hex digits at p (as key_uid writes them). */
+long long key_uidat(const char *p);
+/*
+ * Append a key of the decimal s that sort(1) compares as bytes in the
+ * order sort -n gives the numbers: a sign class, 24 integer digits, 9
+ * of the fraction.  Reads s as sort -n does: [-]digits[.digits].
+ */
+void key_dec(struct buf *b, const char *s);
+/* Append v (not negative; negative counts as 0) as 12 decimal digits. */
+void key_int(struct buf *b, long long v);
+
+/* ---- treeio.c: streams, records, arenas, tables, side inputs ---- */
+
+/*
+ * Give fp (not stdin or stdout, nor a file written: see tl_isfile) the
+ * TL_IOBUF bytes at buf, and a pipe TL_PIPESZ: the programs talk
+ * through pipes and fifos, where stdio's 4 KiB would cost a system
+ * call, and a wakeup of the other end, every 4 KiB.  buf (NULL: keep
+ * stdio's own) must outlive the stream.  Returns fp.
+ */
+FILE *io_bigbuf(FILE *fp, char *buf, int writing);
+/*
+ * tl_fopen, then io_bigbuf; but a path /dev/fd/N is descriptor N
+ * itself: reopening a fifo the shell opened for us would wait for a
+ * writer that may be gone.
+ */
+FILE *io_open(const char *path, const char *mode, char *buf);
+/* io_open of dir/name for writing. */
+FILE *io_create(const char *dir, const char *name, char *buf);
+
+/* The name rec_open should give path: "<stdin>" for "-". */
+static inline const char *
+io_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* 1 when the field s[0..len) is the string lit. */
+static inline int
+fld_eq(const char *s, size_t len, const char *lit)
+{
+	return strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+/* Die, naming the line, unless the record has exactly nf fields. */
+void want_nf(const struct rec_reader *r, size_t nf);
+
+/* Append TAB. */
+static inline void
+buf_tab(struct buf *b)
+{
+	buf_addc(b, '\t');
+}
+
+/* Append field col of r's record, as it is (escaped). */
+static inline void
+buf_field(struct buf *b, const struct rec_reader *r, int col)
+{
+	size_t len;
+	const char *s = rec_get(r, col, &len);
+
+	buf_add(b, s, len);
+}
+
+/* Append TAB and s. */
+static inline void
+buf_tabs(struct buf *b, const char *s)
+{
+	buf_addc(b, '\t');
+	buf_adds(b, s);
+}
+
+/* Write b and a newline to fp, and empty b. */
+void buf_emit(FILE *fp, struct buf *b);
+/* Make b s[0..len) with the escapes undone (for opcat); returns b->s. */
+const char *buf_unesc(struct buf *b, const char *s, size_t len);
+
+/* A growable array of NUL-terminated copies of fields. */
+struct arena {
+	struct buf b;	/* the bytes, each field NUL-terminated */
+	size_t *off;	/* start of every field in b */
+	size_t n;	/* fields used */
+	size_t cap;	/* fields allocated */
+};
+
+/* Forget every field (the memory stays for the next). */
+void arena_reset(struct arena *a);
+/* Copy s[0..len) into a; returns its index. */
+size_t arena_add(struct arena *a, const char *s, size_t len);
+/* Field i, NUL-terminated; valid until the next arena_add. */
+static inline const char *
+arena_get(const struct arena *a, size_t i)
+{
+	return a->b.s + a->off[i];
+}
+void arena_free(struct arena *a);
+
+/* One key of a strtab. */
+struct strent {
+	char *key;	/* the key, owned; NULL for a free slot */
+	size_t len;	/* its length */
+	long idx;	/* its number */
+};
+
+/*
+ * An interning table: every distinct key gets a number, 0, 1, ... in
+ * order of first appearance.  Open addressing; grows with its keys.
+ * Zero-initialise before use.
+ */
+struct strtab {
+	struct strent *t;	/* slots */
+	size_t cap;		/* slots allocated, a power of two (or 0) */
+	size_t n;		/* keys held */
+};
+
+/* The number of key[0..len), a new one (n - 1) when it is new. */
+long strtab_get(struct strtab *st, const char *key, size_t len);
+void strtab_free(struct strtab *st);
+
+/*
+ * A UID-sorted side input, joined as a merge: positioned on its next
+ * record, whose UID is uid.  Records are the reader's until the next
+ * uside_next.
+ */
+struct uside {
+	struct rec_reader r;	/* the reader */
+	FILE *fp;		/* its file, owned */
+	long long uid;		/* UID of the current record; -1 at EOF */
+	size_t nf;		/* fields every record has; 0: any */
+	int keyed;		/* field 0 is a UID key (key_uid), else decimal */
+};
+
+/*
+ * Open path, whose records have nf fields (0: any number) and lead with
+ * a UID (a key_uid key when keyed), and read its first record; buf:
+ * as for io_bigbuf.
+ */
+void uside_open(struct uside *s, const char *path, size_t nf, int keyed,
+    char *buf);
+/* uside_open for a file with a header, whose first column is ucol. */
+void uside_openh(struct uside *s, const char *path, const char *ucol);
+/* Read the next record; dies when UIDs do not increase. */
+void uside_next(struct uside *s);
+/*
+ * Skip the records before uid (calls in ascending uid; records for
+ * UIDs never asked for are allowed); 1 when s has a record for uid.
+ */
+int uside_seek(struct uside *s, long long uid);
+/*
+ * 1 when s's current record is uid's; dies when it is before uid,
+ * since every UID of s must be asked for: an event of the trace.
+ */
+int uside_at(struct uside *s, long long uid);
+/* Close s, which must be at its end (every record taken). */
+void uside_close(struct uside *s);
+/* Close s wherever it stands. */
+void uside_free(struct uside *s);
+
+/* ---- fetch.c: lines of a record file by byte offset ---- */
+
+/* Random access to a file of events, through one window. */
+struct fetch {
+	FILE *fp;		/* the file, owned */
+	struct rec_reader hdr;	/* its header, for column names */
+	int uidcol;		/* column of UID */
+	char *win;		/* a window of the file, owned */
+	size_t cap;		/* bytes allocated for win */
+	long long start;	/* file offset of win[0]; -1 before the first */
+	size_t len;		/* bytes valid in win */
+	struct rec_field *f;	/* fields of the last line fetched, in win */
+	size_t nf;		/* their number */
+	size_t fcap;		/* fields allocated */
+};
+
+/* Open path (a file, with a header that has a UID column). */
+void fetch_open(struct fetch *ft, const char *path);
+void fetch_close(struct fetch *ft);
+/*
+ * Split the line at offset ref into ft->f; it must be event uid.  The
+ * window moves to ref when the line is not in it, so a run of nearby
+ * offsets costs one read.
+ */
+void fetch_line(struct fetch *ft, long long ref, long long uid);
+/* Field col of the line fetched last ("" past its end). */
+const char *fetch_field(const struct fetch *ft, int col, size_t *len);
+
+/* ---- ivin.c: intervals.tsv, and the kernels of an op ---- */
+
+/* The intervals.tsv columns the readers take (ref only with -G). */
+enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, IREF, INCOL };
+
+/* intervals.tsv (sorted by op), read record by record. */
+struct ivin {
+	struct rec_reader r;	/* the file */
+	FILE *fp;		/* its stream, owned */
+	int c[INCOL];		/* the columns I*, in r (IREF -1: none) */
+	long long op;		/* op of the current record; -1 before */
+	int hasgv;		/* s records' names come from gv */
+	struct fetch gv;	/* the GPU events, when hasgv */
+	int gvname;		/* the name column of gv's lines */
+	char iob[TL_IOBUF];	/* stdio's, for the file */
+};
+
+/*
+ * Open intervals.tsv at path; with gvpath (else NULL), the GPU events
+ * file where s records' names are (the tree stage leaves them out).
+ * The struct is large: allocate it.
+ */
+void ivin_open(struct ivin *in, const char *path, const char *gvpath);
+void ivin_close(struct ivin *in);
+/* The next record, split; 0 at the end.  Dies when op decreases. */
+int ivin_next(struct ivin *in);
+/*
+ * ivin_next without the split, for the passes that pick a few ops'
+ * records out of many: the op and the kind are read off the line's
+ * first two fields, where the tree stage writes them, and ivin_split
+ * splits the line when it is wanted.  *kind is 'd', 's', 'n' or '?'.
+ */
+int ivin_peek(struct ivin *in, char *kind);
+/* Split the line ivin_peek read. */
+void ivin_split(struct ivin *in);
+/* The kind of the current (split) record: 'd', 's', 'n' or '?'. */
+char ivin_kind(const struct ivin *in);
+/* The name of the current record, read from the GPU events if need be. */
+const char *ivin_name(struct ivin *in, size_t *len);
+
+/*
+ * One op's kernels of one kind, as tl-aggregate's union, count, min,
+ * first and list would fold them: TraceLens's busy time and kernel
+ * list, in intervals.tsv's order (ts, then GPU UID).  Zero-initialise,
+ * set list, then kacc_reset.
+ */
+struct kacc {
+	struct merger m;	/* the union of their intervals; m.exact: ns */
+	size_t n;		/* kernels */
+	long long g1;		/* smallest GPU UID */
+	struct buf k1;		/* first non-empty name */
+	struct buf kd;		/* JSON list of name, dur, stream, without ']' */
+	int list;		/* kd is wanted */
+};
+
+/* Empty k; exact: times in exact ns, not TraceLens's doubles. */
+void kacc_reset(struct kacc *k, int exact);
+/* Add in's current (split) record. */
+void kacc_add(struct kacc *k, struct ivin *in);
+/* Append TAB and the busy time (nothing for no kernels). */
+void kacc_time(struct buf *b, struct kacc *k);
+/* Append TAB and the kernel list, escaped as a record field. */
+void kacc_list(struct buf *b, struct kacc *k);
+void kacc_free(struct kacc *k);
+
+/* ---- treeops.c: ops.tsv by UID, and meta.tsv's names ---- */
+
+/* One name of meta.tsv: "pid TAB tid TAB kind" and its value. */
+struct kv {
+	char *k;	/* the key, owned */
+	char *v;	/* the value, owned */
+	size_t seq;	/* line number: the last line of a key wins */
+};
+
+/* meta.tsv's names, sorted by key (each key once). */
+struct meta {
+	struct kv *e;	/* the names */
+	size_t n;	/* their number */
+};
+
+/* The ops.tsv columns that treeops gives. */
+enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC, ODUR,
+    ONCOL };
+
+/* A tree folder's ops.tsv, read as a merge by UID, and its meta.tsv names. */
+struct treeops {
+	struct meta mt;		/* meta.tsv's names */
+	struct rec_reader r;	/* ops.tsv */
+	FILE *fp;		/* its file, owned */
+	struct buf path;	/* its path, owned */
+	int oc[ONCOL];		/* the columns O*, in r */
+	const char *f[ONCOL];	/* their fields in the current record (in r) */
+	long long uid;		/* UID of r's record: -1 before, LLONG_MAX after */
+	int split;		/* r's record is split (rec_split) */
+	char iob[TL_IOBUF];	/* stdio's, for ops.tsv */
+};
+
+/* Open dir's ops.tsv and meta.tsv. */
+void treeops_open(struct treeops *to, const char *dir);
+void treeops_close(struct treeops *to);
+/*
+ * Advance to uid (calls in ascending uid); 1 when ops.tsv has it, its
+ * fields then in to->f.
+ */
+int treeops_at(struct treeops *to, long long uid);
+/*
+ * Append TAB and the current op's process name, process label, thread
+ * name (each "Unknown" when meta.tsv has none) and its four inputs;
+ * key is scratch space.
+ */
+void treeops_names(struct buf *b, struct treeops *to, struct buf *key);
+
+#endif
