@@ -84,14 +84,3 @@ fetch_line(struct fetch *ft, long long ref, long long uid)
 		tl_die("%s: offset %lld is not event %lld: the events changed?",
 		    name, ref, uid);
 }
-
-const char *
-fetch_field(const struct fetch *ft, int col, size_t *len)
-{
-	if (col < 0 || (size_t)col >= ft->nf) {
-		*len = 0;
-		return "";
-	}
-	*len = ft->f[col].len;
-	return ft->f[col].s;
-}

@@ -41,98 +41,24 @@ ivin_close(struct ivin *in)
 		fetch_close(&in->gv);
 }
 
-/*
- * The name of the current record: an s record's from the GPU events
- * at its ref, as the tree stage leaves it out of intervals.tsv.
- */
 const char *
-ivin_name(struct ivin *in, size_t *len)
+ivin_gvname(struct ivin *in, size_t *len)
 {
 	const struct rec_reader *r = &in->r;
-	const char *s = rec_get(r, in->c[INAME], len);
 
-	if (*len > 0 || !in->hasgv || *rec_get(r, in->c[IKIND], NULL) != 's')
-		return s;
 	fetch_line(&in->gv, atoid(rec_get(r, in->c[IREF], NULL)),
 	    atoid(rec_get(r, in->c[IGPU], NULL)));
 	return fetch_field(&in->gv, in->gvname, len);
 }
 
-/* The current record's op, which must not be below the last one. */
-static void
-ivin_setop(struct ivin *in, long long op)
-{
-	if (op < in->op)
-		tl_die("%s: line %zu: out of order (op %lld after %lld)",
-		    in->r.name, in->r.lineno, op, in->op);
-	in->op = op;
-}
-
-/* op and kind lead the record, as the tree stage writes them. */
-static int
-ivin_bare(const struct ivin *in)
-{
-	return in->c[IOP] == 0 && in->c[IKIND] == 1;
-}
-
-int
-ivin_next(struct ivin *in)
-{
-	if (!rec_read(&in->r))
-		return 0;
-	ivin_setop(in, atoid(rec_get(&in->r, in->c[IOP], NULL)));
-	return 1;
-}
-
-char
-ivin_kind(const struct ivin *in)
-{
-	size_t len;
-	const char *k = rec_get(&in->r, in->c[IKIND], &len);
-
-	return len == 1 ? k[0] : '?';
-}
-
-int
-ivin_peek(struct ivin *in, char *kind)
-{
-	const char *s, *e, *t;
-
-	if (!ivin_bare(in)) {
-		if (!ivin_next(in))
-			return 0;
-		*kind = ivin_kind(in);
-		return 1;
-	}
-	if (!rec_next(&in->r))
-		return 0;
-	s = in->r.cur;
-	e = s + in->r.curlen;
-	ivin_setop(in, atoid(s));
-	t = memchr(s, '\t', (size_t)(e - s));
-	*kind = t != NULL && e - t >= 2 && (e - t == 2 || t[2] == '\t') ?
-	    t[1] : '?';
-	return 1;
-}
-
 void
-ivin_split(struct ivin *in)
+ivin_disorder(const struct ivin *in, long long op)
 {
-	if (ivin_bare(in))
-		rec_split(&in->r);
+	tl_die("%s: line %zu: out of order (op %lld after %lld)",
+	    in->r.name, in->r.lineno, op, in->op);
 }
 
 /* ---- the kernels of an op ---- */
-
-void
-kacc_reset(struct kacc *k, int exact)
-{
-	k->m.exact = exact;
-	mg_reset(&k->m);
-	k->n = 0;
-	buf_reset(&k->k1);
-	buf_reset(&k->kd);
-}
 
 void
 kacc_add(struct kacc *k, struct ivin *in)

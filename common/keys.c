@@ -45,17 +45,6 @@ key_uid(struct buf *b, long long uid)
 	buf_hex(b, (unsigned long long)uid, UIDW);
 }
 
-long long
-key_uidat(const char *p)
-{
-	long long u = 0;
-	int i;
-
-	for (i = 0; i < UIDW; i++, p++)
-		u = u << 4 | (*p <= '9' ? *p - '0' : *p - 'a' + 10);
-	return u;
-}
-
 void
 key_dec(struct buf *b, const char *s)
 {

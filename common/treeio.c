@@ -55,19 +55,10 @@ io_create(const char *dir, const char *name, char *buf)
 }
 
 void
-want_nf(const struct rec_reader *r, size_t nf)
+want_nf_die(const struct rec_reader *r, size_t nf)
 {
-	if (r->nf != nf)
-		tl_die("%s: line %zu: %zu fields, want %zu", r->name,
-		    r->lineno, r->nf, nf);
-}
-
-void
-buf_emit(FILE *fp, struct buf *b)
-{
-	buf_addc(b, '\n');
-	fwrite(b->s, 1, b->len, fp);
-	buf_reset(b);
+	tl_die("%s: line %zu: %zu fields, want %zu", r->name, r->lineno,
+	    r->nf, nf);
 }
 
 const char *
@@ -81,13 +72,6 @@ buf_unesc(struct buf *b, const char *s, size_t len)
 }
 
 /* ---- arenas ---- */
-
-void
-arena_reset(struct arena *a)
-{
-	buf_reset(&a->b);
-	a->n = 0;
-}
 
 size_t
 arena_add(struct arena *a, const char *s, size_t len)
@@ -213,29 +197,18 @@ uside_openh(struct uside *s, const char *path, const char *ucol)
 	uside_next(s);
 }
 
-int
-uside_seek(struct uside *s, long long uid)
+void
+uside_stray(const struct uside *s)
 {
-	while (s->uid >= 0 && s->uid < uid)
-		uside_next(s);
-	return s->uid == uid;
-}
-
-int
-uside_at(struct uside *s, long long uid)
-{
-	if (s->uid >= 0 && s->uid < uid)
-		tl_die("%s: line %zu: UID %lld is not an event of the trace",
-		    s->r.name, s->r.lineno, s->uid);
-	return s->uid == uid;
+	tl_die("%s: line %zu: UID %lld is not an event of the trace",
+	    s->r.name, s->r.lineno, s->uid);
 }
 
 void
 uside_close(struct uside *s)
 {
 	if (s->uid >= 0)
-		tl_die("%s: line %zu: UID %lld is not an event of the trace",
-		    s->r.name, s->r.lineno, s->uid);
+		uside_stray(s);
 	uside_free(s);
 }
 

@@ -6,7 +6,9 @@
  * tl-pick, tl-launchers, tl-perfrows and tl-unified read what it
  * wrote.  They all pass records through sort(1) with keys that it
  * compares as bytes, join UID-sorted files as merges, and read lines
- * of a file by their byte offset.  Include after tl.h.
+ * of a file by their byte offset.  Include after tl.h.  The
+ * per-record paths are static inline: a call from another file would
+ * cost the readers' loops more than the work it does.
  *
  *   keys.c     numbers and byte-sortable keys, appended to a buf
  *   treeio.c   opening with big buffers, record checks, arenas,
@@ -43,7 +45,6 @@ atoid(const char *s)
 		return strtoll(s, NULL, 10);
 	return v;
 }
-
 /* Append v in decimal. */
 void buf_num(struct buf *b, long long v);
 /* Append the low width hex digits of v, zero-padded (lower case). */
@@ -51,7 +52,16 @@ void buf_hex(struct buf *b, unsigned long long v, int width);
 /* Append uid as a key: UIDW hex digits; dies when it does not fit. */
 void key_uid(struct buf *b, long long uid);
 /* The UID of the UIDW hex digits at p (as key_uid writes them). */
-long long key_uidat(const char *p);
+static inline long long
+key_uidat(const char *p)
+{
+	long long u = 0;
+	int i;
+
+	for (i = 0; i < UIDW; i++, p++)
+		u = u << 4 | (*p <= '9' ? *p - '0' : *p - 'a' + 10);
+	return u;
+}
 /*
  * Append a key of the decimal s that sort(1) compares as bytes in the
  * order sort -n gives the numbers: a sign class, 24 integer digits, 9
@@ -94,8 +104,16 @@ fld_eq(const char *s, size_t len, const char *lit)
 	return strlen(lit) == len && memcmp(s, lit, len) == 0;
 }
 
+/* Die, naming the line: the record has not nf fields. */
+_Noreturn void want_nf_die(const struct rec_reader *r, size_t nf);
+
 /* Die, naming the line, unless the record has exactly nf fields. */
-void want_nf(const struct rec_reader *r, size_t nf);
+static inline void
+want_nf(const struct rec_reader *r, size_t nf)
+{
+	if (r->nf != nf)
+		want_nf_die(r, nf);
+}
 
 /* Append TAB. */
 static inline void
@@ -123,7 +141,13 @@ buf_tabs(struct buf *b, const char *s)
 }
 
 /* Write b and a newline to fp, and empty b. */
-void buf_emit(FILE *fp, struct buf *b);
+static inline void
+buf_emit(FILE *fp, struct buf *b)
+{
+	buf_addc(b, '\n');
+	fwrite(b->s, 1, b->len, fp);
+	buf_reset(b);
+}
 /* Make b s[0..len) with the escapes undone (for opcat); returns b->s. */
 const char *buf_unesc(struct buf *b, const char *s, size_t len);
 
@@ -136,7 +160,12 @@ struct arena {
 };
 
 /* Forget every field (the memory stays for the next). */
-void arena_reset(struct arena *a);
+static inline void
+arena_reset(struct arena *a)
+{
+	buf_reset(&a->b);
+	a->n = 0;
+}
 /* Copy s[0..len) into a; returns its index. */
 size_t arena_add(struct arena *a, const char *s, size_t len);
 /* Field i, NUL-terminated; valid until the next arena_add. */
@@ -197,12 +226,26 @@ void uside_next(struct uside *s);
  * Skip the records before uid (calls in ascending uid; records for
  * UIDs never asked for are allowed); 1 when s has a record for uid.
  */
-int uside_seek(struct uside *s, long long uid);
+static inline int
+uside_seek(struct uside *s, long long uid)
+{
+	while (s->uid >= 0 && s->uid < uid)
+		uside_next(s);
+	return s->uid == uid;
+}
+/* Die: s's current record is before the UID asked for. */
+_Noreturn void uside_stray(const struct uside *s);
 /*
  * 1 when s's current record is uid's; dies when it is before uid,
  * since every UID of s must be asked for: an event of the trace.
  */
-int uside_at(struct uside *s, long long uid);
+static inline int
+uside_at(struct uside *s, long long uid)
+{
+	if (s->uid >= 0 && s->uid < uid)
+		uside_stray(s);
+	return s->uid == uid;
+}
 /* Close s, which must be at its end (every record taken). */
 void uside_close(struct uside *s);
 /* Close s wherever it stands. */
@@ -234,7 +277,16 @@ void fetch_close(struct fetch *ft);
  */
 void fetch_line(struct fetch *ft, long long ref, long long uid);
 /* Field col of the line fetched last ("" past its end). */
-const char *fetch_field(const struct fetch *ft, int col, size_t *len);
+static inline const char *
+fetch_field(const struct fetch *ft, int col, size_t *len)
+{
+	if (col < 0 || (size_t)col >= ft->nf) {
+		*len = 0;
+		return "";
+	}
+	*len = ft->f[col].len;
+	return ft->f[col].s;
+}
 
 /* ---- ivin.c: intervals.tsv, and the kernels of an op ---- */
 
@@ -260,21 +312,97 @@ struct ivin {
  */
 void ivin_open(struct ivin *in, const char *path, const char *gvpath);
 void ivin_close(struct ivin *in);
+/* Die: op is below the op of the record before. */
+_Noreturn void ivin_disorder(const struct ivin *in, long long op);
+
+/* The current record's op, which must not be below the last one. */
+static inline void
+ivin_setop(struct ivin *in, long long op)
+{
+	if (op < in->op)
+		ivin_disorder(in, op);
+	in->op = op;
+}
+
 /* The next record, split; 0 at the end.  Dies when op decreases. */
-int ivin_next(struct ivin *in);
+static inline int
+ivin_next(struct ivin *in)
+{
+	if (!rec_read(&in->r))
+		return 0;
+	ivin_setop(in, atoid(rec_get(&in->r, in->c[IOP], NULL)));
+	return 1;
+}
+
+/* The kind of the current (split) record: 'd', 's', 'n' or '?'. */
+static inline char
+ivin_kind(const struct ivin *in)
+{
+	size_t len;
+	const char *k = rec_get(&in->r, in->c[IKIND], &len);
+
+	return len == 1 ? k[0] : '?';
+}
+
+/* op and kind lead the record, as the tree stage writes them. */
+static inline int
+ivin_bare(const struct ivin *in)
+{
+	return in->c[IOP] == 0 && in->c[IKIND] == 1;
+}
+
 /*
  * ivin_next without the split, for the passes that pick a few ops'
  * records out of many: the op and the kind are read off the line's
  * first two fields, where the tree stage writes them, and ivin_split
  * splits the line when it is wanted.  *kind is 'd', 's', 'n' or '?'.
  */
-int ivin_peek(struct ivin *in, char *kind);
+static inline int
+ivin_peek(struct ivin *in, char *kind)
+{
+	const char *s, *e, *t;
+
+	if (!ivin_bare(in)) {
+		if (!ivin_next(in))
+			return 0;
+		*kind = ivin_kind(in);
+		return 1;
+	}
+	if (!rec_next(&in->r))
+		return 0;
+	s = in->r.cur;
+	e = s + in->r.curlen;
+	ivin_setop(in, atoid(s));
+	t = memchr(s, '\t', (size_t)(e - s));
+	*kind = t != NULL && e - t >= 2 && (e - t == 2 || t[2] == '\t') ?
+	    t[1] : '?';
+	return 1;
+}
+
 /* Split the line ivin_peek read. */
-void ivin_split(struct ivin *in);
-/* The kind of the current (split) record: 'd', 's', 'n' or '?'. */
-char ivin_kind(const struct ivin *in);
-/* The name of the current record, read from the GPU events if need be. */
-const char *ivin_name(struct ivin *in, size_t *len);
+static inline void
+ivin_split(struct ivin *in)
+{
+	if (ivin_bare(in))
+		rec_split(&in->r);
+}
+/* The name of the current record read at its ref in the GPU events. */
+const char *ivin_gvname(struct ivin *in, size_t *len);
+
+/*
+ * The name of the current record: an s record's from the GPU events
+ * (when hasgv), as the tree stage leaves it out of intervals.tsv.
+ */
+static inline const char *
+ivin_name(struct ivin *in, size_t *len)
+{
+	const struct rec_reader *r = &in->r;
+	const char *s = rec_get(r, in->c[INAME], len);
+
+	if (*len > 0 || !in->hasgv || *rec_get(r, in->c[IKIND], NULL) != 's')
+		return s;
+	return ivin_gvname(in, len);
+}
 
 /*
  * One op's kernels of one kind, as tl-aggregate's union, count, min,
@@ -292,7 +420,15 @@ struct kacc {
 };
 
 /* Empty k; exact: times in exact ns, not TraceLens's doubles. */
-void kacc_reset(struct kacc *k, int exact);
+static inline void
+kacc_reset(struct kacc *k, int exact)
+{
+	k->m.exact = exact;
+	mg_reset(&k->m);
+	k->n = 0;
+	buf_reset(&k->k1);
+	buf_reset(&k->kd);
+}
 /* Add in's current (split) record. */
 void kacc_add(struct kacc *k, struct ivin *in);
 /* Append TAB and the busy time (nothing for no kernels). */
