@@ -45,12 +45,15 @@ atoid(const char *s)
 		return strtoll(s, NULL, 10);
 	return v;
 }
+
+
 /* Append v in decimal. */
 void buf_num(struct buf *b, long long v);
 /* Append the low width hex digits of v, zero-padded (lower case). */
 void buf_hex(struct buf *b, unsigned long long v, int width);
 /* Append uid as a key: UIDW hex digits; dies when it does not fit. */
 void key_uid(struct buf *b, long long uid);
+
 /* The UID of the UIDW hex digits at p (as key_uid writes them). */
 static inline long long
 key_uidat(const char *p)
@@ -62,6 +65,7 @@ key_uidat(const char *p)
 		u = u << 4 | (*p <= '9' ? *p - '0' : *p - 'a' + 10);
 	return u;
 }
+
 /*
  * Append a key of the decimal s that sort(1) compares as bytes in the
  * order sort -n gives the numbers: a sign class, 24 integer digits, 9
@@ -148,6 +152,7 @@ buf_emit(FILE *fp, struct buf *b)
 	fwrite(b->s, 1, b->len, fp);
 	buf_reset(b);
 }
+
 /* Make b s[0..len) with the escapes undone (for opcat); returns b->s. */
 const char *buf_unesc(struct buf *b, const char *s, size_t len);
 
@@ -166,6 +171,7 @@ arena_reset(struct arena *a)
 	buf_reset(&a->b);
 	a->n = 0;
 }
+
 /* Copy s[0..len) into a; returns its index. */
 size_t arena_add(struct arena *a, const char *s, size_t len);
 /* Field i, NUL-terminated; valid until the next arena_add. */
@@ -174,6 +180,7 @@ arena_get(const struct arena *a, size_t i)
 {
 	return a->b.s + a->off[i];
 }
+/* Free a's memory; it is empty, as zero-initialised. */
 void arena_free(struct arena *a);
 
 /* One key of a strtab. */
@@ -196,6 +203,7 @@ struct strtab {
 
 /* The number of key[0..len), a new one (n - 1) when it is new. */
 long strtab_get(struct strtab *st, const char *key, size_t len);
+/* Free st's keys and slots; it is empty, as zero-initialised. */
 void strtab_free(struct strtab *st);
 
 /*
@@ -233,6 +241,7 @@ uside_seek(struct uside *s, long long uid)
 		uside_next(s);
 	return s->uid == uid;
 }
+
 /* Die: s's current record is before the UID asked for. */
 _Noreturn void uside_stray(const struct uside *s);
 /*
@@ -246,6 +255,7 @@ uside_at(struct uside *s, long long uid)
 		uside_stray(s);
 	return s->uid == uid;
 }
+
 /* Close s, which must be at its end (every record taken). */
 void uside_close(struct uside *s);
 /* Close s wherever it stands. */
@@ -269,6 +279,7 @@ struct fetch {
 
 /* Open path (a file, with a header that has a UID column). */
 void fetch_open(struct fetch *ft, const char *path);
+/* Close the file and free the window. */
 void fetch_close(struct fetch *ft);
 /*
  * Split the line at offset ref into ft->f; it must be event uid.  The
@@ -311,6 +322,7 @@ struct ivin {
  * The struct is large: allocate it.
  */
 void ivin_open(struct ivin *in, const char *path, const char *gvpath);
+/* Close the file (and the GPU events); the struct stays the caller's. */
 void ivin_close(struct ivin *in);
 /* Die: op is below the op of the record before. */
 _Noreturn void ivin_disorder(const struct ivin *in, long long op);
@@ -386,6 +398,7 @@ ivin_split(struct ivin *in)
 	if (ivin_bare(in))
 		rec_split(&in->r);
 }
+
 /* The name of the current record read at its ref in the GPU events. */
 const char *ivin_gvname(struct ivin *in, size_t *len);
 
@@ -429,12 +442,14 @@ kacc_reset(struct kacc *k, int exact)
 	buf_reset(&k->k1);
 	buf_reset(&k->kd);
 }
+
 /* Add in's current (split) record. */
 void kacc_add(struct kacc *k, struct ivin *in);
 /* Append TAB and the busy time (nothing for no kernels). */
 void kacc_time(struct buf *b, struct kacc *k);
 /* Append TAB and the kernel list, escaped as a record field. */
 void kacc_list(struct buf *b, struct kacc *k);
+/* Free k's buffers. */
 void kacc_free(struct kacc *k);
 
 /* ---- treeops.c: ops.tsv by UID, and meta.tsv's names ---- */
@@ -471,6 +486,7 @@ struct treeops {
 
 /* Open dir's ops.tsv and meta.tsv. */
 void treeops_open(struct treeops *to, const char *dir);
+/* Close ops.tsv and free meta.tsv's names. */
 void treeops_close(struct treeops *to);
 /*
  * Advance to uid (calls in ascending uid); 1 when ops.tsv has it, its

@@ -78,6 +78,7 @@ ulist_has(struct ulist *l, long long uid)
 	return l->open && uside_seek(&l->s, uid);
 }
 
+/* ops.tsv -> the forest stream; with -w, fwd TAB KEY of the linked ops. */
 static int
 build(const char *path)
 {
@@ -142,6 +143,15 @@ build(const char *path)
 
 /* What an op of the tree is, by its cat. */
 enum { FK_CPU, FK_RUNTIME, FK_DRIVER, FK_OTHER };
+
+/* The FK_* of the cat s[0..len). */
+static int
+fkind(const char *s, size_t len)
+{
+	return fld_eq(s, len, "cpu_op") ? FK_CPU :
+	    fld_eq(s, len, "cuda_runtime") ? FK_RUNTIME :
+	    fld_eq(s, len, "cuda_driver") ? FK_DRIVER : FK_OTHER;
+}
 
 /* One op of the tree in memory. */
 struct fop {
@@ -260,10 +270,7 @@ ftree(struct forest *f, int walk)
 		memset(o, 0, sizeof(*o));
 		o->uid = atoid(r->f[FUID].s);
 		o->par = num_or(r->f[FPAR].s, -1);
-		o->kind = fld_eq(r->f[FCAT].s, r->f[FCAT].len, "cpu_op") ? FK_CPU :
-		    fld_eq(r->f[FCAT].s, r->f[FCAT].len, "cuda_runtime") ? FK_RUNTIME :
-		    fld_eq(r->f[FCAT].s, r->f[FCAT].len, "cuda_driver") ? FK_DRIVER :
-		    FK_OTHER;
+		o->kind = fkind(r->f[FCAT].s, r->f[FCAT].len);
 		o->name = arena_add(&f->a, r->f[FNAME].s, r->f[FNAME].len);
 		o->fwd = arena_add(&f->a, r->f[FFWD].s, r->f[FFWD].len);
 		o->ngpu = num_or(r->f[FNGPU].s, 0);

@@ -24,6 +24,9 @@
  * id, one sequence number, one stream) in memory.  Bulky fields (names
  * of GPU events, inputs) do not travel through the sorts: records carry
  * the byte offset of the event's line instead, read back with pread.
+ * tl-tree builds the tree and only that: the programs that read its
+ * files for tl-report are tl-kernels, tl-launchers, tl-forest, tl-pick,
+ * tl-perfrows and tl-unified; what they share with it is treeio.h's.
  */
 #include <errno.h>
 #include <limits.h>

@@ -77,7 +77,7 @@ ugroup(struct unified *u, long long gseq)
 }
 
 /*
- * One input of unified (rows sorted by source op), merged with ops.tsv
+ * One input (rows sorted by source op), merged with ops.tsv
  * and the first kernels, each read again from the start.
  */
 static void
