@@ -37,11 +37,13 @@ static inline long long
 atoid(const char *s)
 {
 	long long v = 0;
+	unsigned d;
 	int i;
 
-	for (i = 0; i < 18 && s[i] >= '0' && s[i] <= '9'; i++)
-		v = v * 10 + (s[i] - '0');
-	if (i == 0 || (s[i] >= '0' && s[i] <= '9'))
+	/* (d, unsigned: one test for a digit) */
+	for (i = 0; i < 18 && (d = (unsigned char)s[i] - '0') <= 9; i++)
+		v = v * 10 + d;
+	if (i == 0 || (unsigned)((unsigned char)s[i] - '0') <= 9)
 		return strtoll(s, NULL, 10);
 	return v;
 }
