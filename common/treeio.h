@@ -486,7 +486,7 @@ struct treeops {
 	char iob[TL_IOBUF];	/* stdio's, for ops.tsv */
 };
 
-/* Open dir's ops.tsv and meta.tsv. */
+/* Open the tree folder dir's ops.tsv and meta.tsv. */
 void treeops_open(struct treeops *to, const char *dir);
 /* Close ops.tsv and free meta.tsv's names. */
 void treeops_close(struct treeops *to);

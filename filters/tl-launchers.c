@@ -26,10 +26,10 @@ usage(int status)
 }
 
 /*
- * One row per launcher of the input (kernels' records: op
- * direct count g1 k1 kd subtree, with a header, in op order), with its
- * fields from dir's ops.tsv and meta.tsv, and TraceLens's op category
- * (by name and first kernel k1), as UID name "op category"
+ * One row per launcher of the input (tl-kernels' records: op direct
+ * count g1 k1 kd subtree, with a header, in op order), with its fields
+ * from the tree folder's (-d) ops.tsv and meta.tsv, and TraceLens's op
+ * category (by name and first kernel k1), as UID name "op category"
  * process_name process_label thread_name Input Dims, Input type, Input
  * Strides, Concrete Inputs, ts direct subtree g1 kd tkey; k1 goes to
  * -o's UID TAB k1.  Memory: one row and meta.tsv.

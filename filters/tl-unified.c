@@ -164,10 +164,10 @@ upass(struct unified *u, const char *path)
 }
 
 /*
- * The rows (sorted by source op) with their source op's
- * fields from dir's ops.tsv and meta.tsv, the source op's first kernel
- * (-k: UID TAB name, UID order), the op category, and gseq, the number
- * of the row's group (name, category, process and thread names,
+ * The rows (sorted by source op) with their source op's fields from
+ * the tree folder's (-d) ops.tsv and meta.tsv, the source op's first
+ * kernel (-k: UID TAB name, UID order), the op category, and gseq, the
+ * number of the row's group (name, category, process and thread names,
  * inputs).  -y: more rows, sorted by source op on their own (the
  * synthetic ops), read after the others.  Rows whose source op is not
  * in ops.tsv are left out.  -o FILE gets 1 when some dur is not a
