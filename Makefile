@@ -46,7 +46,7 @@ $(SHLIB): bin/%.sh: scripts/%.sh
 	@mkdir -p bin
 	cp $< $@
 
-$(GENTRACE): $(GENSRC) $(LIB) $(HDR)
+$(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(LDLIBS)
 
