@@ -17,6 +17,13 @@
  * name nothing deeper, so nothing deeper is taken apart: a second pass
  * with a tokeniser (jsmn) costs as much again as the whole scan.
  * jstr_tsv and jval_tsv render one value as a tl(7) field.
+ *
+ * Inside the events array, whole events are scanned a 64-byte block at
+ * a time (simdjson's way: bit masks of quotes, structural characters
+ * and string bodies, then only the tokens visited), with SSE2 or AVX2
+ * where the CPU has them.  Anything that block scan cannot vouch for
+ * (an event cut by the end of a chunk, any error) is scanned again
+ * byte by byte, which alone decides what is an error and where.
  */
 #ifndef JSCAN_H
 #define JSCAN_H
@@ -27,6 +34,14 @@
 #define JSCAN_MAXDEPTH 1024		/* deepest nesting accepted */
 #define JSCAN_MAXEVENT (64 << 20)	/* default largest event, bytes */
 #define JSCAN_MAXMEMBERS (1 << 20)	/* most keys recorded for one event */
+
+/* How events are scanned (jscan.mode; TL_JSCAN names them). */
+enum {
+	JSCAN_BYTES = 1,	/* byte by byte only: "bytes" */
+	JSCAN_SCALAR,		/* blocks classified in plain C: "scalar" */
+	JSCAN_SSE2,		/* ... with SSE2: "sse2" */
+	JSCAN_AVX2		/* ... with AVX2: "avx2" */
+};
 
 /* Escape flags of a member (jmember.esc). */
 enum { JM_KEYESC = 1, JM_VALESC = 2 };
@@ -61,6 +76,7 @@ struct jscan {
 	size_t maxevent;	/* an event longer than this is an error */
 	jscan_fn *onevent;	/* called for each complete event */
 	void *arg;		/* passed to onevent */
+	int mode;		/* JSCAN_BYTES ... JSCAN_AVX2 */
 
 	uint64_t off;		/* stream offset of the next chunk's first byte */
 	uint64_t nevent;	/* events done: the UID of the one being read or handed out */
@@ -103,8 +119,12 @@ struct jscan {
 /*
  * Start scanning a new stream; maxevent 0 means JSCAN_MAXEVENT.  s is
  * zeroed memory or a scanner used before, whose buffers are reused.
+ * The mode is the best this CPU has, or the environment's TL_JSCAN
+ * (bytes, scalar, sse2, avx2: for tests; a mode the CPU lacks is fatal).
  */
 void jscan_init(struct jscan *s, size_t maxevent, jscan_fn *fn, void *arg);
+/* Scan in mode (JSCAN_BYTES ...); -1 if this CPU cannot. */
+int jscan_setmode(struct jscan *s, int mode);
 /* Scan the next n bytes; 0, or -1 with s->err set. */
 int jscan_feed(struct jscan *s, const char *p, size_t n);
 /* The stream ended; 0 if the trace was whole, else -1 with s->err set. */

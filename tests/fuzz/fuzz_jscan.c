@@ -5,6 +5,8 @@
  * - the result does not depend on how the text is cut into chunks:
  *   whole, in chunks of 1 to 64 bytes, and byte by byte give the same
  *   events, members and error (message and byte offset);
+ * - nor on the scanner's mode: byte by byte only, and blocks classified
+ *   in plain C, with SSE2 and with AVX2 (those the CPU has);
  * - every event handed out is one JSON object that jsmn (strict, used
  *   here as an independent tokeniser) accepts whole, and its members
  *   are exactly jsmn's keys and values at the two levels recorded;
@@ -178,7 +180,7 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 /* Scan data in chunks of size chunk, or of varying sizes when 0. */
 static void
 scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
-    size_t chunk)
+    size_t chunk, int mode)
 {
 	static struct jscan s;
 	size_t off, n;
@@ -187,6 +189,8 @@ scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
 	memset(r, 0, sizeof(*r));
 	r->hash = 14695981039346656037ULL;
 	jscan_init(&s, maxevent, onevent, r);
+	if (mode != 0)
+		CHECK(jscan_setmode(&s, mode) == 0);
 	for (off = 0; off < size && rc == 0; off += n) {
 		n = chunk ? chunk : 1 + (off * 7 + size) % 64;
 		n = MIN(n, size - off);
@@ -229,15 +233,25 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t limits[] = { 0, 40 };
+	static const int modes[] = { JSCAN_BYTES, JSCAN_SCALAR, JSCAN_SSE2,
+	    JSCAN_AVX2 };
+	static struct jscan probe;
 	struct result whole, part;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < LEN(limits); i++) {
-		scan(&whole, data, size, limits[i], size ? size : 1);
-		scan(&part, data, size, limits[i], 0);
+		scan(&whole, data, size, limits[i], size ? size : 1, 0);
+		scan(&part, data, size, limits[i], 0, 0);
 		same(&whole, &part);
 		if (size <= 4096) {
-			scan(&part, data, size, limits[i], 1);
+			scan(&part, data, size, limits[i], 1, 0);
+			same(&whole, &part);
+		}
+		for (j = 0; j < LEN(modes); j++) {
+			if (jscan_setmode(&probe, modes[j]) < 0)
+				continue;
+			scan(&part, data, size, limits[i], size ? size : 1,
+			    modes[j]);
 			same(&whole, &part);
 		}
 	}
