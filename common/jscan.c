@@ -18,8 +18,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if defined(__GNUC__) && defined(__x86_64__)
 #define HAVE_AVX2 1
+/* The instructions the AVX2 block scanner uses, all there since Haswell. */
+#define AVX2 "avx2,bmi,popcnt"
 #include <immintrin.h>
 #endif
 
@@ -200,7 +202,7 @@ cls_sse2(const unsigned char *p, struct raw *r)
 
 #ifdef HAVE_AVX2
 /* simdjson's tables: a byte is of the class if it is its low nibble's entry. */
-__attribute__((target("avx2"))) static inline void
+__attribute__((target(AVX2))) static inline void
 cls_avx2(const unsigned char *p, struct raw *r)
 {
 	const __m256i wst = _mm256_setr_epi8(' ', 100, 100, 100, 17, 100, 113,
@@ -268,17 +270,16 @@ indexblocks(struct blocks *st, size_t *idx, classify_fn *classify)
 		instr = 0 - (in >> 63);
 		prev = other >> 63;
 		/*
-		 * Eight at a time, past the count too (idx has the room):
+		 * Four at a time, past the count too (idx has the room):
 		 * the top bit keeps ctz defined when bits run out.
 		 */
 		nb = __builtin_popcountll(bits);
 		w = idx + cnt;
 		cnt += (size_t)nb;
-		for (; nb > 0; nb -= 8, w += 8) {
+		for (; nb > 0; nb -= 4, w += 4) {
 #define ONE(i) w[i] = b + (size_t)__builtin_ctzll(bits | (uint64_t)1 << 63); \
 			bits &= bits - 1
 			ONE(0); ONE(1); ONE(2); ONE(3);
-			ONE(4); ONE(5); ONE(6); ONE(7);
 #undef ONE
 		}
 	}
@@ -289,14 +290,6 @@ indexblocks(struct blocks *st, size_t *idx, classify_fn *classify)
 		st->lim *= 2;
 	return cnt;
 }
-
-#ifdef HAVE_AVX2
-__attribute__((target("avx2"))) static size_t
-index_avx2(struct blocks *st, size_t *idx)
-{
-	return indexblocks(st, idx, cls_avx2);
-}
-#endif
 
 #ifdef __SSE2__
 static size_t
@@ -311,6 +304,15 @@ index_scalar(struct blocks *st, size_t *idx)
 {
 	return indexblocks(st, idx, cls_scalar);
 }
+
+#ifdef HAVE_AVX2
+/* Here the builtins are popcnt and tzcnt. */
+__attribute__((target(AVX2))) static size_t
+index_avx2(struct blocks *st, size_t *idx)
+{
+	return indexblocks(st, idx, cls_avx2);
+}
+#endif
 
 /* Hex digits s[0..4) as a number, or more than 0xffff if not hex. */
 static unsigned
@@ -480,7 +482,7 @@ fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 	char rl[FASTDEPTH];	/* 1: the values of the level are members' */
 	int valof[FASTDEPTH];	/* the member each level is the value of, or -1 */
 	size_t ev = k, done = NONE, q, e, nmem, cnt;
-	int d, esc, cur1, sret;
+	int d, esc, cur1, sret, top;
 
 	switch (s->mode) {
 #ifdef HAVE_AVX2
@@ -549,11 +551,10 @@ keyend:
 		m->key = (uint32_t)(k + 1 - ev);
 		m->keylen = (uint32_t)(q - k - 1);
 		m->esc = (char)(esc ? JM_KEYESC : 0);
-		m->parent = cur1;
-		if (d == 1) {
-			m->parent = -1;
-			cur1 = (int)nmem - 1;
-		}
+		/* Without branches: keys of both levels alternate. */
+		top = d == 1;
+		m->parent = cur1 | -top;
+		cur1 += top * ((int)nmem - 1 - cur1);
 	}
 	NEXT(k);
 	if (t[k] != ':')
@@ -695,7 +696,8 @@ static int
 bestmode(void)
 {
 #ifdef HAVE_AVX2
-	if (__builtin_cpu_supports("avx2"))
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+	    __builtin_cpu_supports("popcnt"))
 		return JSCAN_AVX2;
 #endif
 #ifdef __SSE2__
@@ -720,7 +722,9 @@ jscan_setmode(struct jscan *s, int mode)
 #endif
 	case JSCAN_AVX2:
 #ifdef HAVE_AVX2
-		if (__builtin_cpu_supports("avx2"))
+		if (__builtin_cpu_supports("avx2") &&
+		    __builtin_cpu_supports("bmi") &&
+		    __builtin_cpu_supports("popcnt"))
 			break;
 #endif
 		return -1;
