@@ -329,9 +329,12 @@ hex4v(const unsigned char *s)
 	return v;
 }
 
-/* The end of the escape at t[k] ('\\'), or NONE if it is not valid. */
+/*
+ * The end of the escape at t[k] ('\\'), or NONE if it is not valid; a
+ * surrogate without its other half counts in *lone.
+ */
 static size_t
-fastesc(const unsigned char *t, size_t k, size_t n)
+fastesc(const unsigned char *t, size_t k, size_t n, uint64_t *lone)
 {
 	unsigned u;
 
@@ -350,10 +353,13 @@ fastesc(const unsigned char *t, size_t k, size_t n)
 		return NONE;
 	if (u < 0xd800 || u > 0xdfff)
 		return k + 6;
-	if (u >= 0xdc00 || n - k < 12 || t[k + 6] != '\\' || t[k + 7] != 'u')
-		return NONE;
-	u = hex4v(t + k + 8);
-	return u >= 0xdc00 && u <= 0xdfff ? k + 12 : NONE;
+	if (n - k < 12)
+		return NONE;	/* the other half may be past the end */
+	if (u < 0xdc00 && t[k + 6] == '\\' && t[k + 7] == 'u' &&
+	    (u = hex4v(t + k + 8)) >= 0xdc00 && u <= 0xdfff)
+		return k + 12;
+	(*lone)++;
+	return k + 6;
 }
 
 /* The end of the UTF-8 sequence at t[k], or NONE (RFC 3629's table). */
@@ -413,9 +419,12 @@ digits(const unsigned char *t, size_t k, size_t n)
 	return k;
 }
 
-/* The end of the number at t[k], if one whole number is there. */
+/*
+ * The end of the number at t[k], if one whole number is there; *exp is
+ * set if it has an exponent.
+ */
 INLINE size_t
-fastnum(const unsigned char *t, size_t k, size_t n)
+fastnum(const unsigned char *t, size_t k, size_t n, int *exp)
 {
 	if (t[k] == '-' && ++k == n)
 		return NONE;
@@ -431,6 +440,7 @@ fastnum(const unsigned char *t, size_t k, size_t n)
 		k = digits(t, k + 1, n);
 	}
 	if (k < n && (t[k] | 0x20) == 'e') {
+		*exp = 1;
 		if (++k < n && (t[k] == '+' || t[k] == '-'))
 			k++;
 		if (k >= n || !DIGIT(t[k]))
@@ -482,6 +492,7 @@ fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 	char rl[FASTDEPTH];	/* 1: the values of the level are members' */
 	int valof[FASTDEPTH];	/* the member each level is the value of, or -1 */
 	size_t ev = k, done = NONE, q, e, nmem, cnt;
+	uint64_t lone;		/* surrogates alone in the event */
 	int d, esc, cur1, sret, top;
 
 	switch (s->mode) {
@@ -516,6 +527,7 @@ fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 	NEXT(k);
 event:
 	ev = k;
+	lone = 0;
 	nmem = 0;
 	cur1 = -1;
 	d = 1;
@@ -609,12 +621,14 @@ valstrend:
 		}
 		goto after;
 	default:
-		if ((q = fastnum(t, k, n)) == NONE)
+		esc = 0;
+		if ((q = fastnum(t, k, n, &esc)) == NONE)
 			goto bail;
 		if (m) {
 			m->val = (uint32_t)(k - ev);
 			m->vallen = (uint32_t)(q - k);
 			m->type = '0';
+			m->esc |= (char)(esc ? JM_VALEXP : 0);
 		}
 		goto after;
 	}
@@ -638,6 +652,9 @@ close:
 	if (k + 1 - ev > s->maxevent)
 		goto bail;
 	s->nmem = nmem;
+	s->evoff = s->off + ev;
+	s->lone0 = s->nlone;
+	s->nlone += lone;
 	s->onevent(s->arg, (const char *)t + ev, k + 1 - ev, mem, nmem);
 	s->nevent++;
 	s->lastend = s->off + k + 1;
@@ -655,7 +672,7 @@ strslow:
 	/* q is a stop inside the string other than its closing quote. */
 	if (t[q] == '\\') {
 		esc = 1;
-		if ((e = fastesc(t, q, n)) == NONE)
+		if ((e = fastesc(t, q, n, &lone)) == NONE)
 			goto bail;
 		if (t[q + 1] == '"') {
 			/* Taken for a closing quote: index afresh. */
@@ -881,6 +898,8 @@ value:
 				goto after;
 		}
 		s->inev = 1;
+		s->evoff = s->off + (uint64_t)(p - base);
+		s->lone0 = s->nlone;
 		s->evlen = 0;
 		s->nmem = 0;
 		s->cur1 = -1;
@@ -1144,26 +1163,39 @@ uhex:
 		s->sub++;
 		p++;
 	}
+	/*
+	 * A surrogate without its other half is valid JSON to Python,
+	 * read as U+FFFD (jstr_decode) and counted: nlone.
+	 */
 	if (s->hisurr) {
-		if (s->hex < 0xdc00 || s->hex > 0xdfff)
-			FAIL("unpaired surrogate in \\u escape");
 		s->hisurr = 0;
+		if (s->hex >= 0xdc00 && s->hex <= 0xdfff)
+			goto str;
+		s->nlone++;	/* the high half before; this one as it is */
+	}
+	if (s->hex >= 0xdc00 && s->hex <= 0xdfff) {
+		s->nlone++;
 		goto str;
 	}
-	if (s->hex >= 0xdc00 && s->hex <= 0xdfff)
-		FAIL("unpaired surrogate in \\u escape");
 	if (s->hex < 0xd800 || s->hex > 0xdbff)
 		goto str;
 	s->hisurr = 1;
 surr1:
 	NEED(S_SURR1);
-	if (*p != '\\')
-		FAIL("unpaired surrogate in \\u escape");
+	if (*p != '\\') {
+		s->hisurr = 0;
+		s->nlone++;
+		goto str;
+	}
 	p++;
 surr2:
 	NEED(S_SURR2);
-	if (*p != 'u')
-		FAIL("unpaired surrogate in \\u escape");
+	if (*p != 'u') {
+		/* Another escape after the lone high half. */
+		s->hisurr = 0;
+		s->nlone++;
+		goto esc;
+	}
 	p++;
 	s->sub = 0;
 	s->hex = 0;
@@ -1271,6 +1303,8 @@ nexp:
 nend:
 	if (!(cls[*p] & C_DELIM))
 		FAIL("invalid number");
+	if (s->sub == N_EXP && RECVAL())
+		s->mem[s->nmem - 1].esc |= JM_VALEXP;
 scalarend:
 	if (RECVAL()) {
 		m = &s->mem[s->nmem - 1];
@@ -1379,7 +1413,7 @@ decode(char *out, const char *s, size_t n, int tsv)
 {
 	const char *end = s + n, *q;
 	char *w = out;
-	unsigned cp;
+	unsigned cp, lo;
 
 	while ((q = memchr(s, '\\', (size_t)(end - s))) != NULL) {
 		memcpy(w, s, (size_t)(q - s));
@@ -1394,10 +1428,14 @@ decode(char *out, const char *s, size_t n, int tsv)
 		case 'u':
 			cp = hex4(q + 2);
 			s = q + 6;
-			if (cp >= 0xd800 && cp <= 0xdbff) {
+			if (cp >= 0xd800 && cp <= 0xdbff && end - s >= 6 &&
+			    s[0] == '\\' && s[1] == 'u' &&
+			    (lo = hex4(s + 2)) >= 0xdc00 && lo <= 0xdfff) {
 				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				    (hex4(q + 8) - 0xdc00);
-				s = q + 12;
+				    (lo - 0xdc00);
+				s += 6;
+			} else if (cp >= 0xd800 && cp <= 0xdfff) {
+				cp = 0xfffd;	/* a lone half (jscan_feed) */
 			}
 			break;
 		default: cp = (unsigned char)q[1]; break;

@@ -5,7 +5,7 @@
  *
  * The scanner (jscan_*) is fed the JSON text in chunks of any size.  It
  * checks the whole text against the JSON grammar (strings: escapes,
- * surrogate pairs, UTF-8; numbers; nesting up to JSCAN_MAXDEPTH) while
+ * UTF-8; numbers; nesting up to JSCAN_MAXDEPTH) while
  * holding only a depth stack, and hands every element of the
  * traceEvents array (or of a bare top-level array) to a callback as one
  * contiguous, valid JSON object.  Everything else in the trace
@@ -43,8 +43,12 @@ enum {
 	JSCAN_AVX2		/* ... with AVX2: "avx2" */
 };
 
-/* Escape flags of a member (jmember.esc). */
-enum { JM_KEYESC = 1, JM_VALESC = 2 };
+/* Flags of a member (jmember.esc). */
+enum {
+	JM_KEYESC = 1,	/* the key has \ escapes */
+	JM_VALESC = 2,	/* the string value has \ escapes */
+	JM_VALEXP = 4	/* the number value has an exponent */
+};
 
 /*
  * One key of an event object, or of an object that is the value of
@@ -57,7 +61,7 @@ struct jmember {
 	uint32_t vallen;	/* its length in bytes */
 	int parent;		/* the member whose value holds this key, or -1 */
 	char type;		/* '"' string, '{' object, '[' array, '0' number, 't' literal */
-	char esc;		/* JM_KEYESC, JM_VALESC: the text has \ escapes */
+	char esc;		/* JM_KEYESC, JM_VALESC, JM_VALEXP */
 };
 
 /*
@@ -80,6 +84,9 @@ struct jscan {
 
 	uint64_t off;		/* stream offset of the next chunk's first byte */
 	uint64_t nevent;	/* events done: the UID of the one being read or handed out */
+	uint64_t evoff;		/* stream offset of the event handed out */
+	uint64_t nlone;		/* \u surrogates without their other half */
+	uint64_t lone0;		/* nlone when the event handed out began */
 	uint64_t lastend;	/* offset just past the last complete event */
 	int state;		/* where scanning resumes (enum in jscan.c) */
 	int sub;		/* step inside a string escape, number or literal */
@@ -137,7 +144,11 @@ void jscan_free(struct jscan *s);
  * escape grows); returns the bytes written.
  */
 size_t jstr_tsv(char *out, const char *s, size_t n);
-/* Decode the JSON string body s[0..n) into out (room for n bytes). */
+/*
+ * Decode the JSON string body s[0..n) into out (room for n bytes).  A
+ * \u surrogate without its other half, which Python reads as a lone
+ * surrogate, becomes U+FFFD: UTF-8 cannot hold it.
+ */
 size_t jstr_decode(char *out, const char *s, size_t n);
 /*
  * Write the valid JSON value s[0..n) as compact JSON text (whitespace

@@ -29,6 +29,7 @@
 #define SLOTS 4			/* inflated chunks in flight */
 #define SLOTSZ (1 << 20)	/* bytes of text in one chunk */
 #define OUTBUF (1 << 20)	/* records are written in blocks of this */
+#define NUMMAX 1024		/* longest number written without exponent */
 
 /* Top-level keys of an event that can be fields. */
 enum { K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ID, K_BP, K_S,
@@ -41,14 +42,14 @@ static const char deffields[] = "UID,ph,cat,name,pid,tid,ts,dur,id,bp,"
     "correlation,External id,stream,Sequence number,Input Dims,Input type,"
     "Input Strides,Concrete Inputs,value,Process Group Name,"
     "Process Group Ranks,Collective name,Group size,dtype,In msg nelems,"
-    "Out msg nelems,In split size,Out split size";
+    "Out msg nelems,In split size,Out split size,lone surrogates";
 
 /* What an output field is made of. */
-enum { F_UID, F_TOP, F_ARG, F_VALUE };
+enum { F_UID, F_TOP, F_ARG, F_VALUE, F_LONE };
 
 /* One output field. */
 struct field {
-	int kind;		/* F_UID, F_TOP, F_ARG or F_VALUE */
+	int kind;		/* F_UID, F_TOP, F_ARG, F_VALUE or F_LONE */
 	int idx;		/* the K_ key (F_TOP) or argkey index (F_ARG) */
 };
 
@@ -80,8 +81,9 @@ struct obuf {
 	size_t cap;	/* bytes allocated */
 };
 
-/* A field's member (parse.slot) that is not one: the UID. */
+/* A field's member (parse.slot) that is not one: the UID, the count. */
 #define M_UID (-2)
+#define M_LONE (-3)
 
 /* Parsing the traces.  Ownership: all owned but name. */
 struct parse {
@@ -91,6 +93,7 @@ struct parse {
 	int *arg;		/* member of each argkey in args, or -1 */
 	int value;		/* the member value stands for, or -1 */
 	int uid;		/* M_UID, what slot points to for UID */
+	int lone;		/* M_LONE, ... for lone surrogates */
 	int **slot;		/* per field: its member (top, arg, value, uid) */
 	int hasvalue;		/* some field is value */
 	char uidtext[24];	/* the last UID written, in decimal */
@@ -99,6 +102,7 @@ struct parse {
 	char *key;		/* a key or string decoded, when it has escapes */
 	size_t keycap;		/* allocated size of key */
 	struct obuf out;	/* records to write */
+	size_t room;		/* room reserved for the record being written */
 };
 
 /* One buffer of inflated text passed from the inflater to the parser. */
@@ -368,12 +372,70 @@ copy(char *dst, const char *src, size_t n, size_t room)
 	memcpy(dst, src, n);
 }
 
+/*
+ * Write a number with an exponent as a plain decimal (num_plain), so
+ * that sort -n and the later stages read its value; the record being
+ * written, at w, grows to hold it.  Field i names it in an error.
+ */
+static char *
+plain(struct parse *ps, char *w, const char *s, size_t n, size_t i)
+{
+	char num[NUMMAX];
+	size_t len, at = (size_t)(w - ps->out.b);
+
+	if ((len = num_plain(num, sizeof(num), s, n)) == 0) {
+		oflushall(&ps->out);
+		tl_die("%s: event %" PRIu64 ": %s: number too large: %.*s",
+		    ps->name, ps->js.nevent, fieldname[i], (int)MIN(n, 40), s);
+	}
+	/* Room as reserved for the whole record, past the number. */
+	tl_grow((void **)&ps->out.b, &ps->out.cap, at + len + ps->room, 1);
+	memcpy(ps->out.b + at, num, len);
+	return ps->out.b + at + len;
+}
+
 /* Is member i (or -1) the one-byte string c? */
 static int
 streq1(const char *ev, const struct jmember *m, int i, int c)
 {
 	return i >= 0 && m[i].type == '"' && m[i].vallen == 1 &&
 	    !(m[i].esc & JM_VALESC) && ev[m[i].val] == c;
+}
+
+/*
+ * A GPU event without a number ts and dur stops TraceLens (a KeyError
+ * on "dur"), and makes no sense in a timeline: name it here, where the
+ * trace and the event are known.
+ */
+static void
+gputimes(struct parse *ps, const char *ev, const struct jmember *m)
+{
+	static const char *const gpucat[] = { "kernel", "gpu_memcpy",
+	    "gpu_memset" };
+	const char *cat, *what = NULL;
+	size_t i, n;
+	int ts = ps->top[K_TS], dur = ps->top[K_DUR];
+
+	cat = text(ps, ev, m[ps->top[K_CAT]].val, m[ps->top[K_CAT]].vallen,
+	    m[ps->top[K_CAT]].esc & JM_VALESC, &n);
+	for (i = 0; i < LEN(gpucat); i++)
+		if (n == strlen(gpucat[i]) && memcmp(cat, gpucat[i], n) == 0)
+			break;
+	if (i == LEN(gpucat))
+		return;
+	if (ts < 0)
+		what = "without ts";
+	else if (m[ts].type != '0')
+		what = "whose ts is not a number";
+	else if (dur < 0)
+		what = "without dur";
+	else if (m[dur].type != '0')
+		what = "whose dur is not a number";
+	if (what == NULL)
+		return;
+	oflushall(&ps->out);
+	tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): %s event %s",
+	    ps->name, ps->js.evoff, ps->js.nevent, gpucat[i], what);
 }
 
 /* Write the UID n, counted up from the last one where it can be. */
@@ -442,6 +504,9 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	if (ps->top[K_ARGS] != args)
 		for (i = 0; i < nargkeys; i++)
 			ps->arg[i] = -1;
+	if ((idx = ps->top[K_CAT]) >= 0 && m[idx].type == '"' &&
+	    (ev[m[idx].val] == 'k' || ev[m[idx].val] == 'g'))
+		gputimes(ps, ev, m);
 	if (ncats > 0 && !keepcat(ps, ev, m))
 		return;
 	ps->value = -1;
@@ -454,7 +519,8 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	 * most double them; no member is in more than maxref fields; copy
 	 * writes up to 16 bytes past a value.
 	 */
-	w = oroom(&ps->out, nfields + 24 + 16 + 2 * len * maxref);
+	ps->room = nfields + 24 + 16 + 2 * len * maxref;
+	w = oroom(&ps->out, ps->room);
 	for (i = 0; i < nfields; i++) {
 		if ((idx = *ps->slot[i]) >= 0) {
 			f = &m[idx];
@@ -462,6 +528,8 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 				w += jval_tsv(w, ev + f->val, f->vallen);
 			} else if (f->esc & JM_VALESC) {
 				w += jstr_tsv(w, ev + f->val, f->vallen);
+			} else if (f->esc & JM_VALEXP) {
+				w = plain(ps, w, ev + f->val, f->vallen, i);
 			} else {
 				/* No escapes: no byte that tl(7) escapes. */
 				copy(w, ev + f->val, f->vallen, len - f->val);
@@ -469,6 +537,8 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 			}
 		} else if (idx == M_UID) {
 			w = putuid(ps, w, ps->js.nevent);
+		} else if (idx == M_LONE && ps->js.nlone > ps->js.lone0) {
+			w = putu64(w, ps->js.nlone - ps->js.lone0);
 		}
 		*w++ = '\t';
 	}
@@ -545,7 +615,7 @@ inflater(void *arg)
 	struct slot *sl;
 	z_stream z;
 	ssize_t r;
-	int i, zr, ended = 0, last = 0;
+	int i, zr, ended = 0, last = 0, padded = 0;
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
@@ -582,6 +652,19 @@ inflater(void *arg)
 				}
 				z.next_in = g->in;
 				z.avail_in = r > 0 ? (uInt)r : 0;
+				continue;
+			}
+			if (ended && (padded || z.next_in[0] == 0)) {
+				/* Zeros to the end, as gzip -t allows (tar pads so). */
+				padded = 1;
+				while (z.avail_in > 0 && z.next_in[0] == 0) {
+					z.next_in++;
+					z.avail_in--;
+				}
+				if (z.avail_in == 0)
+					continue;
+				sl->err = "trailing garbage after gzip data";
+				last = 1;
 				continue;
 			}
 			if (ended) {
@@ -671,17 +754,45 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 	pthread_cond_destroy(&g.cv);
 }
 
+/* The compression other than gzip that buf[0..n) starts with, or NULL. */
+static const char *
+compressed(const char *buf, size_t n)
+{
+	static const struct {
+		const char *magic;	/* the first bytes of such a file */
+		size_t len;		/* how many */
+		const char *name;	/* the compression's */
+	} fmt[] = {
+		{ "\x28\xb5\x2f\xfd", 4, "zstd" },
+		{ "BZh", 3, "bzip2" },
+		{ "\xfd" "7zXZ\0", 6, "xz" },
+		{ "\x04\x22\x4d\x18", 4, "lz4" },
+		{ "PK\x03\x04", 4, "zip" },
+	};
+	size_t i;
+
+	for (i = 0; i < LEN(fmt); i++)
+		if (n >= fmt[i].len && memcmp(buf, fmt[i].magic, fmt[i].len) == 0)
+			return fmt[i].name;
+	return NULL;
+}
+
 static void
 parsefd(struct parse *ps, int fd, const char *name)
 {
 	char *buf = tl_malloc(INBUF);
+	const char *what;
 	size_t n = 0, r;
 
 	ps->name = name;
 	jscan_init(&ps->js, maxevent, onevent, ps);
 	/* Told apart by content, not name: gzip starts with 1f 8b. */
-	while (n < 2 && (r = xread(ps, fd, buf + n, INBUF - n)) > 0)
+	while (n < 6 && (r = xread(ps, fd, buf + n, INBUF - n)) > 0)
 		n += r;
+	if ((what = compressed(buf, n)) != NULL) {
+		oflushall(&ps->out);
+		tl_die("%s: compressed with %s: decompress it first", name, what);
+	}
 	if (n >= 2 && (unsigned char)buf[0] == 0x1f &&
 	    (unsigned char)buf[1] == 0x8b) {
 		gunzip(ps, fd, buf, n);
@@ -692,6 +803,10 @@ parsefd(struct parse *ps, int fd, const char *name)
 		}
 		finish(ps);
 	}
+	if (ps->js.nlone > 0)
+		tl_warn("%s: %" PRIu64 " lone UTF-16 surrogate%s in \\u escapes "
+		    "read as U+FFFD", name, ps->js.nlone,
+		    ps->js.nlone == 1 ? "" : "s");
 	free(buf);
 }
 
@@ -773,6 +888,8 @@ setfields(char *list)
 			tl_usage_die("-f: empty field name");
 		if (strcmp(names[i], "UID") == 0) {
 			fields[i].kind = F_UID;
+		} else if (strcmp(names[i], "lone surrogates") == 0) {
+			fields[i].kind = F_LONE;
 		} else if ((k = findtopname(names[i], strlen(names[i]))) >= 0) {
 			fields[i].kind = F_TOP;
 			fields[i].idx = k;
@@ -885,6 +1002,7 @@ parseinit(struct parse *ps)
 	ps->arg = tl_calloc(nargkeys + 1, sizeof(*ps->arg));
 	ps->slot = tl_calloc(nfields, sizeof(*ps->slot));
 	ps->uid = M_UID;
+	ps->lone = M_LONE;
 	for (i = 0; i < nfields; i++) {
 		if (fields[i].kind == F_TOP)
 			ps->slot[i] = &ps->top[fields[i].idx];
@@ -892,6 +1010,8 @@ parseinit(struct parse *ps)
 			ps->slot[i] = &ps->arg[fields[i].idx];
 		else if (fields[i].kind == F_VALUE)
 			ps->slot[i] = &ps->value;
+		else if (fields[i].kind == F_LONE)
+			ps->slot[i] = &ps->lone;
 		else
 			ps->slot[i] = &ps->uid;
 		ps->hasvalue |= fields[i].kind == F_VALUE;

@@ -4,7 +4,8 @@
  * run by tests/fuzz/run.  For each input it checks that:
  * - the result does not depend on how the text is cut into chunks:
  *   whole, in chunks of 1 to 64 bytes, and byte by byte give the same
- *   events, members and error (message and byte offset);
+ *   events, members, each event's offset and count of lone surrogates,
+ *   the error (message and byte offset) or the trace's lone surrogates;
  * - nor on the scanner's mode: byte by byte only, and blocks classified
  *   in plain C, with SSE2 and with AVX2 (those the CPU has);
  * - every event handed out is one JSON object that jsmn (strict, used
@@ -38,7 +39,10 @@ struct result {
 	int truncated;		/* the scanner's truncated */
 	uint64_t lastend;	/* the scanner's lastend */
 	int seenev;		/* the scanner's seenev */
+	uint64_t nlone;		/* the scanner's nlone */
 };
+
+static struct jscan *scanning;	/* the scanner that calls onevent */
 
 #define CHECK(c) do { if (!(c)) { \
 	fprintf(stderr, "fuzz_jscan: %s:%d: check failed: %s\n", \
@@ -92,6 +96,9 @@ samemember(const struct jmember *m, const jsmntok_t *t, int k,
 	if (m->type == '"')
 		CHECK(!(m->esc & JM_VALESC) ==
 		    !memchr(ev + m->val, '\\', m->vallen));
+	CHECK(!(m->esc & JM_VALEXP) == !(m->type == '0' &&
+	    (memchr(ev + m->val, 'e', m->vallen) ||
+	    memchr(ev + m->val, 'E', m->vallen))));
 }
 
 /* Check jstr_tsv and jval_tsv on one value. */
@@ -142,6 +149,7 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	static unsigned cap;
 	jsmn_parser p;
 	size_t mi = 0, k2;
+	uint64_t lone;
 	int n, i, j, k, top;
 
 	if (cap == 0)
@@ -174,6 +182,9 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		r->hash = fnv(r->hash, &m[mi], sizeof(m[mi]));
 	}
 	r->hash = fnv(r->hash, ev, len);
+	lone = scanning->nlone - scanning->lone0;
+	r->hash = fnv(r->hash, &lone, sizeof(lone));
+	r->hash = fnv(r->hash, &scanning->evoff, sizeof(scanning->evoff));
 	r->nevent++;
 }
 
@@ -189,6 +200,7 @@ scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
 	memset(r, 0, sizeof(*r));
 	r->hash = 14695981039346656037ULL;
 	jscan_init(&s, maxevent, onevent, r);
+	scanning = &s;
 	if (mode != 0)
 		CHECK(jscan_setmode(&s, mode) == 0);
 	for (off = 0; off < size && rc == 0; off += n) {
@@ -205,6 +217,7 @@ scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
 	r->truncated = s.truncated;
 	r->lastend = s.lastend;
 	r->seenev = s.seenev;
+	r->nlone = s.nlone;
 	CHECK(s.nevent == r->nevent);
 	if (s.err)
 		CHECK(s.erroff <= size);
@@ -225,6 +238,7 @@ same(const struct result *a, const struct result *b)
 	CHECK(a->truncated == b->truncated);
 	CHECK(a->lastend == b->lastend);
 	CHECK(a->seenev == b->seenev);
+	CHECK(a->err != NULL || a->nlone == b->nlone);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
