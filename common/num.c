@@ -402,7 +402,7 @@ num_plain(char *out, size_t size, const char *s, size_t len)
 		/* Zero, or below 1e-400: zero as a double too. */
 		if (size < 3 + (size_t)neg)
 			return 0;
-		memcpy(out, "-0.0" + !neg, 3 + (size_t)neg);
+		memcpy(out, &"-0.0"[!neg], 3 + (size_t)neg);
 		return 3 + (size_t)neg;
 	}
 	/* Whole part d[lo..point), fraction d[point..hi), zeros trimmed. */
