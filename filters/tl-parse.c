@@ -510,8 +510,9 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	if (ncats > 0 && !keepcat(ps, ev, m))
 		return;
 	ps->value = -1;
-	if (ps->hasvalue && (streq1(ev, m, ps->top[K_PH], 'M') ||
-	    streq(ps, ev, m, ps->top[K_PH], "M")))
+	if (ps->hasvalue && (idx = ps->top[K_PH]) >= 0 &&
+	    (m[idx].esc & JM_VALESC ? streq(ps, ev, m, idx, "M") :
+	    streq1(ev, m, idx, 'M')))
 		ps->value = valueof(ps, ev, m);
 
 	/*
