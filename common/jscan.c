@@ -1527,21 +1527,27 @@ skipws(const unsigned char *p, const unsigned char *end)
 	return p;
 }
 
-size_t
-jval_tsv(char *out, const char *s, size_t n)
+/*
+ * jval_tsv from p on, inside a string when instr is set (its opening
+ * quote written); w has room up to wend.  Returns the end written.
+ */
+static char *
+jval_rest(char *w, char *wend, const unsigned char *p,
+    const unsigned char *end, int instr)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	char *w = out, *wend = out + 2 * n;
-
+	if (instr)
+		goto instring;
 	while ((p = copyrun(p, end, &w, wend, 0)) < end) {
 		if (*p != '"') {
 			/* Whitespace outside strings goes. */
 			p = skipws(p + 1, end);
 			continue;
 		}
-		/* A string; the only byte to escape is '\\'. */
 		*w++ = '"';
-		while (*(p = copyrun(p + 1, end, &w, wend, 1)) == '\\') {
+		p++;
+instring:
+		/* The only byte of a string to escape is '\\'. */
+		while (*(p = copyrun(p, end, &w, wend, 1)) == '\\') {
 			*w++ = '\\';
 			*w++ = '\\';
 			if (*++p == '\\') {
@@ -1550,9 +1556,87 @@ jval_tsv(char *out, const char *s, size_t n)
 			} else {
 				*w++ = (char)*p;
 			}
+			p++;
 		}
 		*w++ = '"';
 		p++;
 	}
-	return (size_t)(w - out);
+	return w;
+}
+
+#ifdef HAVE_AVX2
+/*
+ * Whitespace outside strings squeezed out of 16 bytes at a time, with
+ * pshufb and a table of the shuffles that keep the bytes of each 8-bit
+ * mask; a block with a backslash goes to jval_rest, byte by byte.
+ */
+__attribute__((target("ssse3,popcnt"))) static size_t
+jval_ssse3(char *out, const char *s, size_t n)
+{
+	static unsigned char shuf[256][8];	/* shuf[m]: m's bits, first */
+	static int made;			/* shuf is filled in */
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i blank = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n');
+	const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	char *w = out, *wend = out + 2 * n;
+	unsigned q, ws, in, keep, instr = 0;
+	__m128i v;
+	int m, b, k;
+
+	if (!made) {
+		for (m = 0; m < 256; m++)
+			for (b = k = 0; b < 8; b++)
+				if (m & 1 << b)
+					shuf[m][k++] = (unsigned char)b;
+		made = 1;
+	}
+	while (end - p >= 16 && wend - w >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, bslash)) != 0)
+			break;
+		q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
+		ws = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, blank), _mm_cmpeq_epi8(v, nl)),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab))));
+		/* Inside strings: each quote flips, from the opening one on. */
+		in = q ^ q << 1;
+		in ^= in << 2;
+		in ^= in << 4;
+		in ^= in << 8;
+		in = (in ^ (0 - instr)) & 0xffff;
+		keep = ~(ws & ~in) & 0xffff;
+		_mm_storel_epi64((__m128i *)(void *)w, _mm_shuffle_epi8(v,
+		    _mm_loadl_epi64((const __m128i *)(const void *)
+		    shuf[keep & 0xff])));
+		w += __builtin_popcount(keep & 0xff);
+		_mm_storel_epi64((__m128i *)(void *)w, _mm_shuffle_epi8(
+		    _mm_srli_si128(v, 8), _mm_loadl_epi64((const __m128i *)
+		    (const void *)shuf[keep >> 8])));
+		w += __builtin_popcount(keep >> 8);
+		instr = in >> 15;
+		p += 16;
+	}
+	return (size_t)(jval_rest(w, wend, p, end, (int)instr) - out);
+}
+#endif
+
+size_t
+jval_tsv(char *out, const char *s, size_t n)
+{
+#ifdef HAVE_AVX2
+	/* (one test of the CPU and of TL_JSCAN, for the life of the process) */
+	static int simd = -1;
+	const char *e;
+
+	if (simd < 0)
+		simd = __builtin_cpu_supports("ssse3") &&
+		    __builtin_cpu_supports("popcnt") &&
+		    ((e = getenv("TL_JSCAN")) == NULL ||
+		    (strcmp(e, "bytes") != 0 && strcmp(e, "scalar") != 0));
+	if (simd)
+		return jval_ssse3(out, s, n);
+#endif
+	return (size_t)(jval_rest(out, out + 2 * n,
+	    (const unsigned char *)s, (const unsigned char *)s + n, 0) - out);
 }
