@@ -536,9 +536,11 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 				copy(w, ev + f->val, f->vallen, len - f->val);
 				w += f->vallen;
 			}
+		} else if (idx == -1) {
+			/* missing: the most common */
 		} else if (idx == M_UID) {
 			w = putuid(ps, w, ps->js.nevent);
-		} else if (idx == M_LONE && ps->js.nlone > ps->js.lone0) {
+		} else if (ps->js.nlone > ps->js.lone0) {
 			w = putu64(w, ps->js.nlone - ps->js.lone0);
 		}
 		*w++ = '\t';
