@@ -91,6 +91,36 @@ strscan(const unsigned char *p, const unsigned char *end)
 	return p;
 }
 
+/*
+ * The first byte c of a UTF-8 sequence (RFC 3629's table): how many
+ * bytes follow, 0 if c cannot start one, and the range [lo, hi] of the
+ * first of them (no overlongs, no surrogates, nothing past U+10FFFF);
+ * the others are 80 to bf.
+ */
+static int
+utf8lead(int c, int *lo, int *hi)
+{
+	*lo = 0x80;
+	*hi = 0xbf;
+	if (c >= 0xc2 && c <= 0xdf)
+		return 1;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (c == 0xe0)
+			*lo = 0xa0;
+		else if (c == 0xed)
+			*hi = 0x9f;	/* no surrogates */
+		return 2;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (c == 0xf0)
+			*lo = 0x90;
+		else if (c == 0xf4)
+			*hi = 0x8f;
+		return 3;
+	}
+	return 0;
+}
+
 static int
 hexval(int c)
 {
@@ -362,29 +392,14 @@ fastesc(const unsigned char *t, size_t k, size_t n, uint64_t *lone)
 	return k + 6;
 }
 
-/* The end of the UTF-8 sequence at t[k], or NONE (RFC 3629's table). */
+/* The end of the UTF-8 sequence at t[k], or NONE. */
 static size_t
 fastutf8(const unsigned char *t, size_t k, size_t n)
 {
-	int c = t[k], need, lo = 0x80, hi = 0xbf;
+	int need, lo, hi;
 
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 1;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else {
+	if ((need = utf8lead(t[k], &lo, &hi)) == 0)
 		return NONE;
-	}
 	if (n - k <= (size_t)need)
 		return NONE;
 	for (k++; need > 0; need--, k++) {
@@ -1103,26 +1118,8 @@ str:
 	}
 	if (c < 0x20)
 		FAIL("control character in string");
-	/* The first byte of a UTF-8 sequence: RFC 3629's table. */
-	s->lo = 0x80;
-	s->hi = 0xbf;
-	if (c >= 0xc2 && c <= 0xdf) {
-		s->need = 1;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		s->need = 2;
-		if (c == 0xe0)
-			s->lo = 0xa0;
-		else if (c == 0xed)
-			s->hi = 0x9f;	/* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		s->need = 3;
-		if (c == 0xf0)
-			s->lo = 0x90;
-		else if (c == 0xf4)
-			s->hi = 0x8f;
-	} else {
+	if ((s->need = utf8lead(c, &s->lo, &s->hi)) == 0)
 		FAIL("invalid UTF-8 in string");
-	}
 	p++;
 utf8cont:
 	while (s->need > 0) {
