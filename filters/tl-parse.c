@@ -505,7 +505,8 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		for (i = 0; i < nargkeys; i++)
 			ps->arg[i] = -1;
 	if ((idx = ps->top[K_CAT]) >= 0 && m[idx].type == '"' &&
-	    (ev[m[idx].val] == 'k' || ev[m[idx].val] == 'g'))
+	    (ev[m[idx].val] == 'k' || ev[m[idx].val] == 'g' ||
+	    (m[idx].esc & JM_VALESC)))
 		gputimes(ps, ev, m);
 	if (ncats > 0 && !keepcat(ps, ev, m))
 		return;
