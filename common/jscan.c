@@ -137,8 +137,6 @@ hexval(int c)
 
 #define NONE ((size_t)-1)	/* no such offset */
 #define FASTDEPTH 64		/* deepest nesting in an event scanned so */
-#define IDXMAX 1024		/* most stops indexed ahead */
-#define IDXMIN 16		/* ... after a fresh start */
 #define DIGIT(c) ((unsigned)(c) - '0' < 10)
 #define INLINE static inline __attribute__((always_inline))
 
@@ -157,24 +155,25 @@ struct raw {
 typedef void classify_fn(const unsigned char *, struct raw *);
 
 /*
- * Indexing the stops of a text: the bytes where the byte scanner would
- * stop.  Outside strings these are the structural characters, the
- * quotes and the first byte of every other run (a number, literal or
- * garbage); inside a string, its closing quote and every backslash,
- * control and non-ASCII byte.  Whitespace and the rest of a run are
- * never stops.  An escaped quote is taken for a real one, so the
- * string scan starts afresh after one.  This is where indexing goes on.
+ * The stops of a text, a 64-bit mask a block: the bytes where the byte
+ * scanner would stop.  Outside strings these are the structural
+ * characters, the quotes and the first byte of every other run (a
+ * number, literal or garbage); inside a string, its closing quote and
+ * every backslash, control and non-ASCII byte.  Whitespace and the rest
+ * of a run are never stops.  An escaped quote is taken for a real one,
+ * so the string scan starts afresh after one.  The block scanner takes
+ * the stops from the mask as it goes (tzcnt, then clear the bit): no
+ * list of them is written.  This is where classifying goes on.
  */
 struct blocks {
 	const unsigned char *t;	/* the text */
 	size_t n;		/* its length */
-	size_t b;		/* offset of the next block to index */
+	size_t b;		/* offset of the next block to classify */
 	uint64_t instr;		/* ~0: block b starts inside a string */
 	uint64_t other;		/* 1: the byte before block b is in a run */
-	size_t lim;		/* stops to index at a time, at least */
 };
 
-typedef size_t index_fn(struct blocks *, size_t *);
+typedef uint64_t index_fn(struct blocks *);
 
 static inline void
 cls_scalar(const unsigned char *p, struct raw *r)
@@ -263,84 +262,59 @@ cls_avx2(const unsigned char *p, struct raw *r)
 }
 #endif
 
-/*
- * Index the stops of the blocks from st->b into idx (room for lim + 64
- * more): how many, 0 at the end of the text.
- */
-INLINE size_t
-indexblocks(struct blocks *st, size_t *idx, classify_fn *classify)
+/* The stops of the block at st->b, as bits; st->b moves past it. */
+INLINE uint64_t
+blockbits(struct blocks *st, classify_fn *classify)
 {
 	unsigned char pad[64];
 	struct raw r;
-	uint64_t in, other, bits, instr = st->instr, prev = st->other;
-	size_t cnt = 0, b = st->b, *w;
-	int nb;
+	uint64_t in, other, bits;
 
-	for (; cnt < st->lim && b < st->n; b += 64) {
-		if (st->n - b >= 64) {
-			classify(st->t + b, &r);
-		} else {
-			/* Blanks after the end: no stops, no carries. */
-			memcpy(pad, st->t + b, st->n - b);
-			memset(pad + (st->n - b), ' ', sizeof(pad) - (st->n - b));
-			classify(pad, &r);
-		}
-		/* Inside strings: each quote flips, from the opening one on. */
-		in = r.q;
-		in ^= in << 1;
-		in ^= in << 2;
-		in ^= in << 4;
-		in ^= in << 8;
-		in ^= in << 16;
-		in ^= in << 32;
-		in ^= instr;
-		other = ~(r.ws | r.op | r.q);
-		bits = r.q | (~in & (r.op | (other & ~(other << 1 | prev)))) |
-		    (in & r.sp);
-		instr = 0 - (in >> 63);
-		prev = other >> 63;
-		/*
-		 * Four at a time, past the count too (idx has the room):
-		 * the top bit keeps ctz defined when bits run out.
-		 */
-		nb = __builtin_popcountll(bits);
-		w = idx + cnt;
-		cnt += (size_t)nb;
-		for (; nb > 0; nb -= 4, w += 4) {
-#define ONE(i) w[i] = b + (size_t)__builtin_ctzll(bits | (uint64_t)1 << 63); \
-			bits &= bits - 1
-			ONE(0); ONE(1); ONE(2); ONE(3);
-#undef ONE
-		}
+	if (st->n - st->b >= 64) {
+		classify(st->t + st->b, &r);
+	} else {
+		/* Blanks after the end: no stops, no carries. */
+		memcpy(pad, st->t + st->b, st->n - st->b);
+		memset(pad + (st->n - st->b), ' ', sizeof(pad) - (st->n - st->b));
+		classify(pad, &r);
 	}
-	st->b = b;
-	st->instr = instr;
-	st->other = prev;
-	if (st->lim < IDXMAX)
-		st->lim *= 2;
-	return cnt;
+	/* Inside strings: each quote flips, from the opening one on. */
+	in = r.q;
+	in ^= in << 1;
+	in ^= in << 2;
+	in ^= in << 4;
+	in ^= in << 8;
+	in ^= in << 16;
+	in ^= in << 32;
+	in ^= st->instr;
+	other = ~(r.ws | r.op | r.q);
+	bits = r.q | (~in & (r.op | (other & ~(other << 1 | st->other)))) |
+	    (in & r.sp);
+	st->instr = 0 - (in >> 63);
+	st->other = other >> 63;
+	st->b += 64;
+	return bits;
 }
 
 #ifdef __SSE2__
-static size_t
-index_sse2(struct blocks *st, size_t *idx)
+static uint64_t
+index_sse2(struct blocks *st)
 {
-	return indexblocks(st, idx, cls_sse2);
+	return blockbits(st, cls_sse2);
 }
 #endif
 
-static size_t
-index_scalar(struct blocks *st, size_t *idx)
+static uint64_t
+index_scalar(struct blocks *st)
 {
-	return indexblocks(st, idx, cls_scalar);
+	return blockbits(st, cls_scalar);
 }
 
 #ifdef HAVE_AVX2
-/* Here the builtins are popcnt and tzcnt. */
-__attribute__((target(AVX2))) static size_t
-index_avx2(struct blocks *st, size_t *idx)
+__attribute__((target(AVX2))) static uint64_t
+index_avx2(struct blocks *st)
 {
-	return indexblocks(st, idx, cls_avx2);
+	return blockbits(st, cls_avx2);
 }
 #endif
 
@@ -500,13 +474,13 @@ fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 {
 	struct blocks st;
 	index_fn *ix;
-	size_t idx[IDXMAX + 64];	/* stops indexed ahead */
-	size_t *ip, *iend;	/* those not yet taken */
+	uint64_t bits = 0;	/* stops of the current block not yet taken */
+	size_t base = 0;	/* offset of the current block */
 	struct jmember *mem = s->mem, *m = NULL;	/* mem: s->mem, as it moves */
 	char kind[FASTDEPTH];	/* '{' or '[' for each open level, [1] the event */
 	char rl[FASTDEPTH];	/* 1: the values of the level are members' */
 	int valof[FASTDEPTH];	/* the member each level is the value of, or -1 */
-	size_t ev = k, done = NONE, q, e, nmem, cnt;
+	size_t ev = k, done = NONE, q, e, nmem;
 	uint64_t lone;		/* surrogates alone in the event */
 	int d, esc, cur1, sret, top;
 
@@ -521,22 +495,22 @@ fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 	}
 	st.t = t;
 	st.n = n;
-/* Index afresh from offset at (inside a string or not). */
+/* Classify afresh from offset at (inside a string or not). */
 #define RESTART(at, str) do { \
 	st.b = (at); \
 	st.instr = (str) ? ~(uint64_t)0 : 0; \
 	st.other = 0; \
-	st.lim = IDXMIN; \
-	ip = iend = idx; \
+	bits = 0; \
 } while (0)
 #define NEXT(k) do { \
-	if (ip == iend) { \
-		if ((cnt = ix(&st, idx)) == 0) \
+	while (bits == 0) { \
+		if (st.b >= st.n) \
 			goto bail; \
-		ip = idx; \
-		iend = idx + cnt; \
+		base = st.b; \
+		bits = ix(&st); \
 	} \
-	(k) = *ip++; \
+	(k) = base + (size_t)__builtin_ctzll(bits); \
+	bits &= bits - 1; \
 } while (0)
 	RESTART(k, 0);
 	NEXT(k);
@@ -701,14 +675,14 @@ strslow:
 		goto bail;	/* a control byte */
 	}
 	/* Past the stops inside the escape or sequence. */
-	for (;;) {
-		while (ip < iend && *ip < e)
-			ip++;
-		if (ip < iend || (cnt = ix(&st, idx)) == 0)
-			break;
-		ip = idx;
-		iend = idx + cnt;
+	while (e - base >= 64 && st.b < st.n) {
+		base = st.b;
+		bits = ix(&st);
 	}
+	if (e - base < 64)
+		bits &= ~(uint64_t)0 << (e - base);
+	else
+		bits = 0;
 strnext:
 	NEXT(q);
 	if (t[q] != '"')
