@@ -1,16 +1,357 @@
-# tl-lib.sh: shell functions the tl scripts share.  Source it:
-#	. "$(dirname "$0")/tl-lib.sh"
-# POSIX sh; every function prints one-line errors and returns non-zero
-# on failure.  Sorts run with LC_ALL=C, bounded by TL_SORT_MEM (default
-# 4M: many small runs sort no slower than a few large ones, and a
-# buffer this small is already full on a 100 MB trace, so that the
-# peak memory of a report does not grow with the trace) and spilling
-# to ${TMPDIR:-/tmp}.
+# See LICENSE file for copyright and license details.
+#
+# tl-lib.sh: what the tl scripts share.  Sourcing it defines functions
+# and nothing else; a script then calls tl_init first:
+#
+#	. "$(cd -- "$(dirname -- "$0")" && pwd)/tl-lib.sh"
+#	tl_init tl-report 4M
+#
+# What is here, once for every script:
+#   options   tl_opt, tl_arg: GNU long options, --opt=value, and
+#             TraceLens's snake_case spellings as aliases
+#   errors    die (exit 1, bad data), usage_die (exit 2, bad usage),
+#             note (a notice; stderr that cannot be written is no error)
+#   settings  TL_SORT_MEM checked before anything runs
+#   places    tl_workdir (work files and sort's spills, in TMPDIR),
+#             tl_outdir (the output built beside OUT_DIR), tl_publish
+#             (renamed into place, atomically, even against other runs)
+#   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
+#             groups started with tl_spawn stopped, then the
+#             directories removed, on any exit
+#   stages    st and ok (a failure anywhere in a pipeline is caught),
+#             tl_sort, hsort, tl_tree_stage, tl_stage (one stage of
+#             tl-report's engine: see tl-internals(7))
+#
+# POSIX sh; the errors are one line, "prog: what".
 
-# The tl program NAME: the one beside the sourcing script, else from PATH.
+# ---- errors ----
+
+# note MSG...: one line on stderr; a stderr that cannot be written
+# loses the line, not the result.
+note() {
+	printf '%s: %s\n' "${prog:-tl}" "$*" >&2 2>/dev/null || :
+}
+# die MSG...: bad data or a failure (exit 1).
+die() {
+	note "$@"
+	exit 1
+}
+# usage_die MSG...: bad usage (exit 2): the message, then the script's
+# usage(), which prints its synopsis and exits with the status given.
+usage_die() {
+	note "$@"
+	usage 2 >&2
+}
+
+# ---- start ----
+
+# tl_init PROG [SORTMEM]: the script's name, C locale, the directory
+# of the tl programs first in PATH, the signal traps, and the settings
+# checked: TL_SORT_MEM (default SORTMEM, else 4M) must be a size sort
+# takes, or nothing would run (a sort that refuses its -S would leave
+# its writer waiting on a fifo).
+tl_init() {
+	prog=$1
+	LC_ALL=C
+	export LC_ALL
+	TAB='	' NL='
+'
+	TL_BIN=$(cd -P -- "$(dirname -- "$0")" && pwd) ||
+		{ echo "$prog: cannot find the directory of $0" >&2; exit 1; }
+	PATH=$TL_BIN:$PATH
+	export PATH TL_BIN
+	TL_SORT_MEM=${TL_SORT_MEM:-${2:-4M}}
+	export TL_SORT_MEM
+	case $TL_SORT_MEM in
+	*[!0-9bKMGTkmgt%]* | [!0-9]* | '') false ;;
+	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
+	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
+	_tl_dirs= _tl_groups=
+	trap tl_cleanup EXIT
+	trap 'tl_signal 130' INT
+	trap 'tl_signal 143' TERM
+	trap 'tl_signal 129' HUP
+}
+
+# ---- options ----
+
+# tl_opt "$@": look at the next argument.  Returns 1 at the first
+# operand (and after "--", which it consumes: optn=1).  Otherwise sets
+# opt to the option with TraceLens's underscores made dashes
+# (--short_kernel_study is --short-kernel-study) and any "=VALUE"
+# split off, and optn=1 (the number of arguments to shift).  A script:
+#
+#	while tl_opt "$@"; do
+#		case $opt in
+#		--force) force=1 ;;
+#		--bins) tl_arg "$@"; bins=$optarg ;;
+#		*) tl_badopt ;;
+#		esac
+#		shift "$optn"
+#	done
+#	shift "$optn"
+tl_opt() {
+	optn=0 _tl_inline= _tl_hasinline=0
+	[ $# -gt 0 ] || return 1
+	case $1 in
+	--) optn=1; return 1 ;;
+	--*=*) opt=${1%%=*} _tl_inline=${1#*=} _tl_hasinline=1 ;;
+	-?*) opt=$1 ;;
+	*) return 1 ;;
+	esac
+	case $opt in --*) opt=--$(printf '%s' "${opt#--}" | tr _ -) ;; esac
+	optn=1
+	return 0
+}
+# tl_arg "$@" [int|posint]: the option takes a value: optarg, from
+# "--opt=VALUE" or the next argument (then optn=2); a whole number
+# (posint: above 0) when asked.
+tl_arg() {
+	if [ "$_tl_hasinline" = 1 ]; then
+		optarg=$_tl_inline
+	else
+		[ $# -ge 2 ] || usage_die "option $opt needs a value"
+		optarg=$2
+		optn=2
+	fi
+	case ${3:-} in
+	int | posint)
+		case $optarg in
+		'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
+		esac
+		[ "$3" = int ] || [ "$optarg" -gt 0 ] ||
+			usage_die "$opt must be positive" ;;
+	esac
+}
+# tl_noarg: the option takes no value ("--force=1" is an error).
+tl_noarg() {
+	[ "$_tl_hasinline" = 0 ] || usage_die "option $opt takes no value"
+}
+tl_badopt() {
+	usage_die "unknown option: $opt"
+}
+
+# ---- inputs and outputs ----
+
+# tl_abs PATH: PATH made absolute (not resolved), so that no later
+# command takes a name starting with "-" for an option.
+tl_abs() {
+	case $1 in
+	/*) printf '%s\n' "$1" ;;
+	*) printf '%s\n' "$(pwd)/$1" ;;
+	esac
+}
+
+# tl_input FILE [nodir]: FILE can be read as a trace: a file, a pipe
+# (process substitution, /dev/stdin) or a device (with nodir, not a
+# directory either).
+tl_input() {
+	[ -r "$1" ] && { [ -z "${2:-}" ] || [ ! -d "$1" ]; } || die "$1: cannot read"
+}
+
+# tl_outdir OUT FORCE INPUT...: check OUT_DIR before any work: its
+# parent exists; an existing OUT needs FORCE=1 and must be a directory;
+# OUT may not be, or hold, an input (--force would delete it).  Then
+# make the directory the output is built in, beside OUT (the same file
+# system, for the rename): TL_STAGE.  TL_OUT is OUT, absolute.
+tl_outdir() {
+	_to_out=$1 _to_force=$2
+	shift 2
+	while :; do
+		case $_to_out in
+		?*/) _to_out=${_to_out%/} ;;
+		*) break ;;
+		esac
+	done
+	[ -n "$_to_out" ] || _to_out=/
+	TL_OUT=$(tl_abs "$_to_out")
+	_to_parent=$(dirname -- "$TL_OUT")
+	[ -d "$_to_parent" ] || die "$_to_parent: no such directory"
+	if [ -e "$TL_OUT" ] || [ -L "$TL_OUT" ]; then
+		[ "$_to_force" = 1 ] || die "$_to_out: exists (use --force to replace it)"
+		[ -d "$TL_OUT" ] || die "$_to_out: exists and is not a directory"
+		_to_real=$(readlink -f -- "$TL_OUT") || _to_real=$TL_OUT
+		for _to_in; do
+			_to_rin=$(readlink -f -- "$_to_in" 2>/dev/null) || continue
+			case $_to_rin in
+			"$_to_real" | "$_to_real"/*)
+				die "$_to_out: holds the input $_to_in: not replaced" ;;
+			esac
+		done
+	fi
+	TL_STAGE=$(mktemp -d -- "$_to_parent/.$prog.XXXXXX" 2>/dev/null) ||
+		die "cannot make a temporary directory in $_to_parent"
+	_tl_dirs="$_tl_dirs$TL_STAGE$NL"
+}
+
+# tl_workdir: the work directory, in TMPDIR (default /tmp), for the
+# work files and sort's spills: TL_WORK, and TMPDIR from now on.
+tl_workdir() {
+	_tw_tmp=$(tl_abs "${TMPDIR:-/tmp}")
+	TL_WORK=$(mktemp -d -- "$_tw_tmp/$prog.XXXXXX" 2>/dev/null) ||
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+	_tl_dirs="$_tl_dirs$TL_WORK$NL"
+	TMPDIR=$TL_WORK
+	export TMPDIR TL_WORK
+}
+
+# tl_publish DIR: DIR (inside TL_STAGE) becomes TL_OUT, atomically:
+# OUT_DIR appears complete or not at all.  An OUT_DIR in the way is
+# renamed into TL_STAGE first (and goes with it); runs that publish to
+# one OUT_DIR at once each rename theirs whole, never one into another.
+tl_publish() {
+	_tp_n=0
+	until mv -T -- "$1" "$TL_OUT" 2>/dev/null; do
+		_tp_n=$((_tp_n + 1))
+		[ "$_tp_n" -le 100 ] && [ -d "$1" ] ||
+			die "cannot rename the output into $TL_OUT"
+		mv -T -- "$TL_OUT" "$TL_STAGE/old.$_tp_n" 2>/dev/null || :
+	done
+}
+
+# tl_nospace DIR NAME: when the file system of DIR is full, say so
+# (NAME: no space left on device) and return 0: a failing program's own
+# message may have gone with the space.
+tl_nospace() {
+	_tn_av=$(df -Pk -- "$1" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	case $_tn_av in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+	[ "$_tn_av" -lt 64 ] || return 1
+	note "$2: no space left on device"
+}
+
+# ---- signals and cleanup ----
+
+# tl_spawn CMD...: run CMD in the background in a process group of its
+# own (a new session), so that tl_stop ends it and everything it
+# started at once; TL_SPAWNED is its pid (and group id).  The group
+# gets no signal from the terminal: the traps pass them on.
+tl_spawn() {
+	setsid "$@" &
+	TL_SPAWNED=$!
+	_tl_groups="$_tl_groups $TL_SPAWNED"
+}
+
+# tl_wait PID: wait for a process tl_spawn started; its status.  The
+# group's other processes (ended or not) are then no longer ours.
+tl_wait() {
+	wait "$1"
+	_tw_st=$?
+	_tl_stopgroup "$1"
+	return "$_tw_st"
+}
+
+# Stop the process group G: TERM, and wait (about a second at most)
+# until none of its processes is left, for they may be writing into
+# the directories about to be removed; then KILL.
+_tl_stopgroup() {
+	kill -TERM -- "-$1" 2>/dev/null || :
+	_tsg_n=0
+	while kill -0 -- "-$1" 2>/dev/null; do
+		_tsg_n=$((_tsg_n + 1))
+		if [ "$_tsg_n" -gt 100 ]; then
+			kill -KILL -- "-$1" 2>/dev/null || :
+			break
+		fi
+		sleep 0.01
+	done
+	_tsg_l=
+	for _tsg_g in $_tl_groups; do
+		[ "$_tsg_g" = "$1" ] || _tsg_l="$_tsg_l $_tsg_g"
+	done
+	_tl_groups=$_tsg_l
+}
+
+# tl_cleanup: on every exit: the groups stopped, the background jobs
+# waited for, the directories removed.
+tl_cleanup() {
+	for _tc_g in $_tl_groups; do
+		_tl_stopgroup "$_tc_g"
+	done
+	wait 2>/dev/null
+	printf '%s' "$_tl_dirs" | while IFS= read -r _tc_d; do
+		[ -z "$_tc_d" ] || rm -rf -- "$_tc_d"
+	done
+	_tl_dirs=
+}
+tl_signal() {
+	trap '' INT TERM HUP
+	tl_cleanup
+	exit "$1"
+}
+
+# ---- stages ----
+
+# st CMD...: run one command of a pipeline; a failure is noted in
+# TL_FAIL (sh has no pipefail).  The failed program has said why.
+st() {
+	"$@" && return 0
+	echo "$1: exit $?" >>"$TL_FAIL"
+	return 1
+}
+# ok: end the stage (a subshell) if a command since the start failed.
+ok() {
+	[ ! -s "$TL_FAIL" ] || exit 1
+}
+# tl_sort ARGS: sort(1) as every tl sort runs: bytes, TL_SORT_MEM, the
+# spills in TMPDIR, one thread (on buffers this small threads only cost).
+tl_sort() {
+	LC_ALL=C sort --parallel=1 -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
+}
+# hsort ARGS: sort the body of stdin, the header line first.
+hsort() {
+	IFS= read -r _hs_h || return 0
+	printf '%s\n' "$_hs_h"
+	tl_sort "$@"
+}
+# awkt ARGS: awk on tab-separated fields.
+awkt() {
+	awk -F '\t' -v OFS='\t' "$@"
+}
+
+# tl_stage NAME [VAR=VALUE...]: run the stage NAME of tl-report's
+# engine: a recipe of its Makefile (tl-internals(7)), in the work
+# directory.  The run's options (./options) and the facts the stages
+# wrote (./*.facts) are read; the function NAME runs, when every
+# VAR=VALUE holds, with its stderr in its log (TL_LOG/NAME, printed by
+# tl-report at the end; R is the report directory); NAME.done then
+# marks it done.  The first stage that fails names itself in
+# TL_LOG/FAILED and stops the whole run (make's process group) at once.
+tl_stage() {
+	_ts_name=$1
+	shift
+	TAB='	' NL='
+'
+	. ./options || return 1
+	for _ts_f in ./*.facts; do
+		[ ! -e "$_ts_f" ] || . "$_ts_f" || return 1
+	done
+	R=$TL_REPORT
+	TL_FAIL=$TL_LOG/$_ts_name.fail
+	_ts_st=0
+	for _ts_c; do
+		eval "[ \"\${${_ts_c%%=*}:-}\" = '${_ts_c#*=}' ]" || _ts_st=skip
+	done
+	if [ "$_ts_st" = 0 ]; then
+		(set -u; "$_ts_name") 2>"$TL_LOG/$_ts_name"
+		_ts_st=$?
+		[ ! -s "$TL_FAIL" ] || _ts_st=1
+	fi
+	case $_ts_st in
+	0 | skip) : >"$_ts_name.done" && return 0 ;;
+	esac
+	(set -C; printf '%s\n' "$_ts_name" >"$TL_LOG/FAILED") 2>/dev/null
+	# (make, our parent, leads the group)
+	kill -TERM -- "-$PPID" 2>/dev/null
+	return 1
+}
+
+# tl_prog NAME: the tl program NAME (first in PATH after tl_init; the
+# one beside the sourcing script otherwise).
 tl_prog() {
-	if [ -x "$(dirname "$0")/$1" ]; then
-		printf '%s\n' "$(dirname "$0")/$1"
+	if [ -x "$(dirname -- "$0")/$1" ]; then
+		printf '%s\n' "$(dirname -- "$0")/$1"
 	else
 		printf '%s\n' "$1"
 	fi
@@ -20,18 +361,13 @@ tl_parse() {
 	"$(tl_prog tl-parse)" "$@"
 }
 
-# (one thread: sort's threads only cost, on buffers this small)
-tl_sort() {
-	LC_ALL=C sort --parallel=1 -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
-}
-
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
 # OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
-# health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
-# itself, beside the first pass, and writes EVENTS; a trace tl-parse
-# cannot read makes it print tl-parse's error alone and return 3.
-# TL_TREE_OPTS may add --python and --exact-time.
+# health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
+# stage runs tl-parse on it itself, beside the first pass, and writes
+# EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
+# alone and return 3.  TL_TREE_OPTS may add --python and --exact-time.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
 	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||
@@ -75,9 +411,10 @@ tl_tree_stage() {
 # The passes of tl_tree_stage; $5... are tl-tree options.  They all run
 # at once, joined by pipes and fifos, so no sorted data touches the disk
 # but what sort spills: sort is the barrier between passes.  Every fifo
-# is opened by a shell redirection, before its program runs, so that a
-# program that fails early still closes it and nothing waits for ever.
-# A failure leaves a mark file (sh has no pipefail).
+# is opened by a shell redirection, at both ends, before its program
+# runs, so that a program that fails early (a sort that refuses its
+# options) still closes its end and nothing waits for ever.  A failure
+# leaves a mark file (sh has no pipefail).
 _tl_tree_run() {
 	_tt_b=$1 _tt_t=$2 _tt_ev=$3 _tt_out=$4
 	shift 4
@@ -86,17 +423,17 @@ _tl_tree_run() {
 	# but wants it to exist from the start
 	: >"$_tt_t/l" || return 1
 	# sequence numbers to forward links, GPU streams to overlaps
-	{ tl_sort "$_tt_t/q" || : >"$_tt_t/fail.sort-q"; } |
+	{ tl_sort <"$_tt_t/q" || : >"$_tt_t/fail.sort-q"; } |
 		{ "$_tt_b" -m fwd "$@" || : >"$_tt_t/fail.fwd"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-w"; } >"$_tt_t/w" &
 	_tt_p1=$!
-	{ tl_sort "$_tt_t/o" || : >"$_tt_t/fail.sort-o"; } |
+	{ tl_sort <"$_tt_t/o" || : >"$_tt_t/fail.sort-o"; } |
 		{ "$_tt_b" -m overlap || : >"$_tt_t/fail.overlap"; } >"$_tt_t/ov" &
 	_tt_p2=$!
 	# tree records and launched events, sorted by UID for merge
-	{ tl_sort "$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
+	{ tl_sort <"$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
 	_tt_p3=$!
-	{ tl_sort "$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
+	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
 	_tt_p4=$!
 	# the main line: host stacks, links, intervals (with a trace, split
 	# reads tl-parse's records as they come, and keeps the copy that

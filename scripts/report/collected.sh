@@ -1,0 +1,47 @@
+# See LICENSE file for copyright and license details.
+# stage: collected
+# The ops of unified_perf_summary (TraceLens's
+# collect_unified_perf_events), one call tree at a time (tl-tree -m
+# collect over forest.tsv): collected_ops.tsv, UID type fwd (type P: a
+# perf model of its own, S: the sole backward op of a modelled forward
+# op, O: any other op that launches GPU work without communication
+# below it), and the same as keys (collected_keys.tsv, op TAB op).  The
+# walk's "sole backward op" test reads, as forest keys, the ops whose
+# forward op has backward metrics in TraceLens (and a backward
+# category) and GPU work: made first, so that the walk holds one tree.
+# in: forest.tsv forest_fwd_keys.tsv bwd_metrics.tsv bwd_modelled_ops.tsv
+# out: collected_ops.tsv collected_keys.tsv
+# when: roofline=1 cpu_ops=1 gpu_events=1
+collected() {
+	: >bwd_eligible.tsv
+	if [ -f bwd_metrics.tsv ]; then
+		# (bwd_metrics.tsv has one line per line of bwd_modelled_ops.tsv)
+		st awkt 'NR == 1 {
+			for (i = 1; i <= NF; i++) col[$i] = i
+			getline l <fb; nh = split(l, h, "\t")
+			for (i = 1; i <= nh; i++) bc[h[i]] = i
+			next
+		}
+		{
+			getline l <fb; split(l, m, "\t")
+			if (m[bc["model_status"]] == "ok" && m[bc["op category"]] != "" &&
+			    $col["cat"] == "cpu_op" && $col["ngpu"] > 0) print $col["UID"]
+		}' fb=bwd_metrics.tsv bwd_modelled_ops.tsv >bwd_eligible_ops.tsv; ok
+		# (forest_fwd_keys.tsv: fwd op TAB KEY of the ops with a fwd link)
+		st tl_sort -t "$TAB" -k1,1n forest_fwd_keys.tsv |
+		st awkt '
+		function has(f, u,   l) {
+			while (!(f in eof) && (!(f in cur) || cur[f] < u))
+				if ((getline l <f) > 0) cur[f] = l + 0; else eof[f] = 1
+			return (f in cur) && cur[f] == u
+		}
+		has(ef, $1 + 0) { print $2 }' ef=bwd_eligible_ops.tsv |
+		st tl_sort >bwd_eligible.tsv; ok
+		rm -f bwd_eligible_ops.tsv
+	fi
+	# Only host events with GPU work below them are ever visited.
+	st tl-tree -m collect -s bwd_eligible.tsv forest.tsv >collected_ops.tsv; ok
+	st awk -F '\t' '{ print $1 "\t" $1 }' collected_ops.tsv |
+	st tl_sort -t "$TAB" -k1,1n >collected_keys.tsv; ok
+	rm -f bwd_eligible.tsv
+}
