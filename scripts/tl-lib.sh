@@ -56,7 +56,11 @@ tl_init() {
 	export LC_ALL
 	TAB='	' NL='
 '
-	TL_BIN=$(cd -P -- "$(dirname -- "$0")" && pwd) ||
+	case $0 in
+	*/*) TL_BIN=${0%/*} ;;
+	*) TL_BIN=. ;;
+	esac
+	TL_BIN=$(cd -P -- "${TL_BIN:-/}" && pwd) ||
 		{ echo "$prog: cannot find the directory of $0" >&2; exit 1; }
 	PATH=$TL_BIN:$PATH
 	export PATH TL_BIN
@@ -99,7 +103,13 @@ tl_opt() {
 	-?*) opt=$1 ;;
 	*) return 1 ;;
 	esac
-	case $opt in --*) opt=--$(printf '%s' "${opt#--}" | tr _ -) ;; esac
+	# (TraceLens's underscores: --a_b_c is --a-b-c)
+	while :; do
+		case $opt in
+		--*_*) opt=${opt%%_*}-${opt#*_} ;;
+		*) break ;;
+		esac
+	done
 	optn=1
 	return 0
 }
@@ -133,6 +143,18 @@ tl_badopt() {
 
 # ---- inputs and outputs ----
 
+# tl_quote STRING: STRING quoted for sh, as one word.
+tl_quote() {
+	_tq_s=$1 _tq_o=
+	while :; do
+		case $_tq_s in
+		*\'*) _tq_o="$_tq_o${_tq_s%%\'*}'\\''" _tq_s=${_tq_s#*\'} ;;
+		*) break ;;
+		esac
+	done
+	printf "'%s%s'\n" "$_tq_o" "$_tq_s"
+}
+
 # tl_abs PATH: PATH made absolute (not resolved), so that no later
 # command takes a name starting with "-" for an option.
 tl_abs() {
@@ -147,6 +169,21 @@ tl_abs() {
 # directory either).
 tl_input() {
 	[ -r "$1" ] && { [ -z "${2:-}" ] || [ ! -d "$1" ]; } || die "$1: cannot read"
+}
+
+# tl_real PATH: the directory of PATH with every symbolic link resolved,
+# then its last name (a directory resolved whole).
+tl_real() {
+	if [ -d "$1" ]; then
+		(cd -P -- "$1" && pwd)
+	else
+		case $1 in
+		*/*) _tr_d=${1%/*} ;;
+		*) _tr_d=. ;;
+		esac
+		_tr_d=$(cd -P -- "${_tr_d:-/}" && pwd) || return 1
+		printf '%s/%s\n' "${_tr_d%/}" "${1##*/}"
+	fi
 }
 
 # tl_outdir OUT FORCE INPUT...: check OUT_DIR before any work: its
@@ -165,14 +202,15 @@ tl_outdir() {
 	done
 	[ -n "$_to_out" ] || _to_out=/
 	TL_OUT=$(tl_abs "$_to_out")
-	_to_parent=$(dirname -- "$TL_OUT")
+	_to_parent=${TL_OUT%/*}
+	[ -n "$_to_parent" ] || _to_parent=/
 	[ -d "$_to_parent" ] || die "$_to_parent: no such directory"
 	if [ -e "$TL_OUT" ] || [ -L "$TL_OUT" ]; then
 		[ "$_to_force" = 1 ] || die "$_to_out: exists (use --force to replace it)"
 		[ -d "$TL_OUT" ] || die "$_to_out: exists and is not a directory"
-		_to_real=$(readlink -f -- "$TL_OUT") || _to_real=$TL_OUT
+		_to_real=$(cd -P -- "$TL_OUT" && pwd) || _to_real=$TL_OUT
 		for _to_in; do
-			_to_rin=$(readlink -f -- "$_to_in" 2>/dev/null) || continue
+			_to_rin=$(tl_real "$_to_in") || continue
 			case $_to_rin in
 			"$_to_real" | "$_to_real"/*)
 				die "$_to_out: holds the input $_to_in: not replaced" ;;
@@ -201,6 +239,7 @@ tl_workdir() {
 # one OUT_DIR at once each rename theirs whole, never one into another.
 tl_publish() {
 	_tp_n=0
+	[ ! -d "$TL_OUT" ] || mv -T -- "$TL_OUT" "$TL_STAGE/old" 2>/dev/null || :
 	until mv -T -- "$1" "$TL_OUT" 2>/dev/null; do
 		_tp_n=$((_tp_n + 1))
 		[ "$_tp_n" -le 100 ] && [ -d "$1" ] ||
@@ -305,6 +344,18 @@ hsort() {
 	printf '%s\n' "$_hs_h"
 	tl_sort "$@"
 }
+# tl_cat FILE...: the short FILEs on stdout, without a process.
+tl_cat() {
+	for _tc_f; do
+		while IFS= read -r _tc_l || [ -n "$_tc_l" ]; do
+			printf '%s\n' "$_tc_l"
+		done <"$_tc_f"
+	done
+}
+# tl_rows FILE: FILE has a record after its header line.
+tl_rows() {
+	{ IFS= read -r _tr_l && IFS= read -r _tr_l; } <"$1"
+}
 # awkt ARGS: awk on tab-separated fields.
 awkt() {
 	awk -F '\t' -v OFS='\t' "$@"
@@ -339,7 +390,10 @@ tl_stage() {
 		[ ! -s "$TL_FAIL" ] || _ts_st=1
 	fi
 	case $_ts_st in
-	0 | skip) : >"$_ts_name.done" && return 0 ;;
+	0 | skip)
+		: >"$_ts_name.done" || return 1
+		_tl_free "$_ts_name"
+		return 0 ;;
 	esac
 	(set -C; printf '%s\n' "$_ts_name" >"$TL_LOG/FAILED") 2>/dev/null
 	# (make, our parent, leads the group)
@@ -347,14 +401,54 @@ tl_stage() {
 	return 1
 }
 
+# _tl_free STAGE: STAGE has ended: remove the files of TL_REPORT_FREE
+# (lines of FILE READER...) whose readers have all ended now (or do not
+# run: _tl_wanted).  Each reader checks after its own end, so the last
+# one removes the file.
+_tl_free() {
+	_tf_rm= _tf_ifs=$IFS
+	IFS=$NL
+	for _tf_l in $TL_REPORT_FREE; do
+		IFS=' '
+		set -- $_tf_l
+		_tf_f=$1
+		shift
+		case " $* " in *" $_ts_name "*) ;; *) continue ;; esac
+		for _tf_r; do
+			[ -e "$_tf_r.done" ] || ! _tl_wanted "$_tf_r" || continue 2
+		done
+		_tf_rm="$_tf_rm $_tf_f"
+	done
+	IFS=$_tf_ifs
+	tl_drop $_tf_rm
+}
+
+# tl_drop FILE...: done with the work files FILE: emptied, which frees
+# their pages at once (on a VM, fresh page cache costs system time: the
+# next files reuse these pages) and costs no process, as rm would.  The
+# work directory goes at the end.
+tl_drop() {
+	for _td_f; do
+		[ ! -e "$_td_f" ] || : >"$_td_f"
+	done
+}
+
+# _tl_wanted STAGE: the run's options let STAGE run (TL_WHEN_STAGE).
+_tl_wanted() {
+	eval "_tw_c=\${TL_WHEN_$1:-}"
+	for _tw_c in $_tw_c; do
+		eval "[ \"\${${_tw_c%%=*}:-}\" = '${_tw_c#*=}' ]" || return 1
+	done
+	return 0
+}
+
 # tl_prog NAME: the tl program NAME (first in PATH after tl_init; the
 # one beside the sourcing script otherwise).
 tl_prog() {
-	if [ -x "$(dirname -- "$0")/$1" ]; then
-		printf '%s\n' "$(dirname -- "$0")/$1"
-	else
-		printf '%s\n' "$1"
-	fi
+	case $0 in
+	*/*) [ ! -x "${0%/*}/$1" ] || { printf '%s\n' "${0%/*}/$1"; return; } ;;
+	esac
+	printf '%s\n' "$1"
 }
 
 tl_parse() {
@@ -387,7 +481,7 @@ tl_tree_stage() {
 			cat "$_tt_t/parse.err" >&2
 			rm -f "$_tt_ev"
 			_tt_st=3
-		else
+		elif [ -s "$_tt_t/parse.err" ] || [ -s "$_tt_t/err" ]; then
 			cat "$_tt_t/parse.err" "$_tt_t/err" >&2
 		fi
 	else

@@ -10,7 +10,7 @@
 # made from them and from scripts/report/schedule (tl-report.mk), run
 # by GNU make in the work directory.  How they fit: tl-internals(7).
 set -u
-. "$(cd -- "$(dirname -- "$0")" && pwd)/tl-lib.sh"
+case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
 tl_init tl-report 4M
 
 usage() {
@@ -85,7 +85,7 @@ comparison=0
 [ -z "$cmp" ] || comparison=1
 
 # The options, for every stage (tl_stage reads them).
-q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
+q() { printf '%s=' "$1"; tl_quote "$2"; }
 {
 	q prog "$prog"
 	q cwd "$(pwd)"; q trace "$trace"; q cmp "$cmp"
@@ -98,13 +98,14 @@ q() { printf "%s='%s'\n" "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
 # ---- the engine ----
 . "$TL_BIN/tl-report.stages"
 tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report.mk" \
-    -j $((TL_REPORT_JOBS + comparison)) all 2>"$TL_LOG/make"
+    -j $((TL_REPORT_JOBS + comparison)) short="$short" ksum="$ksum" coll="$coll" \
+    comparison="$comparison" roofline="$roofline" all 2>"$TL_LOG/make"
 tl_wait "$TL_SPAWNED"
 st=$?
 if [ -s "$TL_LOG/FAILED" ]; then
 	# the first stage that failed says why
-	failed=$(cat "$TL_LOG/FAILED")
-	cat "$TL_LOG/$failed" >&2 2>/dev/null
+	read -r failed <"$TL_LOG/FAILED"
+	tl_cat "$TL_LOG/$failed" >&2 2>/dev/null
 	tl_nospace "$TL_WORK" "TMPDIR ${tmpdir}" || tl_nospace "$TL_STAGE" "$out" ||
 		[ -s "$TL_LOG/$failed" ] || note "$failed: failed"
 	exit 1
@@ -116,7 +117,7 @@ if [ "$st" != 0 ]; then
 fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do
-	[ ! -s "$TL_LOG/$s" ] || cat "$TL_LOG/$s" >&2 2>/dev/null
+	[ ! -s "$TL_LOG/$s" ] || tl_cat "$TL_LOG/$s" >&2 2>/dev/null
 done
 
 # ---- publish: OUT_DIR appears complete or not at all ----

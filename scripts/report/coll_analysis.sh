@@ -49,7 +49,7 @@ coll_analysis() {
 	st tl-aggregate -g 'rank,Process Group Name,Process Group Ranks,Collective name,Group size:n,dtype,In msg nelems:n,Out msg nelems:n,In split size,Out split size,stream:n' \
 	    'r=pylit:Process Group Ranks' 'i=pylit:In split size' 'o=pylit:Out split size' \
 	    'first:bytes' 'sum:dur' 'mean:dur' 'std:dur' 'min:dur' 'max:dur' 'count:dur' >coll.agg; ok
-	[ "$(wc -l <coll.agg)" -gt 1 ] || return 0
+	tl_rows coll.agg || return 0
 	st tl-sheet -s dur_sum 't:rank' 't:Process Group Name' 'Process Group Ranks=t:r' \
 	    't:Collective name' 't:Group size' 't:dtype' 't:In msg nelems' 't:Out msg nelems' \
 	    'In split size=t:i' 'Out split size=t:o' 't:stream' \

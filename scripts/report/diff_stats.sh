@@ -6,7 +6,7 @@
 # out: diff_stats.csv
 # when: comparison=1 roofline=1 cpu_ops=1 gpu_events=1
 diff_stats() {
-	[ "$(sed -n '2{p;q;}' unified.tsv | wc -l)" = 1 ] || return 0
+	tl_rows unified.tsv || return 0
 	[ -f comparison/diff_stats.csv ] || return 0
 	mv comparison/diff_stats.csv "$R/diff_stats.csv"
 }

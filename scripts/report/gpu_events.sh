@@ -6,15 +6,23 @@
 # comm or memcpy as TraceLens's GPU timeline classifies them), and
 # kernels.tsv, one record per kernel (linked or not), in UID order:
 #	cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
-# (the last three for the short-kernel sheets only).  kernels.facts:
-# kernels (there are any) and kernels_cpu_op (some has a cpu_op).
+# (the last three for the short-kernel sheets only); both with a header.
+# kernels.facts: kernels (there are any) and kernels_cpu_op (some has
+# a cpu_op).
 # in: gpu.tsv
 # out: busy.tsv kernels.tsv kernels.facts
 gpu_events() {
-	st awkt '
+	st awkt -v kf=kernels.tsv -v ff=kernels.facts '
+	BEGIN {
+		print "ts", "dur", "class"
+		print "cpu_op", "UID", "cpu_op_name", "runtime_name", "linked", "name",
+		    "stream", "dur", "dims", "strides", "concrete" >kf
+	}
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	{ c = $col["cat"]; n = $col["name"] }
 	c == "kernel" {
+		nk = 1
+		if ($col["cpu_op"] != "") kc = 1
 		print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
 		    $col["linked"], n, $col["stream"], $col["dur"],
 		    (short ? $col["Input Dims"] OFS $col["Input Strides"] OFS $col["Concrete Inputs"] : OFS OFS) >kf
@@ -26,10 +34,8 @@ gpu_events() {
 		else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
 		else k = "comp"
 		print $col["ts"], $col["dur"], k
-	}' unl="$unlinked" short="$short" kf=kernels.tsv gpu.tsv |
-	st tl_sort -t "$TAB" -k1,1n >busy.tsv; ok
-	[ -f kernels.tsv ] || : >kernels.tsv
-	n=$(head -n 1 kernels.tsv | wc -l)
-	c=$(cut -f1 kernels.tsv | grep -m 1 -c .)
-	printf 'kernels=%s\nkernels_cpu_op=%s\n' "$n" "$c" >kernels.facts
+	}
+	END { printf "kernels=%d\nkernels_cpu_op=%d\n", nk, kc >ff }
+	' unl="$unlinked" short="$short" gpu.tsv |
+	st hsort -t "$TAB" -k1,1n >busy.tsv; ok
 }

@@ -9,7 +9,7 @@
 # in: busy.tsv
 # out: gpu_timeline.csv gpu_total
 gpu_timeline() {
-	if [ ! -s busy.tsv ]; then
+	if ! tl_rows busy.tsv; then
 		echo "$prog: $trace: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
 		return 0
 	fi
@@ -18,12 +18,11 @@ gpu_timeline() {
 	else
 		set -- 'idle=gaps:ts,dur'
 	fi
-	{ printf 'ts\tdur\tclass\n'; cat busy.tsv; } |
 	st tl-aggregate $xflag 'comp=union:ts,dur,class=comp' \
 	    'xcomm=minus:ts,dur,class=comm,comp' \
 	    'xmem=minus:ts,dur,class=memcpy,comp,comm' 'busy=union:ts,dur' \
 	    "$@" 'total=span:ts,dur' 'comm=union:ts,dur,class=comm' \
-	    'memcpy=union:ts,dur,class=memcpy' >timeline.tsv; ok
+	    'memcpy=union:ts,dur,class=memcpy' <busy.tsv >timeline.tsv; ok
 	# one row per time of the one record: type, time (a - b: TraceLens's
 	# idle time is total - busy), total
 	st awkt '

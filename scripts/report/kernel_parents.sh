@@ -15,7 +15,7 @@ kernel_parents() {
 	# (all kernels of a cpu_op carry its name: sort -u may keep any),
 	# merged with the launchers' k1 (UID order).
 	{ printf 'cpu_op\tname\tk1\n'
-	  st awkt '$1 != "" { print $1, $3 }' kernels.tsv |
+	  st awkt 'NR > 1 && $1 != "" { print $1, $3 }' kernels.tsv |
 	  st tl_sort -u -t "$TAB" -k1,1n |
 	  st awkt '
 	  NR == 1 { getline ll <lu }
@@ -35,6 +35,7 @@ kernel_parents() {
 	st tl_sort -s -t "$TAB" -k1,1n kernels.tsv |
 	st awkt '
 	NR == 1 { getline kl <kc; ku = -1 }
+	$2 == "UID" { next }
 	{
 		if ($1 != "") {
 			u = $1 + 0
@@ -50,5 +51,5 @@ kernel_parents() {
 		} else { pc = ""; pu = "" }
 		print $2, pc, pu, $6, $7, $8, $2, $9, $10, $11
 	}' hascpu="$kernels_cpu_op" kc=kernel_cats.tsv >kernel_parents.tsv; ok
-	rm -f kernel_cats.tsv
+	tl_drop kernel_cats.tsv
 }

@@ -11,9 +11,10 @@
 # out: kernel_summary.csv
 # when: kernels=1 ksum=1
 kernel_summary() {
-	tk=$({ printf 'dur\n'; cut -f8 kernels.tsv; } | st tl-aggregate 'npsum:dur' | sed 1d); ok
+	tk=$(st tl-aggregate 'npsum:dur' <kernels.tsv); ok
+	tk=${tk#*"$NL"}
 	total=
-	[ ! -s gpu_total ] || total=$(cat gpu_total)
+	[ ! -s gpu_total ] || read -r total <gpu_total
 	set -- 'Parent op category=t:pcat'
 	[ "$kernels_cpu_op" = 0 ] || set -- "$@" 'Parent cpu_op=t:pcpu'
 	set -- "$@" 'Kernel name=t:name' 'Kernel stream=t:stream' \

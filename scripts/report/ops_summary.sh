@@ -6,7 +6,7 @@
 # out: ops_summary.csv
 # when: cpu_ops=1
 ops_summary() {
-	[ "$(sed -n '2{p;q;}' launchers.tsv | wc -l)" = 1 ] || return 0
+	tl_rows launchers.tsv || return 0
 	st cut -f2,3,12,13,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k5,5 |
 	st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 	    'Categories=set:op category' |

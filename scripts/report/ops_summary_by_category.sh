@@ -7,7 +7,7 @@
 # out: ops_summary_by_category.csv
 # when: cpu_ops=1
 ops_summary_by_category() {
-	[ "$(sed -n '2{p;q;}' launchers.tsv | wc -l)" = 1 ] || return 0
+	tl_rows launchers.tsv || return 0
 	st cut -f3,12,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k3,3 |
 	st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' |
 	st tl-sheet -s sum 'op category=t:op category' 'Count=t:Count' \

@@ -10,7 +10,7 @@
 # out: ops_unique_args.csv
 # when: cpu_ops=1
 ops_unique_args() {
-	[ "$(sed -n '2{p;q;}' launchers.tsv | wc -l)" = 1 ] || return 0
+	tl_rows launchers.tsv || return 0
 	keys='name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs'
 	st tl-aggregate -g "$keys" -K tkey <launchers.tsv |
 	st hsort -t "$TAB" -k1,1 |

@@ -28,7 +28,8 @@ perf_sheets() {
 		set --
 	fi
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
-	cat perf_rows.tsv perf_rows_bwd.tsv |
+	# (the two files as one, one header)
+	awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
 	st tl-aggregate -g kind,sheet,name,params -K UID:n |
 	st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -H -g kind,sheet,name,params 'UID_first=first:UID' \
@@ -152,7 +153,7 @@ perf_sheets() {
 	st awk -F '\t' -v R="$R" '
 	$1 != cur { if (cur != "") close(f); cur = $1; f = R "/" $1 ".csv" }
 	{ print $5 >f }' perf_sheet_rows.tsv; ok
-	rm -f perf_groups.tsv perf_sheet_rows.tsv
+	tl_drop perf_groups.tsv perf_sheet_rows.tsv
 }
 
 PERF_AWK='

@@ -26,9 +26,10 @@ short_kernels_summary() {
 	st tl-aggregate -g seq 'p=first:pcpu' 'd=pylit:dims' 's=pylit:strides' 'c=pylit:concrete' \
 	    'n=first:name' 'sum:dur' 'count:dur' 'mean:dur' |
 	st hsort -s -t "$TAB" -k7,7gr -k8,8n -k9,9g >short.tsv; ok
-	if [ "$(wc -l <short.tsv)" -le 1 ]; then
+	if ! tl_rows short.tsv; then
 		# pandas writes an empty group-by with its two-level header
-		if [ "$(cat short.n)" -gt 0 ]; then
+		read -r n <short.n
+		if [ "$n" -gt 0 ]; then
 			printf '%s\n' 'Kernel duration (µs),Kernel duration (µs),Kernel duration (µs)' 'sum,count,mean'
 		else
 			echo
@@ -38,7 +39,7 @@ short_kernels_summary() {
 	set --
 	[ "$gpuonly" = 1 ] || set -- 'Parent cpu_op=t:p' 'Input dims=t:d' 'Input strides=t:s' 'Concrete Inputs=t:c'
 	total=
-	[ ! -s gpu_total ] || total=$(cat gpu_total)
+	[ ! -s gpu_total ] || read -r total <gpu_total
 	st tl-sheet ${topk:+-n "$topk"} -v "total=$total" "$@" 'Kernel name=t:n' \
 	    'Short Kernel duration (µs) sum=f:dur_sum' 'Short Kernel count=t:dur_count' \
 	    'Short Kernel duration (µs) mean=f:dur_mean' \

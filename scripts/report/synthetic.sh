@@ -1,5 +1,8 @@
 # See LICENSE file for copyright and license details.
 # stage: synthetic
+# The GPU events under some collected op (covered_gpu.tsv, one UID a
+# line, ascending; with --comparison, also the intervals themselves,
+# tag ts dur name stream gpu, for kernel_map: collected_intervals.tsv).
 # TraceLens's synthetic ops: each linked, non-communication GPU event
 # that no collected op covers, as a copy of its nearest cpu_op (or of
 # its runtime call when it has none), named "SOURCE->KERNEL (Synthetic
@@ -7,11 +10,19 @@
 # runtimes, by runtime (in order of their first event), then the
 # others, in GPU event order.  synthetic_ops.tsv: UID src name ts dur
 # kname stream gpu; synthetic_kernels.tsv: each one's kernel, as op kt
-# kd without a header.
-# in: gpu.tsv covered_gpu.tsv trace.facts ops.tsv
-# out: synthetic_ops.tsv synthetic_kernels.tsv
+# kd.  Then the first direct kernel of every source op
+# of unified_perf_summary (the collected ops, and the sources of the
+# synthetic ops), UID TAB name, UID order: TraceLens categorises an op
+# with it (first_kernels.tsv).
+# in: gpu.tsv trace.facts ops.tsv collected_keys.tsv intervals.tsv
+# out: synthetic_ops.tsv synthetic_kernels.tsv first_kernels.tsv collected_intervals.tsv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 synthetic() {
+	if [ "$comparison" = 1 ]; then
+		st tl-tree -m subtree -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
+	else
+		st tl-tree -m subtree -k collected_keys.tsv intervals.tsv
+	fi | st cut -f 6 | st tl_sort -n -u >covered_gpu.tsv; ok
 	max=$last_uid
 	case $max in
 	'' | *[!0-9]*) max=$(awk -F '\t' 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' ops.tsv gpu.tsv) ;;
@@ -38,8 +49,14 @@ synthetic() {
 	st awkt -v u="$max" '
 	{ print ++u, $1, $2 "->" $5 " (Synthetic Op)", $3, $4, $5, $6, $7 }' \
 	    synthetic_runtime.tsv synthetic_cpu.tsv >synthetic_ops.tsv; ok
-	rm -f synthetic_runtime.tsv synthetic_cpu.tsv
+	tl_drop synthetic_runtime.tsv synthetic_cpu.tsv covered_gpu.tsv
 	# (the synthetic UIDs come after the trace's: in order)
 	awkt '{ print $1, $4, $5, $6, $7, $8 }' synthetic_ops.tsv |
-	st perf_kinfo | sed 1d >synthetic_kernels.tsv; ok
+	st perf_kinfo >synthetic_kernels.tsv; ok
+	st awkt 'FILENAME == ck { print; next } { print $2, $2 }' ck=collected_keys.tsv \
+	    collected_keys.tsv synthetic_ops.tsv | st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
+	# (each op its own tag: in op order, then ts, then GPU event)
+	st tl-tree -m direct -k first_kernel_keys.tsv intervals.tsv |
+	st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >first_kernels.tsv; ok
+	tl_drop first_kernel_keys.tsv
 }

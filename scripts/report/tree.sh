@@ -23,10 +23,12 @@ tree() {
 	# (cat is tl-parse's third field)
 	cpu=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" events.tsv)
 	[ $? -le 1 ] || return 1
-	last=$(tail -n 1 events.tsv | cut -f1) || return 1
+	last=$(tail -n 1 events.tsv) || return 1
+	last=${last%%"$TAB"*}
 	# (in the background: freeing the pages takes a while, and no one
 	# waits for it)
-	rm -f events.tsv &
-	gpu=$(sed -n '2{p;q;}' gpu.tsv | wc -l)
+	tl_drop events.tsv &
+	gpu=0
+	! tl_rows gpu.tsv || gpu=1
 	printf 'cpu_ops=%s\ngpu_events=%s\nlast_uid=%s\n' "$cpu" "$gpu" "$last" >trace.facts
 }

@@ -11,11 +11,13 @@
 # keys travel apart, once per group (unified_keys.tsv), and join the
 # groups' statistics after: most of a row's bytes, and the same in
 # every row of its group.  unified_fdur: 1 when some duration is not a
-# whole number (pandas keeps an all-integer column integer).  With
+# whole number (pandas keeps an all-integer column integer).
+# unified.facts: unified_metrics and unified_roofline, 1 when some
+# group has model metrics (GFLOPS) and roofline ones.  With
 # --comparison, unified_rows.tsv keeps the rows (UID and group) for
 # kernel_map.
 # in: collected_ops.tsv fwd_metrics.tsv collected_kernels.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
-# out: unified.tsv unified_fdur unified_rows.tsv
+# out: unified.tsv unified_fdur unified_rows.tsv unified.facts
 # when: roofline=1 cpu_ops=1 gpu_events=1
 unified() {
 	# Every row, in UID order (the synthetic UIDs come last), with its
@@ -23,14 +25,14 @@ unified() {
 	# tfs spec params bcat kt kd rt rb pr; the synthetic ops' rows
 	# apart, then sorted by source op.  (The kernels: the collected
 	# ops', then the synthetic ones', whose UIDs come after.)
-	cat collected_kernels.tsv synthetic_kernels.tsv |
+	awk 'FNR > 1 || NR == 1' collected_kernels.tsv synthetic_kernels.tsv |
 	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
 	  st tl-tree -m rows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
 	    -y synthetic_ops.tsv -o unified_syn0.tsv >unified_op_rows.tsv; } 3<&0; ok
 	# (the other rows are in source op order already: src is UID)
 	: >>unified_syn0.tsv
 	st tl_sort -t "$TAB" -k1,1n -k2,2n unified_syn0.tsv >unified_syn.tsv; ok
-	rm -f unified_syn0.tsv
+	tl_drop unified_syn0.tsv
 	# (unified's first column is a key of gseq, cls, ts and UID that
 	# sort compares as bytes)
 	st tl-tree -m unified -d . -k first_kernels.tsv -g unified_keys.tsv -o unified_fdur \
@@ -48,7 +50,7 @@ unified() {
 	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' |
 	# (each group's keys after its first three columns: unified_keys.tsv's
 	# groups, as Python literals, one per line of the statistics)
-	st awkt -v gk=unified_keys.tsv '
+	st awkt -v gk=unified_keys.tsv -v ff=unified.facts '
 	{
 		if ((getline l <gk) <= 0) { print "tl-report: unified: a group without its keys" >"/dev/stderr"; exit 1 }
 		i = index(l, "\t")
@@ -56,7 +58,11 @@ unified() {
 		n = 0
 		for (k = 1; k <= 3; k++) n += index(substr($0, n + 1), "\t")
 		print substr($0, 1, n) substr(l, i + 1) "\t" substr($0, n + 1)
-	}' |
+		# (gf and rb, before the keys)
+		if (NR > 1 && $7 != "") hm = 1
+		if (NR > 1 && $11 != "") hr = 1
+	}
+	END { printf "unified_metrics=%d\nunified_roofline=%d\n", hm, hr >ff }' |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >unified.tsv; ok
-	rm -f unified_op_rows.tsv unified_syn.tsv unified_keys.tsv
+	tl_drop unified_op_rows.tsv unified_syn.tsv unified_keys.tsv
 }

@@ -7,18 +7,18 @@
 # has the metric.  With --comparison, seven columns after Kernel Time
 # (µs)_sum, from comparison_rows.tsv, when some row has an LCA
 # (TraceLens adds none otherwise).
-# in: unified.tsv unified_fdur comparison_rows.tsv
+# in: unified.tsv unified_fdur unified.facts comparison_rows.tsv
 # out: unified_perf_summary.csv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 unified_perf_summary() {
-	[ "$(sed -n '2{p;q;}' unified.tsv | wc -l)" = 1 ] || return 0
-	hasm=$(cut -f 16 unified.tsv | sed 1d | grep -c -m 1 .)
-	hasr=$(cut -f 20 unified.tsv | sed 1d | grep -c -m 1 .)
+	tl_rows unified.tsv || return 0
+	hasm=$unified_metrics hasr=$unified_roofline
 	cmprows=0
-	[ "$comparison" != 1 ] || [ "$(wc -l <comparison_rows.tsv)" -le 1 ] || cmprows=1
+	[ "$comparison" != 1 ] || ! tl_rows comparison_rows.tsv || cmprows=1
 	# pandas keeps an all-integer duration column integer
 	# (and its min and max as they are)
-	if [ "$(cat unified_fdur)" = 1 ]; then d=f m=f; else d=i m=t; fi
+	read -r fdur <unified_fdur
+	if [ "$fdur" = 1 ]; then d=f m=f; else d=i m=t; fi
 	set -- 't:name' 'op category=t:cat' 'process_name=t:pn' 'process_label=t:pl' \
 	    'thread_name=t:tn' 'Input Dims=t:d' 'Input type=t:t' 'Input Strides=t:s' \
 	    'Concrete Inputs=t:c' 't:ex_UID' 't:operation_count' "total_duration_us=$d:dur_sum" \
