@@ -29,7 +29,7 @@
 enum fmt {
 	FMT_TEXT,	/* t: the field as text */
 	FMT_FLOAT,	/* f: Python's repr of the value, NaN empty */
-	FMT_INT,	/* i: the value rounded to a whole number, NaN empty */
+	FMT_INT,	/* i: the value as a whole number, NaN empty */
 	FMT_LIST,	/* l: JSON text as a Python literal with lists */
 	FMT_PCT,	/* pct: percent of the column's sum */
 	FMT_CUM		/* cum: running sum of pct */
@@ -388,7 +388,8 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 	case FMT_INT:
 		d = eval(c->e, r);
 		if (!isnan(d)) {
-			snprintf(num, sizeof(num), "%.0f", d);
+			/* (+ 0.0: an integer has no -0) */
+			snprintf(num, sizeof(num), "%.0f", nearbyint(d) + 0.0);
 			buf_adds(b, num);
 		}
 		return;
