@@ -17,16 +17,9 @@
 # into place, so it appears complete or not at all.
 set -u
 set -f
-LC_ALL=C
-export LC_ALL
-
-prog=tl-compare
-# The awk functions the scripts share (unesc, cell): tl-lib.sh.
-. "$(cd "$(dirname "$0")" && pwd)/tl-lib.sh"
-tab=$(printf '\t')
-nl='
-'
-sortmem=${TL_SORT_MEM:-64M}
+case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+tl_init tl-compare 64M
+tab=$TAB nl=$NL
 
 usage() {
 	if [ "${1:-2}" = 0 ]; then exec 2>&1; fi
@@ -39,23 +32,23 @@ usage() {
 work=
 flushnotes() {
 	if [ -n "$work" ] && [ -s "$work/notes" ]; then
-		cat "$work/notes" >&2
+		tl_cat "$work/notes" >&2 2>/dev/null
 		: >"$work/notes"
 	fi
 }
-die() { flushnotes; echo "$prog: $*" >&2; exit 1; }
-udie() { echo "$prog: $*" >&2; exit 2; }
-note() {
+die() { flushnotes; note "$@"; exit 1; }
+udie() { note "$@"; exit 2; }
+notice() {
 	if [ -n "$work" ]; then
 		echo "$prog: $*" >>"$work/notes"
 	else
-		echo "$prog: $*" >&2
+		note "$@"
 	fi
 }
 # skip LABEL WHY: a group or sheet left out; WHY names the sheet.
 skipped=
 skip() {
-	note "$1: skipped: $2"
+	notice "$1: skipped: $2"
 	skipped=$skipped${skipped:+; }$3
 }
 
@@ -107,7 +100,7 @@ done
 IFS=$nl
 if [ -n "$csvdir" ]; then
 	case $odir in
-	*.xlsx | *.xls) note "no Excel output: writing CSV files to $csvdir" ;;
+	*.xlsx | *.xls) notice "no Excel output: writing CSV files to $csvdir" ;;
 	?*) [ "$odir" = "$csvdir" ] ||
 		udie "two output directories: -o $odir and --output_csvs_dir $csvdir" ;;
 	esac
@@ -171,22 +164,20 @@ odir=${odir%/}
 if [ -e "$odir" ] && [ "$force" = 0 ]; then
 	die "$odir exists (use --force to replace it)"
 fi
-case $odir in */*) parent=${odir%/*} ;; *) parent=. ;; esac
-[ -n "$parent" ] || parent=/
-[ -d "$parent" ] || die "$parent: no such directory"
-work=$(mktemp -d "$parent/.tl-compare.XXXXXX") || die "cannot create a directory in $parent"
-trap 'flushnotes; rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
-out=$work/out
-tmp=$work/tmp
-mkdir "$out" "$tmp" || die "cannot create $work"
+# (an OUT_DIR that is, or holds, a report is refused: --force would
+# delete it)
+tl_outdir "$odir" 1 $reports
+tl_workdir
+work=$TL_WORK
+out=$TL_STAGE/out
+tmp=$TL_WORK
+mkdir "$out" || die "cannot create $out"
 
 # ---- helpers ----
 
 # LC_ALL=C sort on the first field only, stable: one byte-comparable key.
 keysort() {
-	sort --parallel=1 -s -t "$tab" -k1,1 -S "$sortmem" -T "$tmp" "$1" >"$2" ||
-		die "sort failed"
+	tl_sort -s -t "$tab" -k1,1 "$1" >"$2" || die "sort failed"
 }
 
 # havesheet SHEET: do all reports have SHEET.csv?  If not, say so.
@@ -208,7 +199,7 @@ convert() {
 	i=0 conv=
 	for f in $files; do
 		i=$((i + 1))
-		"$join" -p "$f" >"$tmp/c.$i" || exit 1
+		"$join" -p -- "$f" >"$tmp/c.$i" || exit 1
 		conv=$conv$tmp/c.$i$nl
 	done
 	files=$conv
@@ -265,7 +256,7 @@ joinsheet() {
 		for k in $keys; do set -- "$@" -k "$k"; done
 		for x in $dropall; do set -- "$@" -x "$x"; done
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
-		"$join" "$@" "$f" >"$tmp/p" || exit 1
+		"$join" "$@" -- "$f" >"$tmp/p" || exit 1
 		if [ ! -s "$tmp/p" ]; then
 			skip "$label" "$f is empty" "$f is empty"
 			return 1
@@ -283,7 +274,7 @@ joinsheet() {
 		exit 1
 	fi
 	while IFS= read -r line; do
-		note "$label: ${line#tl-join: }"
+		notice "$label: ${line#tl-join: }"
 	done <"$tmp/err"
 	return 0
 }
@@ -455,7 +446,7 @@ fi
 
 if want kernel_summary && havesheet kernel_summary; then
 	# TraceLens picks the layout by the baseline's columns.
-	"$join" -p "${files%%"$nl"*}" >"$tmp/c.1" || exit 1
+	"$join" -p -- "${files%%"$nl"*}" >"$tmp/c.1" || exit 1
 	if [ "$(headers -k 'Kernel name' "$tmp/c.1")" = 1 ]; then
 		keys='Kernel name'
 		dcols="Kernel duration (µs)_sum${nl}Kernel duration (µs)_mean${nl}Kernel duration (µs)_count"
@@ -527,8 +518,5 @@ if [ -z "$(ls -A "$out")" ]; then
 	die "no sheet to compare: ${skipped:-$first has none of the sheets asked for}"
 fi
 flushnotes
-if [ -e "$odir" ]; then
-	mv "$odir" "$work/old" || die "cannot replace $odir"
-fi
-mv -T "$out" "$odir" || die "cannot create $odir"
+tl_publish "$out"
 exit 0

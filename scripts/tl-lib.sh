@@ -264,10 +264,13 @@ tl_nospace() {
 
 # tl_spawn CMD...: run CMD in the background in a process group of its
 # own (a new session), so that tl_stop ends it and everything it
-# started at once; TL_SPAWNED is its pid (and group id).  The group
+# started at once; TL_SPAWNED is its pid (and group id).  It reads the
+# script's standard input.  The group
 # gets no signal from the terminal: the traps pass them on.
 tl_spawn() {
-	setsid "$@" &
+	# (an asynchronous command's stdin is /dev/null, before its own
+	# redirections: ours comes through fd 7; a trace may be /dev/stdin)
+	{ setsid "$@" <&7 & } 7<&0
 	TL_SPAWNED=$!
 	_tl_groups="$_tl_groups $TL_SPAWNED"
 }
@@ -275,7 +278,8 @@ tl_spawn() {
 # tl_wait PID: wait for a process tl_spawn started; its status.  The
 # group's other processes (ended or not) are then no longer ours.
 tl_wait() {
-	wait "$1"
+	# (dash says "Terminated" of a job a signal ended: not ours to say)
+	wait "$1" 2>/dev/null
 	_tw_st=$?
 	_tl_stopgroup "$1"
 	return "$_tw_st"
@@ -283,30 +287,37 @@ tl_wait() {
 
 # Stop the process group G: TERM, and wait (about a second at most)
 # until none of its processes is left, for they may be writing into
-# the directories about to be removed; then KILL.
+# the directories about to be removed; then KILL.  (G itself too: a
+# signal may come before setsid has made the group.  dash's kill takes
+# no "--": a negative number is the group.)
 _tl_stopgroup() {
-	kill -TERM -- "-$1" 2>/dev/null || :
+	kill -TERM "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null || :
+	# (G, our child, first: the others may outlive it)
+	wait "$1" 2>/dev/null
 	_tsg_n=0
-	while kill -0 -- "-$1" 2>/dev/null; do
+	while kill -0 "-$1" 2>/dev/null; do
 		_tsg_n=$((_tsg_n + 1))
 		if [ "$_tsg_n" -gt 100 ]; then
-			kill -KILL -- "-$1" 2>/dev/null || :
+			kill -KILL "-$1" 2>/dev/null || :
 			break
 		fi
 		sleep 0.01
 	done
-	_tsg_l=
+	_tsg_l= _tsg_ifs=$IFS
+	IFS=' '
 	for _tsg_g in $_tl_groups; do
 		[ "$_tsg_g" = "$1" ] || _tsg_l="$_tsg_l $_tsg_g"
 	done
+	IFS=$_tsg_ifs
 	_tl_groups=$_tsg_l
 }
 
 # tl_cleanup: on every exit: the groups stopped, the background jobs
 # waited for, the directories removed.
 tl_cleanup() {
-	for _tc_g in $_tl_groups; do
-		_tl_stopgroup "$_tc_g"
+	while [ -n "${_tl_groups# }" ]; do
+		_tc_g=${_tl_groups# }
+		_tl_stopgroup "${_tc_g%% *}"
 	done
 	wait 2>/dev/null
 	printf '%s' "$_tl_dirs" | while IFS= read -r _tc_d; do
@@ -323,15 +334,20 @@ tl_signal() {
 # ---- stages ----
 
 # st CMD...: run one command of a pipeline; a failure is noted in
-# TL_FAIL (sh has no pipefail).  The failed program has said why.
+# TL_FAIL (sh has no pipefail).  The failed program has said why.  A
+# note that cannot be written (a full disk) stops the whole run (the
+# process group TL_PGID): no failure goes unseen.
 st() {
 	"$@" && return 0
-	echo "$1: exit $?" >>"$TL_FAIL"
+	_st_s=$?
+	{ echo "$1: exit $_st_s" >>"$TL_FAIL"; } 2>/dev/null ||
+		kill -TERM "-${TL_PGID:-$$}" 2>/dev/null
 	return 1
 }
-# ok: end the stage (a subshell) if a command since the start failed.
+# ok: end the stage (a subshell) if the command just run, or one noted
+# since the stage began, failed.
 ok() {
-	[ ! -s "$TL_FAIL" ] || exit 1
+	[ $? = 0 ] && [ ! -s "$TL_FAIL" ] || exit 1
 }
 # tl_sort ARGS: sort(1) as every tl sort runs: bytes, TL_SORT_MEM, the
 # spills in TMPDIR, one thread (on buffers this small threads only cost).
@@ -380,6 +396,8 @@ tl_stage() {
 	done
 	R=$TL_REPORT
 	TL_FAIL=$TL_LOG/$_ts_name.fail
+	# (make, our parent, leads the group)
+	TL_PGID=$PPID
 	_ts_st=0
 	for _ts_c; do
 		eval "[ \"\${${_ts_c%%=*}:-}\" = '${_ts_c#*=}' ]" || _ts_st=skip
@@ -396,8 +414,7 @@ tl_stage() {
 		return 0 ;;
 	esac
 	(set -C; printf '%s\n' "$_ts_name" >"$TL_LOG/FAILED") 2>/dev/null
-	# (make, our parent, leads the group)
-	kill -TERM -- "-$PPID" 2>/dev/null
+	kill -TERM "-$TL_PGID" 2>/dev/null
 	return 1
 }
 
@@ -472,10 +489,23 @@ tl_tree_stage() {
 	fi
 	_tt_bin=$(tl_prog tl-tree)
 	_tt_t=$(mktemp -d "${TMPDIR:-/tmp}/tl-tree.XXXXXX") || return 1
+	# A trace on a descriptor (/dev/stdin, a pipe as /dev/fd/N) comes to
+	# tl-parse as its standard input, through fd 8: the passes take the
+	# low descriptors for their fifos.
+	_tt_in=0 _tt_rd=$_tt_tr
+	case $_tt_tr in
+	/dev/fd/[0-9]* | /proc/self/fd/[0-9]*)
+		_tt_in=${_tt_tr##*/}
+		case $_tt_in in
+		*[!0-9]*) _tt_in=0 ;;
+		*) _tt_rd=/dev/stdin ;;
+		esac ;;
+	esac
 	if [ -n "$_tt_tr" ]; then
 		# the passes' errors wait: when the trace is bad, they are
 		# only the echoes of tl-parse's
-		_tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-} 2>"$_tt_t/err"
+		(eval "exec 8<&$_tt_in" &&
+		    _tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-}) 2>"$_tt_t/err"
 		_tt_st=$?
 		if [ -e "$_tt_t/fail.parse" ]; then
 			cat "$_tt_t/parse.err" >&2
@@ -502,13 +532,16 @@ tl_tree_stage() {
 	return 1
 }
 
-# The passes of tl_tree_stage; $5... are tl-tree options.  They all run
+# The passes of tl_tree_stage; $5... are tl-tree options; fd 8 is
+# what tl-parse reads as its standard input (an asynchronous list's
+# own is /dev/null; the trace may be on a descriptor).  They all run
 # at once, joined by pipes and fifos, so no sorted data touches the disk
 # but what sort spills: sort is the barrier between passes.  Every fifo
 # is opened by a shell redirection, at both ends, before its program
 # runs, so that a program that fails early (a sort that refuses its
-# options) still closes its end and nothing waits for ever.  A failure
-# leaves a mark file (sh has no pipefail).
+# options) still closes its end and nothing waits for ever: the writer
+# then dies of a broken pipe.  A failure leaves a mark file (sh has no
+# pipefail).
 _tl_tree_run() {
 	_tt_b=$1 _tt_t=$2 _tt_ev=$3 _tt_out=$4
 	shift 4
@@ -516,12 +549,14 @@ _tl_tree_run() {
 	# sort reads l after its standard input, when split has written it,
 	# but wants it to exist from the start
 	: >"$_tt_t/l" || return 1
-	# sequence numbers to forward links, GPU streams to overlaps
-	{ tl_sort <"$_tt_t/q" || : >"$_tt_t/fail.sort-q"; } |
+	# sequence numbers to forward links, GPU streams to overlaps (split
+	# opens q and o again by name: a sort that fails drains its fifo,
+	# so that the open finds a reader and split ends)
+	{ tl_sort <"$_tt_t/q" || { : >"$_tt_t/fail.sort-q"; cat "$_tt_t/q" >/dev/null; }; } |
 		{ "$_tt_b" -m fwd "$@" || : >"$_tt_t/fail.fwd"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-w"; } >"$_tt_t/w" &
 	_tt_p1=$!
-	{ tl_sort <"$_tt_t/o" || : >"$_tt_t/fail.sort-o"; } |
+	{ tl_sort <"$_tt_t/o" || { : >"$_tt_t/fail.sort-o"; cat "$_tt_t/o" >/dev/null; }; } |
 		{ "$_tt_b" -m overlap || : >"$_tt_t/fail.overlap"; } >"$_tt_t/ov" &
 	_tt_p2=$!
 	# tree records and launched events, sorted by UID for merge
@@ -533,7 +568,7 @@ _tl_tree_run() {
 	# reads tl-parse's records as they come, and keeps the copy that
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -- "$_tt_tr" 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		{ tl_parse -- "$_tt_rd" <&8 8<&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
 		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else

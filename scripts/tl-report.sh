@@ -63,14 +63,15 @@ tl_input "$trace"
 tl_outdir "$out" "$force" "$trace" ${cmp:+"$cmp"}
 tmpdir=${TMPDIR:-/tmp}
 tl_workdir
-mkdir -- "$TL_STAGE/report" "$TL_STAGE/log" || die "cannot write in $TL_STAGE"
-TL_REPORT=$TL_STAGE/report TL_LOG=$TL_STAGE/log
+mkdir -- "$TL_STAGE/report" "$TL_WORK/log" || die "cannot write in $TL_STAGE"
+TL_REPORT=$TL_STAGE/report TL_LOG=$TL_WORK/log
 export TL_REPORT TL_LOG
 
 # The stages run in the work directory; those that read the traces
 # from here (cwd), so that their messages name them as given.  A trace
 # that two stages read (the report's and the comparison's) and that is
 # not a file (a pipe) is copied first.
+trace_name=$trace
 if [ -n "$cmp" ] && [ ! -f "$trace" ] && [ ! -d "$trace" ]; then
 	cat -- "$trace" >"$TL_WORK/trace" || die "$trace: cannot read"
 	trace=$TL_WORK/trace
@@ -88,7 +89,7 @@ comparison=0
 q() { printf '%s=' "$1"; tl_quote "$2"; }
 {
 	q prog "$prog"
-	q cwd "$(pwd)"; q trace "$trace"; q cmp "$cmp"
+	q cwd "$(pwd)"; q trace "$trace"; q trace_name "$trace_name"; q cmp "$cmp"
 	q xflag "$xflag"; q short "$short"; q thresh "$thresh"; q bins "$bins"
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
@@ -96,23 +97,28 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
 # ---- the engine ----
+# (make gives its standard input to one recipe at a time, not always
+# the tree stage's: a trace on it comes to that stage as fd 9)
+exec 9<&0
 . "$TL_BIN/tl-report.stages"
 tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report.mk" \
     -j $((TL_REPORT_JOBS + comparison)) short="$short" ksum="$ksum" coll="$coll" \
     comparison="$comparison" roofline="$roofline" all 2>"$TL_LOG/make"
 tl_wait "$TL_SPAWNED"
 st=$?
-if [ -s "$TL_LOG/FAILED" ]; then
-	# the first stage that failed says why
-	read -r failed <"$TL_LOG/FAILED"
-	tl_cat "$TL_LOG/$failed" >&2 2>/dev/null
-	tl_nospace "$TL_WORK" "TMPDIR ${tmpdir}" || tl_nospace "$TL_STAGE" "$out" ||
+if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
+	# A full disk first: the messages may have gone with the space.
+	failed=
+	[ ! -s "$TL_LOG/FAILED" ] || read -r failed <"$TL_LOG/FAILED"
+	tl_nospace "$TL_WORK" "TMPDIR ($tmpdir)" && exit 1
+	tl_nospace "$TL_STAGE" "$out" && exit 1
+	# Then the first stage that failed says why.
+	if [ -n "$failed" ]; then
+		tl_cat "$TL_LOG/$failed" >&2 2>/dev/null
 		[ -s "$TL_LOG/$failed" ] || note "$failed: failed"
-	exit 1
-fi
-if [ "$st" != 0 ]; then
-	tl_nospace "$TL_WORK" "TMPDIR ${tmpdir}" || tl_nospace "$TL_STAGE" "$out" ||
-		cat "$TL_LOG/make" >&2 2>/dev/null
+		exit 1
+	fi
+	tl_cat "$TL_LOG/make" >&2 2>/dev/null
 	die "the report's engine failed (make: exit $st)"
 fi
 # the stages' notices, in the schedule's order

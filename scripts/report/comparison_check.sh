@@ -9,7 +9,7 @@
 # when: comparison=1
 comparison_check() {
 	if [ "$cpu_ops" = 0 ]; then
-		echo "$prog: $trace: no CPU ops: no comparison (TraceLens makes none)" >&2
+		echo "$prog: $trace_name: no CPU ops: no comparison (TraceLens makes none)" >&2
 		return 0
 	fi
 	if [ -e comparison.failed ]; then

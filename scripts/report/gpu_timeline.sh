@@ -10,7 +10,7 @@
 # out: gpu_timeline.csv gpu_total
 gpu_timeline() {
 	if ! tl_rows busy.tsv; then
-		echo "$prog: $trace: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
+		echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
 		return 0
 	fi
 	if [ -n "$micro" ]; then

@@ -11,5 +11,5 @@ health() {
 		msg = msg sep $2 " " $1; sep = ", "
 	}
 	END { if (msg != "") print msg }' health.tsv >health.msg; ok
-	[ ! -s health.msg ] || { read -r msg <health.msg; echo "$prog: $trace: health: $msg" >&2; }
+	[ ! -s health.msg ] || { read -r msg <health.msg; echo "$prog: $trace_name: health: $msg" >&2; }
 }
