@@ -345,42 +345,24 @@ colparse(struct col *c, const char *arg)
 	c->pct = -1;
 }
 
-/* Write the cell of column c for the current record into b (CSV). */
+/* Append the cell of column c for the current record to b (CSV). */
 static void
 cell(struct buf *b, const struct col *c, const struct rec_reader *r,
     double pctv, double cumv)
 {
-	struct buf lit = {0};
 	const char *s;
-	char num[64], *t;
-	size_t len, n;
+	char num[64];
+	size_t len;
 	double d;
 
 	switch (c->fmt) {
 	case FMT_TEXT:
+		s = rec_get(r, c->e->col, &len);
+		csv_bfield(b, s, len);
+		return;
 	case FMT_LIST:
 		s = rec_get(r, c->e->col, &len);
-		t = tl_strndup(s, len);
-		n = rec_unescape(t, len);
-		if (c->fmt == FMT_LIST && n > 0 && pylit(&lit, t, n, 0) == 0) {
-			free(t);
-			t = lit.s;
-			n = lit.len;
-			lit.s = NULL;
-		}
-		buf_free(&lit);
-		if (memchr(t, ',', n) || memchr(t, '"', n) ||
-		    memchr(t, '\r', n) || memchr(t, '\n', n)) {
-			buf_addc(b, '"');
-			for (len = 0; len < n; len++) {
-				if (t[len] == '"')
-					buf_addc(b, '"');
-				buf_addc(b, t[len]);
-			}
-			buf_addc(b, '"');
-		} else
-			buf_add(b, t, n);
-		free(t);
+		csv_blist(b, s, len);
 		return;
 	case FMT_FLOAT:
 		d = eval(c->e, r);
@@ -400,8 +382,7 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 		d = cumv;
 		break;
 	}
-	if (!isnan(d))
-		buf_adds(b, num_pyrepr(d, num, sizeof(num)));
+	csv_bnum(b, d);
 }
 
 /* ---- row order: pandas' sort_values(ascending=False), quicksort ---- */
@@ -636,18 +617,7 @@ header(FILE *out, const struct col *cols, int ncols, int check)
 		if (!first)
 			buf_addc(&b, ',');
 		first = 0;
-		if (strpbrk(cols[i].name, ",\"\r\n")) {
-			const char *p;
-
-			buf_addc(&b, '"');
-			for (p = cols[i].name; *p; p++) {
-				if (*p == '"')
-					buf_addc(&b, '"');
-				buf_addc(&b, *p);
-			}
-			buf_addc(&b, '"');
-		} else
-			buf_adds(&b, cols[i].name);
+		csv_bcell(&b, cols[i].name, strlen(cols[i].name));
 	}
 	if (b.len == 0 && !first)
 		buf_adds(&b, "\"\"");
@@ -676,24 +646,20 @@ onepass(struct rec_reader *r, FILE *out, struct col *cols, int ncols,
 }
 
 /*
- * The first pass: each row's offset (from base, the first record's),
- * sort value and pct values; with Eflag, which columns are full.  A
- * stream that cannot seek is copied to *copy as it is read.
+ * The first pass: each row's offset, sort value and pct values; with
+ * Eflag, which columns are full.
  */
 static void
-firstpass(struct rec_reader *r, struct rows *rw, FILE **copy,
-    struct col *cols, int ncols, const struct expr *skey, int npct,
-    int Eflag)
+firstpass(struct reread *rr, struct rows *rw, struct col *cols, int ncols,
+    const struct expr *skey, int npct, int Eflag)
 {
+	struct rec_reader *r = rr->r;
 	struct buf b = {0};
-	off_t off = 0;
 	double *cum = tl_calloc((size_t)ncols + 1, sizeof(*cum));
+	off_t off;
 	int c;
 
-	while (rec_next(r)) {
-		if (*copy && (fwrite(r->cur, 1, r->curlen, *copy) != r->curlen ||
-		    putc('\n', *copy) == EOF))
-			tl_die("temporary file: write error:");
+	while (rr_next(rr, &off)) {
 		if (rw->n == rw->cap) {
 			rw->cap = rw->cap ? 2 * rw->cap : 1024;
 			rw->off = tl_realloc(rw->off, rw->cap * sizeof(*rw->off));
@@ -702,8 +668,6 @@ firstpass(struct rec_reader *r, struct rows *rw, FILE **copy,
 			    rw->cap * ((size_t)npct + 1) * sizeof(*rw->val));
 		}
 		rw->off[rw->n] = off;
-		off += (off_t)r->curlen + 1;
-		rec_split(r);
 		rw->key[rw->n] = skey ? eval(skey, r) : 0;
 		for (c = 0; c < ncols; c++)
 			if (cols[c].pct >= 0)
@@ -722,20 +686,14 @@ firstpass(struct rec_reader *r, struct rows *rw, FILE **copy,
 	free(cum);
 }
 
-/*
- * The second pass: the rows in order, each read again at its offset
- * (plus base) in fp.
- */
+/* The second pass: the rows in order, each read again at its offset. */
 static void
-secondpass(FILE *fp, off_t base, struct rec_reader *r, const struct rows *rw,
-    const size_t *ord, FILE *out, struct col *cols, int ncols, int npct,
-    size_t limit, int Eflag)
+secondpass(struct reread *rr, const struct rows *rw, const size_t *ord,
+    FILE *out, struct col *cols, int ncols, int npct, size_t limit, int Eflag)
 {
 	struct buf b = {0};
-	char *line = NULL;
-	size_t cap = 0, i, k;
+	size_t i, k;
 	double *tot, *cum;
-	ssize_t n;
 	int c;
 
 	tot = tl_calloc((size_t)npct + 1, sizeof(*tot));
@@ -746,22 +704,12 @@ secondpass(FILE *fp, off_t base, struct rec_reader *r, const struct rows *rw,
 	header(out, cols, ncols, Eflag);
 	for (i = 0; i < rw->n && i < limit; i++) {
 		k = ord ? ord[i] : i;
-		if (fseeko(fp, base + rw->off[k], SEEK_SET) != 0)
-			tl_die("%s: cannot seek:", r->name);
-		errno = 0;
-		if ((n = getline(&line, &cap, fp)) <= 0 || line[n - 1] != '\n')
-			tl_die("%s: read error (the input changed?)", r->name);
-		line[--n] = '\0';
-		r->cur = line;
-		r->curlen = (size_t)n;
-		r->lineno = k + 2;
-		rec_split(r);
+		rr_read(rr, rw->off[k], k + 2);
 		buf_reset(&b);
 		buf_adds(&b, "");
-		row(&b, cols, ncols, r, rw->val + k * (size_t)npct, tot, cum, Eflag);
+		row(&b, cols, ncols, rr->r, rw->val + k * (size_t)npct, tot, cum, Eflag);
 		fwrite(b.s, 1, b.len, out);
 	}
-	free(line);
 	free(tot);
 	free(cum);
 	buf_free(&b);
@@ -775,9 +723,8 @@ main(int argc, char *argv[])
 	struct col *cols;
 	struct expr *skey = NULL;
 	const char *sarg = NULL, *eq;
+	struct reread rr;
 	size_t *ord = NULL, limit = (size_t)-1;
-	FILE *copy = NULL;
-	off_t base = 0;
 	int c, ncols, npct = 0, Eflag = 0;
 
 	tl_setprogname(argv[0]);
@@ -836,23 +783,13 @@ main(int argc, char *argv[])
 	if (skey == NULL && npct == 0 && !Eflag) {
 		onepass(&r, stdout, cols, ncols, limit);
 	} else {
-		/* (the header came by getline: the records start here) */
-		base = ftello(stdin);
-		if (base < 0 || fseeko(stdin, base, SEEK_SET) != 0) {
-			base = 0;
-			if ((copy = tmpfile()) == NULL)
-				tl_die("cannot make a temporary file:");
-		}
-		firstpass(&r, &rw, &copy, cols, ncols, skey, npct, Eflag);
-		if (copy && fflush(copy) != 0)
-			tl_die("temporary file: write error:");
+		rr_open(&rr, &r);
+		firstpass(&rr, &rw, cols, ncols, skey, npct, Eflag);
 		if (skey)
 			ord = descorder(rw.key, rw.n);
-		secondpass(copy ? copy : stdin, base, &r, &rw, ord, stdout,
-		    cols, ncols, npct, limit, Eflag);
+		secondpass(&rr, &rw, ord, stdout, cols, ncols, npct, limit, Eflag);
+		rr_close(&rr);
 	}
-	if (copy)
-		fclose(copy);
 	free(ord);
 	free(rw.off);
 	free(rw.key);

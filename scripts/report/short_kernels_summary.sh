@@ -14,7 +14,7 @@ short_kernels_summary() {
 	[ "$cpu_ops" != 0 ] || gpuonly=1
 	st awkt '
 	BEGIN { print "seq", "pcpu", "dims", "strides", "concrete", "name", "dur" }
-	$5 + 0 < th {
+	NR > 1 && $5 + 0 < th {
 		nshort++
 		if (!gpuonly && ($2 == "" || $7 == "" || $8 == "" || $9 == "")) next
 		k = gpuonly ? $3 : $2 "\t" $7 "\t" $8 "\t" $9 "\t" $3
