@@ -388,3 +388,37 @@ json_val(struct buf *b, const char *s, size_t len)
 	json_str(b, t, n);
 	free(t);
 }
+
+void
+json_pystr(struct buf *b, const char *s, size_t len)
+{
+	size_t i, run;
+	char u[8];
+
+	buf_addc(b, '"');
+	for (i = run = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *e = NULL;
+
+		if (c != '"' && c != '\\' && c >= 0x20)
+			continue;
+		buf_add(b, s + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"': e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		}
+		if (e == NULL) {
+			snprintf(u, sizeof(u), "\\u%04x", c);
+			e = u;
+		}
+		buf_adds(b, e);
+	}
+	buf_add(b, s + run, len - run);
+	buf_addc(b, '"');
+}

@@ -260,6 +260,9 @@ int json_unescape(struct buf *b, const char *s, size_t n);
 void pystr(struct buf *b, const char *s, size_t len);
 /* Append s[0..len) as a JSON string, quotes included. */
 void json_str(struct buf *b, const char *s, size_t len);
+/* Append s[0..len) as Python's json.dumps(ensure_ascii=False) writes a
+ * string: \b \f \n \r \t short, other controls \u00XX. */
+void json_pystr(struct buf *b, const char *s, size_t len);
 /*
  * Append the record field s[0..len) (escaped, as rec.c keeps it) as a
  * JSON value: a finite number stays as written, "" is null, anything

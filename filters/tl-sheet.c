@@ -79,8 +79,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: %s [-E] [-n count] [-s expr] [-v name=value] ... "
-	    "[name=]format:expr ...\n", tl_progname());
+	    "usage: %s [-AE] [-n count] [-s expr] [-v name=value] ... "
+	    "[-x field] ... [name=]format:expr ...\n", tl_progname());
 	exit(status);
 }
 
@@ -725,14 +725,22 @@ main(int argc, char *argv[])
 	const char *sarg = NULL, *eq;
 	struct reread rr;
 	size_t *ord = NULL, limit = (size_t)-1;
-	int c, ncols, npct = 0, Eflag = 0;
+	const char **xnames = NULL;
+	int c, ncols, npct = 0, Eflag = 0, Aflag = 0, nx = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "En:s:v:")) != -1) {
+	while ((c = getopt(argc, argv, "AEn:s:v:x:")) != -1) {
 		switch (c) {
+		case 'A':
+			Aflag = 1;
+			break;
 		case 'E':
 			Eflag = 1;
+			break;
+		case 'x':
+			xnames = tl_realloc(xnames, (size_t)(nx + 1) * sizeof(*xnames));
+			xnames[nx++] = optarg;
 			break;
 		case 'n':
 			limit = (size_t)tl_strtonum(optarg, 0, 1LL << 62, "-n");
@@ -758,10 +766,10 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1)
+	if (argc < 1 && !Aflag)
 		usage(TL_EUSAGE);
 	ncols = argc;
-	cols = tl_calloc((size_t)ncols, sizeof(*cols));
+	cols = tl_calloc((size_t)ncols + 1, sizeof(*cols));
 	for (c = 0; c < ncols; c++) {
 		colparse(&cols[c], argv[c]);
 		if (cols[c].fmt == FMT_PCT || cols[c].fmt == FMT_CUM)
@@ -770,6 +778,26 @@ main(int argc, char *argv[])
 
 	rec_open(&r, stdin, "<stdin>");
 	rec_read_header(&r);
+	if (Aflag) {
+		/* every field not left out, as text, after the columns given */
+		size_t i;
+		int k;
+
+		cols = tl_realloc(cols, ((size_t)ncols + r.nhdr + 1) * sizeof(*cols));
+		for (i = 0; i < r.nhdr; i++) {
+			for (k = 0; k < nx; k++)
+				if (strcmp(xnames[k], r.hdr[i]) == 0)
+					break;
+			if (k < nx)
+				continue;
+			memset(&cols[ncols], 0, sizeof(*cols));
+			cols[ncols].name = tl_strdup(r.hdr[i]);
+			cols[ncols].text = r.hdr[i];
+			cols[ncols].fmt = FMT_TEXT;
+			cols[ncols].pct = -1;
+			ncols++;
+		}
+	}
 	for (c = 0; c < ncols; c++)
 	{
 		cols[c].e = resolve(cols[c].text, &r);
@@ -799,6 +827,7 @@ main(int argc, char *argv[])
 		efree(cols[c].e);
 	}
 	free(cols);
+	free(xnames);
 	efree(skey);
 	for (c = 0; c < nvars; c++)
 		free(vars[c].name);

@@ -140,6 +140,8 @@ fi
 for t in $names; do
 	case $t in
 	*/*) udie "invalid tag '$t': a tag names files" ;;
+	*\\* | *"$tab"* | *"$(printf '\r')"*)
+		udie "invalid tag '$t': no backslash, TAB or CR in a tag" ;;
 	esac
 done
 n=0 seen=$nl
@@ -218,11 +220,13 @@ convert() {
 # has a field NAME (1 or 0).
 headers() {
 	if [ "$1" = -k ]; then field=$2; shift 2; else field=; fi
-	awk -F '\t' -v n="$#" -v want="$field" "$TL_AWKLIB"'
+	awk -F '\t' -v n="$#" -v want="$field" '
 	FNR == 1 {
 		nf++
 		for (i = 2; i <= NF; i++) {
-			h = unesc($i)
+			# (the names as written: no tag or report column holds
+			# what tl(7) escapes)
+			h = $i
 			if (nf == 1 && h == want)
 				found = 1
 			if (h ~ /^param:/ && !((nf, h) in seen)) {
@@ -302,11 +306,19 @@ sortdesc() {
 # variant TAG: NAME_intersect_TAG (rows where the baseline and TAG both
 # have $dcol), NAME_only_baseline_TAG and NAME_only_variant_TAG, each
 # with the key columns and the columns of its reports, less the columns
-# left empty.  FILE must be sorted by the baseline's sort column, and
-# rows without it by TAG's.
+# left empty (tl-sheet -E).  FILE must be sorted by the baseline's sort
+# column, and rows without it by TAG's.
 csv() {
-	awk -F '\t' -v skip="$1" -v out="$3" -v name="${4:-}" -v tag="${5:-}" \
-	    -v base="$base" -v dcol="$dcol" -v dir="$out" "$TL_AWKLIB"'
+	if [ "$3" != -s ]; then
+		if [ "$1" = 1 ]; then
+			tl-sheet -A -x '#key' <"$2" >"$3" || die "$3: write failed"
+		else
+			tl-sheet -A <"$2" >"$3" || die "$3: write failed"
+		fi
+		return
+	fi
+	awk -F '\t' -v OFS='\t' -v skip="$1" -v base="$base" -v tag="$5" -v dcol="$dcol" \
+	    -v f1="$tmp/split.1" -v f2="$tmp/split.2" -v f3="$tmp/split.3" '
 	# The tag of a diff or pct column, as re.findall("__(.+?)_(?:diff|pct)$")
 	# finds it; SUBSEP when the name is not one.
 	function difftag(n,   p, t) {
@@ -332,96 +344,35 @@ csv() {
 		v = ti > 0 && $ti != ""
 		return b && v ? 1 : b ? 2 : v ? 3 : 0
 	}
-	function emit(k, f,   j, n, b, c, line) {
-		n = ncol[k]
-		b = k * 100000
-		if (n == 1 && $col[b + 1] == "") {
-			print "\"\"" >f	# as Python csv writes a lone empty field
-			return
-		}
-		line = ""
-		for (j = 1; j <= n; j++) {
-			c = $col[b + j]
-			if (c ~ /[\\",\r]/)
-				c = cell(c)
-			line = j > 1 ? line "," c : c
-		}
-		print line >f
-	}
-	BEGIN {
-		spl = out == "-s"
-		nk = spl ? 3 : 1
-		if (spl) {
-			file[1] = dir "/" name "_intersect_" tag ".csv"
-			file[2] = dir "/" name "_only_baseline_" tag ".csv"
-			file[3] = dir "/" name "_only_variant_" tag ".csv"
-		} else
-			file[1] = out
+	# the row into split k, its kept columns
+	function out(k,   i, l, n) {
+		l = ""; n = 0
+		for (i = 1 + skip; i <= NF; i++)
+			if (keep[k, i]) l = l (n++ ? "\t" : "") $i
+		print l >file[k]
 	}
 	NR == 1 {
+		file[1] = f1; file[2] = f2; file[3] = f3
 		for (i = 1 + skip; i <= NF; i++) {
-			n = unesc($i)
+			n = $i
 			if (n == base "::" dcol) bi = i
 			if (n == tag "::" dcol) ti = i
 			p = index(n, "::")
 			t = p > 0 ? substr(n, 1, p - 1) : difftag(n)
-			for (k = 1; k <= nk; k++)
-				keep[k, i] = !spl || kept(k, t)
-			if (!spl)
-				col[100000 + ++ncol[1]] = i
+			for (k = 1; k <= 3; k++)
+				keep[k, i] = kept(k, t)
 		}
-		if (!spl) {
-			emit(1, file[1])
-			OFS = ","
-		}
+		for (k = 1; k <= 3; k++) out(k)
 		next
 	}
-	!spl {
-		# every column: quote in place, let awk join the fields
-		for (i = 1 + skip; i <= NF; i++)
-			if ($i ~ /[\\",\r]/)
-				$i = cell($i)
-		if (NF == 1 + skip && $NF == "")
-			$NF = "\"\""
-		if (skip) {
-			$1 = ""
-			print substr($0, 2) >file[1]
-		} else {
-			$1 = $1
-			print >file[1]
-		}
-		next
-	}
-	NR == FNR {
-		if ((k = which()) == 0)
-			next
-		rows[k]++
-		for (i = 1 + skip; i <= NF; i++)
-			if ($i != "")
-				full[k, i] = 1
-		next
-	}
-	FNR == 1 {
-		for (k = 1; k <= nk; k++) {
-			if (spl && !rows[k]) {
-				print "" >file[k]	# pandas: an empty frame is one newline
-				continue
-			}
-			for (i = 1 + skip; i <= NF; i++)
-				if (keep[k, i] && full[k, i])
-					col[k * 100000 + ++ncol[k]] = i
-			emit(k, file[k])
-		}
-		next
-	}
-	(k = which()) > 0 {
-		emit(k, file[k])
-	}
-	END {
-		for (k = 1; k <= nk; k++)
-			if (close(file[k]) < 0)
-				exit 1
-	}' "$2" ${4:+"$2"} || die "$out: write failed"
+	(k = which()) > 0 { out(k) }
+	END { for (k = 1; k <= 3; k++) if (close(file[k]) < 0) exit 1 }
+	' "$2" || die "$4: cannot split the rows"
+	# (an empty split: pandas writes one newline, as tl-sheet -E does)
+	tl-sheet -A -E <"$tmp/split.1" >"$out/$4_intersect_$5.csv" &&
+	tl-sheet -A -E <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
+	tl-sheet -A -E <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
+		die "$4: write failed"
 }
 
 # splits NAME: TraceLens's three sheets per variant, from $tmp/m.

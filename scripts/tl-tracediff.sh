@@ -194,40 +194,6 @@ csv() {
 	fi
 }
 
-# jsonstr: the awk function that writes a TSV field as a JSON string
-# the way json.dump(ensure_ascii=False) does.
-jsonfn='
-function jstr(s,   o, i, c, n, e) {
-	o = "\""; n = length(s)
-	for (i = 1; i <= n; i++) {
-		c = substr(s, i, 1)
-		if (c == "\\" && i < n) {
-			e = substr(s, ++i, 1)
-			if (e == "t") c = "\\t"; else if (e == "n") c = "\\n"
-			else if (e == "r") c = "\\r"; else if (e == "0") c = "\\u0000"
-			else if (e == "\\") c = "\\\\"; else c = e
-		} else if (c == "\"") c = "\\\""
-		else if (c == "\b") c = "\\b"
-		else if (c == "\f") c = "\\f"
-		else if (c < " " && c != "") c = sprintf("\\u%04x", ord[c])
-		o = o c
-	}
-	return o "\""
-}
-BEGIN { for (i = 1; i < 32; i++) ord[sprintf("%c", i)] = i }'
-
-# kmap: lines "cpu_op<TAB>kernel", sorted and unique, to the
-# {cpu_op: [kernels]} JSON of cpu_op_map_traceN.json.
-kmap() {
-	awk -F'\t' "$jsonfn"'
-	NR == 1 || $1 "" != prev {
-		printf "%s  %s: [\n    %s", (NR > 1 ? "\n  ],\n" : "{\n"), jstr($1), jstr($2)
-		prev = $1 ""; next
-	}
-	{ printf ",\n    %s", jstr($2) }
-	END { printf "%s", (NR ? "\n  ]\n}" : "{}") }'
-}
-
 if [ "$nrows" -gt 0 ]; then
 	csv "$S" >"$R/diff_stats.csv" || die "cannot write diff_stats.csv"
 fi
@@ -264,10 +230,12 @@ if [ "$nrows" -gt 0 ]; then
 	} >"$tmp/sum" || die "cannot sort the summary"
 	tl_drop "$tmp/sum0"
 
-	# cpu_op_map_traceN.json: from the summary before renaming
+	# cpu_op_map_traceN.json: from the summary before renaming, its
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2))
 	for n in 1 2; do
-		awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
-			tl_sort -u | kmap >"$R/cpu_op_map_trace$n.json" ||
+		{ printf 'cpu_op\tkernel\n'
+		  awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
+		  tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
 			die "cannot write cpu_op_map_trace$n.json"
 	done
 
@@ -350,38 +318,23 @@ if [ "$nrows" -gt 0 ]; then
 	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
 
-	# cpu_op_map.json: per renamed cpu_op (in summary order), per source,
-	# its sorted kernels and module parents
-	awk -F'\t' '
-	NR > 1 {
-		if (!($3 in pos)) pos[$3] = ++np
-		printf "%06d\t%s\t%s\tk\t%s\n", pos[$3], $3, $5, $1
-		printf "%06d\t%s\t%s\tp\t%s\n", pos[$3], $3, $5, $13
-	}' "$tmp/sum" | tl_sort -u | awk -F'\t' -v ident="$ident" "$jsonfn"'
-	function close_src() { if (src != "") printf "\n%s]\n%s}", ind, substr(ind, 3) }
-	NR == 1 || $1 "" != op {
-		if (NR > 1) { close_src(); if (!ident) printf "\n  }"; printf ",\n" } else printf "{\n"
-		op = $1 ""; src = ""
-		printf "  %s: {", jstr($2)
-	}
-	ident && $3 != "trace1" { next }
-	$3 "" != src {
-		if (src != "") { close_src(); printf "," }
-		src = $3 ""; kind = ""
-		if (ident) ind = "    "
-		else { ind = "      "; printf "\n    %s: {", jstr($3) }
-	}
-	$4 "" != kind {
-		if (kind != "") printf "\n%s],", ind
-		kind = $4
-		printf "\n%s%s: [\n%s%s", ind, ($4 == "k" ? "\"kernels\"" : "\"nn_module_parents\""), ind "  ", jstr($5)
-		next
-	}
-	{ printf ",\n%s%s", ind "  ", jstr($5) }
-	END {
-		if (NR == 0) { printf "{}"; exit }
-		close_src(); if (!ident) printf "\n  }"; printf "\n}"
-	}' >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
+	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
+	# (trace1 alone for identical traces, without the level), its sorted
+	# kernels and module parents (tl-json)
+	{ if [ "$ident" = 1 ]; then
+		printf 'pos\tcpu_op\tkind\tvalue\n'
+	  else
+		printf 'pos\tcpu_op\tsource\tkind\tvalue\n'
+	  fi
+	  awk -F'\t' -v OFS='\t' -v ident="$ident" '
+	  NR > 1 {
+		if (!($3 in pos)) pos[$3] = sprintf("%06d", ++np)
+		if (ident && $5 != "trace1") next
+		s = ident ? "" : $5 OFS
+		print pos[$3], $3, s "kernels", $1
+		print pos[$3], $3, s "nn_module_parents", $13
+	  }' "$tmp/sum" | tl_sort -u; } | cut -f 2- |
+	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
