@@ -1,7 +1,7 @@
 # See LICENSE file for copyright and license details.
 # stage: collected
 # The ops of unified_perf_summary (TraceLens's
-# collect_unified_perf_events), one call tree at a time (tl-tree -m
+# collect_unified_perf_events), one call tree at a time (tl-forest -m
 # collect over forest.tsv): collected_ops.tsv, UID type fwd (type P: a
 # perf model of its own, S: the sole backward op of a modelled forward
 # op, O: any other op that launches GPU work without communication
@@ -46,7 +46,7 @@ collected() {
 		tl_drop bwd_eligible_ops.tsv
 	fi
 	# Only host events with GPU work below them are ever visited.
-	st tl-tree -m collect -s bwd_eligible.tsv forest.tsv >collected_ops.tsv; ok
+	st tl-forest -m collect -s bwd_eligible.tsv forest.tsv >collected_ops.tsv; ok
 	st awk -F '\t' '{ print $1 "\t" $1 }' collected_ops.tsv |
 	st tl_sort -t "$TAB" -k1,1n >collected_keys.tsv; ok
 	tl_drop bwd_eligible.tsv

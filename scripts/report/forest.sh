@@ -1,6 +1,6 @@
 # See LICENSE file for copyright and license details.
 # stage: forest
-# The host ops grouped by tree (tl-tree -m forest, sorted by KEY, the
+# The host ops grouped by tree (tl-forest -m build, sorted by KEY, the
 # tree's root and the op's UID in hex, so that sort compares bytes):
 #	KEY UID cat name parent ngpu fwd cpu_root own nc mod
 # own: some op's forward link points here (fwd_targets.tsv); nc: a
@@ -17,7 +17,7 @@
 forest() {
 	st tl_sort -t "$TAB" -k1,1n fwd.tsv >fwd_links.tsv; ok
 	st awk -F '\t' '$1 != p { p = $1; print $1 }' fwd_links.tsv >fwd_targets.tsv; ok
-	st tl-tree -m forest -a fwd_targets.tsv -c comm.tsv -k modelled_keys.tsv \
+	st tl-forest -m build -a fwd_targets.tsv -c comm.tsv -k modelled_keys.tsv \
 	    -w forest_fwd_keys.tsv ops.tsv |
 	st tl_sort -t "$TAB" -k1,1 >forest.tsv; ok
 }

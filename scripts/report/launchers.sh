@@ -2,10 +2,10 @@
 # stage: launchers
 # The kernel launchers: one row per op that launches kernels (TraceLens's
 # kernel launchers), from each op's direct kernels (busy time, count,
-# first GPU event and name, list) and subtree busy time (tl-tree -m
-# kernels over intervals.tsv), joined with the op fields (ops.tsv) and
+# first GPU event and name, list) and subtree busy time (tl-kernels
+# over intervals.tsv), joined with the op fields (ops.tsv) and
 # the process and thread names (meta.tsv), and categorised as
-# TraceLens's categorize_torch_op does (tl-tree -m launchers), in UID
+# TraceLens's categorize_torch_op does (tl-launchers), in UID
 # order:
 #	UID name "op category" process_name process_label thread_name
 #	Input Dims, Input type, Input Strides, Concrete Inputs, ts
@@ -16,6 +16,6 @@
 # in: intervals.tsv ops.tsv meta.tsv
 # out: launchers.tsv launcher_k1.tsv
 launchers() {
-	st tl-tree -m kernels $xflag intervals.tsv |
-	st tl-tree -m launchers -d . -o launcher_k1.tsv >launchers.tsv; ok
+	st tl-kernels $xflag intervals.tsv |
+	st tl-launchers -d . -o launcher_k1.tsv >launchers.tsv; ok
 }

@@ -16,7 +16,7 @@ perf_bwd() {
 	: >perf_rows_bwd.tsv
 	[ -s fwd_targets.tsv ] || return 0
 	# X below which (or at which) each fwd target lies: x TAB X, by x
-	st tl-tree -m pairs forest.tsv | st tl_sort -t "$TAB" -k1,1n >fwd_below.tsv; ok
+	st tl-forest -m pairs forest.tsv | st tl_sort -t "$TAB" -k1,1n >fwd_below.tsv; ok
 	# joined with the fwd links on the target: b TAB X
 	st awkt -v xa=fwd_below.tsv '
 	function more(   l) {
@@ -36,7 +36,7 @@ perf_bwd() {
 	st tl_sort -t "$TAB" -k1,1n -k2,2n >bwd_pairs.tsv; ok
 	tl_drop fwd_below.tsv
 	[ -s bwd_pairs.tsv ] || return 0
-	st tl-tree -m subtree -G gpuev.tsv -k bwd_pairs.tsv intervals.tsv |
+	st tl-pick -s -G gpuev.tsv -k bwd_pairs.tsv intervals.tsv |
 	st perf_kinfo >bwd_kernels.tsv; ok
 	# (the X of the pairs, each once: by X, field 2)
 	st tl_sort -t "$TAB" -k2,2n -u bwd_pairs.tsv >bwd_ops.tsv; ok

@@ -19,9 +19,9 @@
 # when: roofline=1 cpu_ops=1 gpu_events=1
 synthetic() {
 	if [ "$comparison" = 1 ]; then
-		st tl-tree -m subtree -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
+		st tl-pick -s -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
 	else
-		st tl-tree -m subtree -k collected_keys.tsv intervals.tsv
+		st tl-pick -s -k collected_keys.tsv intervals.tsv
 	fi | st cut -f 6 | st tl_sort -n -u >covered_gpu.tsv; ok
 	max=$last_uid
 	case $max in
@@ -56,7 +56,7 @@ synthetic() {
 	st awkt 'FILENAME == ck { print; next } { print $2, $2 }' ck=collected_keys.tsv \
 	    collected_keys.tsv synthetic_ops.tsv | st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
 	# (each op its own tag: in op order, then ts, then GPU event)
-	st tl-tree -m direct -k first_kernel_keys.tsv intervals.tsv |
+	st tl-pick -d -k first_kernel_keys.tsv intervals.tsv |
 	st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >first_kernels.tsv; ok
 	tl_drop first_kernel_keys.tsv
 }

@@ -3,11 +3,11 @@
 # The rows of TraceLens's unified_perf_summary grouped, one record per
 # group, in the sheet's order (Kernel Time (µs)_sum descending, ties by
 # ex_UID): unified.tsv.  Every row (collected and synthetic ops) with
-# its model columns and kernels (tl-tree -m rows), its source op's
-# fields, first kernel and op category and its group (tl-tree -m
-# unified: the nine keys name ... Concrete Inputs numbered in order of
-# first appearance), the rows of a group in TraceLens's order (collected
-# ops by ts, then the synthetic ones: ex_UID is the first).  The nine
+# its model columns and kernels (tl-perfrows), its source op's fields,
+# first kernel and op category and its group (tl-unified: the nine
+# keys name ... Concrete Inputs numbered in order of first
+# appearance), the rows of a group in TraceLens's order (collected ops
+# by ts, then the synthetic ones: ex_UID is the first).  The nine
 # keys travel apart, once per group (unified_keys.tsv), and join the
 # groups' statistics after: most of a row's bytes, and the same in
 # every row of its group.  unified_fdur: 1 when some duration is not a
@@ -27,7 +27,7 @@ unified() {
 	# ops', then the synthetic ones', whose UIDs come after.)
 	awk 'FNR > 1 || NR == 1' collected_kernels.tsv synthetic_kernels.tsv |
 	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
-	  st tl-tree -m rows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
+	  st tl-perfrows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
 	    -y synthetic_ops.tsv -o unified_syn0.tsv >unified_op_rows.tsv; } 3<&0; ok
 	# (the other rows are in source op order already: src is UID)
 	: >>unified_syn0.tsv
@@ -35,7 +35,7 @@ unified() {
 	tl_drop unified_syn0.tsv
 	# (unified's first column is a key of gseq, cls, ts and UID that
 	# sort compares as bytes)
-	st tl-tree -m unified -d . -k first_kernels.tsv -g unified_keys.tsv -o unified_fdur \
+	st tl-unified -d . -k first_kernels.tsv -g unified_keys.tsv -o unified_fdur \
 	    -y unified_syn.tsv unified_op_rows.tsv |
 	if [ "$comparison" = 1 ]; then
 		st hsort -t "$TAB" -k1,1 | st tee unified_rows.tsv
