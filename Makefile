@@ -59,7 +59,7 @@ bin/tl-report.stages: $(REPORT)
 	@mkdir -p bin
 	sh scripts/report/generate stages >$@.tmp && mv $@.tmp $@
 
-$(GENTRACE): $(GENSRC) tests/gentrace/gentrace.h $(LIB) $(HDR)
+$(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(LDLIBS)
 
