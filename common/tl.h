@@ -244,6 +244,8 @@ struct buf {
 void buf_add(struct buf *b, const char *s, size_t n);
 void buf_adds(struct buf *b, const char *s);
 void buf_addc(struct buf *b, char c);
+/* Append the code point cp as UTF-8. */
+void buf_addcp(struct buf *b, unsigned cp);
 void buf_reset(struct buf *b);
 void buf_free(struct buf *b);
 

@@ -270,31 +270,6 @@ pkind(const char *v, size_t len)
 	return p == e ? 'f' : 'o';
 }
 
-static void
-utf8(struct buf *b, unsigned cp)
-{
-	char u[4];
-
-	if (cp < 0x80) {
-		buf_addc(b, (char)cp);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 3);
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 4);
-	}
-}
-
 /* str() of a repr value: a string loses its quotes and escapes. */
 static void
 pystrval(struct buf *b, const char *v, size_t len)
@@ -328,7 +303,7 @@ pystrval(struct buf *b, const char *v, size_t len)
 			memcpy(h, v + i + 1, n);
 			h[n] = '\0';
 			cp = (unsigned)strtoul(h, NULL, 16);
-			utf8(b, cp);
+			buf_addcp(b, cp);
 			i += n;
 			break;
 		default:

@@ -35,13 +35,8 @@ collected() {
 		}' fb=bwd_metrics.tsv bwd_modelled_ops.tsv >bwd_eligible_ops.tsv; ok
 		# (forest_fwd_keys.tsv: fwd op TAB KEY of the ops with a fwd link)
 		st tl_sort -t "$TAB" -k1,1n forest_fwd_keys.tsv |
-		st awkt '
-		function has(f, u,   l) {
-			while (!(f in eof) && (!(f in cur) || cur[f] < u))
-				if ((getline l <f) > 0) cur[f] = l + 0; else eof[f] = 1
-			return (f in cur) && cur[f] == u
-		}
-		has(ef, $1 + 0) { print $2 }' ef=bwd_eligible_ops.tsv |
+		st awkt "$PERF_HAS"'
+				has(ef, $1 + 0) { print $2 }' ef=bwd_eligible_ops.tsv |
 		st tl_sort >bwd_eligible.tsv; ok
 		tl_drop bwd_eligible_ops.tsv
 	fi

@@ -56,3 +56,12 @@ perf_model() {
 	# (a model with no sheet, such as Triton's, is for unified_perf_summary only)
 	st tl-roofline $(perf_archopt) $([ "$3" = B ] && echo --bwd) --sheet-rows --metrics "$4"
 }
+
+# PERF_HAS: awk's has(f, u): u is in the file f of UIDs, one a line,
+# ascending (a merge join: calls come in ascending u).
+PERF_HAS='
+function has(f, u,   l) {
+	while (!(f in eof) && (!(f in cur) || cur[f] < u))
+		if ((getline l <f) > 0) cur[f] = l + 0; else eof[f] = 1
+	return (f in cur) && cur[f] == u
+}'

@@ -30,12 +30,7 @@ synthetic() {
 	: >synthetic_cpu.tsv
 	# src name ts dur kname stream gpu (runtime ones: led by the runtime
 	# and the GPU event, for the sort)
-	st awkt '
-	function has(f, u,   l) {
-		while (!(f in eof) && (!(f in cur) || cur[f] < u))
-			if ((getline l <f) > 0) cur[f] = l + 0; else eof[f] = 1
-		return (f in cur) && cur[f] == u
-	}
+	st awkt "$PERF_HAS"'
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["linked"] == 1 && !has(covf, $1 + 0) && tolower($col["name"]) !~ /nccl|rccl|cross_device_reduce/ {
 		o = $col["ts"] "\t" $col["dur"] "\t" $col["name"] "\t" $col["stream"] "\t" $col["UID"]
