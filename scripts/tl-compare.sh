@@ -5,7 +5,8 @@
 # sheet, or workbooks) the way TraceLens_compare_perf_reports_pytorch
 # does: same sheets, columns, rows and numbers, as CSV files or a
 # workbook.  The first report is the baseline.  A workbook is unpacked
-# into CSV files first (tl-lib-xlsx.sh).  Every sheet goes through one
+# into CSV files first (tl_unpack), and the comparison workbook written
+# from the CSV files last (tl_book_write).  Every sheet goes through one
 # pipeline:
 #
 #   tl-join -p SHEET.csv                 rows behind a byte-comparable key
@@ -15,21 +16,13 @@
 #   awk                                  split, drop empty columns, CSV
 #
 # Memory: sort(1) holds at most -S; tl-join one key group per input;
-# awk one row.  The output directory is built beside OUT_DIR and renamed
-# into place, so it appears complete or not at all.
+# awk one row.  The output directory (and workbook) is built beside
+# OUT_DIR and renamed into place, so it appears complete or not at all.
 set -u
 set -f
-LC_ALL=C
-export LC_ALL
-
-prog=tl-compare
-# The awk functions the scripts share (unesc, cell): tl-lib.sh.
-. "$(cd "$(dirname "$0")" && pwd)/tl-lib.sh"
-. "$(cd "$(dirname "$0")" && pwd)/tl-lib-xlsx.sh"
-tab=$(printf '\t')
-nl='
-'
-sortmem=${TL_SORT_MEM:-64M}
+case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+tl_init tl-compare 64M
+tab=$TAB nl=$NL
 
 usage() {
 	if [ "${1:-2}" = 0 ]; then exec 2>&1; fi
@@ -43,23 +36,23 @@ usage() {
 work=
 flushnotes() {
 	if [ -n "$work" ] && [ -s "$work/notes" ]; then
-		cat "$work/notes" >&2
+		tl_cat "$work/notes" >&2 2>/dev/null
 		: >"$work/notes"
 	fi
 }
-die() { flushnotes; echo "$prog: $*" >&2; exit 1; }
-udie() { echo "$prog: $*" >&2; exit 2; }
-note() {
+die() { flushnotes; note "$@"; exit 1; }
+udie() { note "$@"; exit 2; }
+notice() {
 	if [ -n "$work" ]; then
 		echo "$prog: $*" >>"$work/notes"
 	else
-		echo "$prog: $*" >&2
+		note "$@"
 	fi
 }
 # skip LABEL WHY: a group or sheet left out; WHY names the sheet.
 skipped=
 skip() {
-	note "$1: skipped: $2"
+	notice "$1: skipped: $2"
 	skipped=$skipped${skipped:+; }$3
 }
 
@@ -156,6 +149,8 @@ fi
 for t in $names; do
 	case $t in
 	*/*) udie "invalid tag '$t': a tag names files" ;;
+	*\\* | *"$tab"* | *"$(printf '\r')"*)
+		udie "invalid tag '$t': no backslash, TAB or CR in a tag" ;;
 	esac
 done
 n=0 seen=$nl
@@ -166,7 +161,7 @@ for t in $names; do
 done
 [ "$n" = "$nrep" ] || udie "tags must be non-empty: use --names"
 for r in $reports; do
-	[ -d "$r" ] || tl_xlsx_isbook "$r" || die "$r: no such report directory or workbook"
+	[ -d "$r" ] || tl_isbook "$r" || die "$r: no such report directory or workbook"
 done
 base=${names%%"$nl"*}
 
@@ -174,29 +169,28 @@ base=${names%%"$nl"*}
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 if [ -x "$here/tl-join" ]; then join=$here/tl-join; else join=tl-join; fi
 
-# ---- output directory: built beside OUT_DIR, renamed at the end ----
+# ---- outputs: built beside OUT_DIR and the workbook, renamed at the end ----
 if [ -n "$xlsxout" ] && [ -e "$xlsxout" ] && [ "$force" = 0 ]; then
 	die "$xlsxout exists (use --force to replace it)"
 fi
-odir=${odir%/}
-if [ -z "$odir" ] && [ -n "$xlsxout" ]; then
-	# the CSV files for the workbook alone, beside it
-	case $xlsxout in */*) parent=${xlsxout%/*} ;; *) parent=. ;; esac
-else
+[ -z "$xlsxout" ] || tl_outbook "$xlsxout" 1 $reports
+if [ -n "$odir" ]; then
+	odir=${odir%/}
 	[ -n "$odir" ] || odir=/
 	if [ -e "$odir" ] && [ "$force" = 0 ]; then
 		die "$odir exists (use --force to replace it)"
 	fi
-	case $odir in */*) parent=${odir%/*} ;; *) parent=. ;; esac
+	# (an OUT_DIR that is, or holds, a report is refused: --force would
+	# delete it)
+	tl_outdir "$odir" 1 $reports
 fi
-[ -n "$parent" ] || parent=/
-[ -d "$parent" ] || die "$parent: no such directory"
-work=$(mktemp -d "$parent/.tl-compare.XXXXXX") || die "cannot create a directory in $parent"
-trap 'flushnotes; rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
-out=$work/out
-tmp=$work/tmp
-mkdir "$out" "$tmp" || die "cannot create $work"
+tl_workdir
+work=$TL_WORK
+tmp=$TL_WORK
+# (a workbook alone: its CSV files in the work directory)
+[ -n "$odir" ] || TL_STAGE=$TL_WORK
+out=$TL_STAGE/out
+mkdir "$out" || die "cannot create $out"
 # Workbooks into CSV directories; wbook: 1 for each report that was one.
 i=0 conv= wbook= allbooks=1 given=$reports
 for r in $reports; do
@@ -204,7 +198,7 @@ for r in $reports; do
 	if [ -d "$r" ]; then
 		wbook=${wbook}0$nl allbooks=0
 	else
-		tl_xlsx_unpack "$r" "$work/in.$i" || exit 1
+		tl_unpack "$r" "$work/in.$i" || exit 1
 		r=$work/in.$i wbook=${wbook}1$nl
 	fi
 	conv=$conv$r$nl
@@ -225,8 +219,7 @@ sheetname() {
 
 # LC_ALL=C sort on the first field only, stable: one byte-comparable key.
 keysort() {
-	sort --parallel=1 -s -t "$tab" -k1,1 -S "$sortmem" -T "$tmp" "$1" >"$2" ||
-		die "sort failed"
+	tl_sort -s -t "$tab" -k1,1 "$1" >"$2" || die "sort failed"
 }
 
 # havesheet SHEET: do all reports have SHEET.csv, not empty?  If not,
@@ -261,7 +254,7 @@ convert() {
 	i=0 conv=
 	for f in $files; do
 		i=$((i + 1))
-		"$join" -p "$f" >"$tmp/c.$i" || exit 1
+		"$join" -p -- "$f" >"$tmp/c.$i" || exit 1
 		conv=$conv$tmp/c.$i$nl
 	done
 	files=$conv
@@ -273,11 +266,13 @@ convert() {
 # has a field NAME (1 or 0).
 headers() {
 	if [ "$1" = -k ]; then field=$2; shift 2; else field=; fi
-	awk -F '\t' -v n="$#" -v want="$field" "$TL_AWKLIB"'
+	awk -F '\t' -v n="$#" -v want="$field" '
 	FNR == 1 {
 		nf++
 		for (i = 2; i <= NF; i++) {
-			h = unesc($i)
+			# (the names as written: no tag or report column holds
+			# what tl(7) escapes)
+			h = $i
 			if (nf == 1 && h == want)
 				found = 1
 			if (h ~ /^param:/ && !((nf, h) in seen)) {
@@ -318,7 +313,7 @@ joinsheet() {
 		for k in $keys; do set -- "$@" -k "$k"; done
 		for x in $dropall; do set -- "$@" -x "$x"; done
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
-		"$join" "$@" $(bookflag "$i") "$f" >"$tmp/p" || exit 1
+		"$join" "$@" $(bookflag "$i") -- "$f" >"$tmp/p" || exit 1
 		if [ ! -s "$tmp/p" ]; then
 			set -- "$(sheetname "$i" "$label")"
 			skip "$label" "$1 is empty" "$1 is empty"
@@ -338,7 +333,7 @@ joinsheet() {
 		exit 1
 	fi
 	while IFS= read -r line; do
-		note "$label: ${line#tl-join: }"
+		notice "$label: ${line#tl-join: }"
 	done <"$tmp/err"
 	return 0
 }
@@ -358,11 +353,22 @@ sortdesc() {
 # variant TAG: NAME_intersect_TAG (rows where the baseline and TAG both
 # have $dcol), NAME_only_baseline_TAG and NAME_only_variant_TAG, each
 # with the key columns and the columns of its reports, less the columns
-# left empty.  FILE must be sorted by the baseline's sort column, and
-# rows without it by TAG's.
+# left empty (tl-sheet -E).  FILE must be sorted by the baseline's sort
+# column, and rows without it by TAG's.
 csv() {
-	awk -F '\t' -v skip="$1" -v out="$3" -v name="${4:-}" -v tag="${5:-}" \
-	    -v base="$base" -v dcol="$dcol" -v dir="$out" "$TL_AWKLIB"'
+	if [ "$3" != -s ]; then
+		if [ "$1" = 1 ]; then
+			tl-sheet -A -x '#key' <"$2" >"$3" || die "$3: write failed"
+		else
+			tl-sheet -A <"$2" >"$3" || die "$3: write failed"
+		fi
+		# the sheets in TraceLens's order, for the workbook
+		f=${3##*/}
+		printf '%s\n' "${f%.csv}" >>"$work/order"
+		return
+	fi
+	awk -F '\t' -v OFS='\t' -v skip="$1" -v base="$base" -v tag="$5" -v dcol="$dcol" \
+	    -v f1="$tmp/split.1" -v f2="$tmp/split.2" -v f3="$tmp/split.3" '
 	# The tag of a diff or pct column, as re.findall("__(.+?)_(?:diff|pct)$")
 	# finds it; SUBSEP when the name is not one.
 	function difftag(n,   p, t) {
@@ -388,103 +394,36 @@ csv() {
 		v = ti > 0 && $ti != ""
 		return b && v ? 1 : b ? 2 : v ? 3 : 0
 	}
-	function emit(k, f,   j, n, b, c, line) {
-		n = ncol[k]
-		b = k * 100000
-		if (n == 1 && $col[b + 1] == "") {
-			print "\"\"" >f	# as Python csv writes a lone empty field
-			return
-		}
-		line = ""
-		for (j = 1; j <= n; j++) {
-			c = $col[b + j]
-			if (c ~ /[\\",\r]/)
-				c = cell(c)
-			line = j > 1 ? line "," c : c
-		}
-		print line >f
-	}
-	BEGIN {
-		spl = out == "-s"
-		nk = spl ? 3 : 1
-		if (spl) {
-			file[1] = dir "/" name "_intersect_" tag ".csv"
-			file[2] = dir "/" name "_only_baseline_" tag ".csv"
-			file[3] = dir "/" name "_only_variant_" tag ".csv"
-		} else
-			file[1] = out
+	# the row into split k, its kept columns
+	function out(k,   i, l, n) {
+		l = ""; n = 0
+		for (i = 1 + skip; i <= NF; i++)
+			if (keep[k, i]) l = l (n++ ? "\t" : "") $i
+		print l >file[k]
 	}
 	NR == 1 {
+		file[1] = f1; file[2] = f2; file[3] = f3
 		for (i = 1 + skip; i <= NF; i++) {
-			n = unesc($i)
+			n = $i
 			if (n == base "::" dcol) bi = i
 			if (n == tag "::" dcol) ti = i
 			p = index(n, "::")
 			t = p > 0 ? substr(n, 1, p - 1) : difftag(n)
-			for (k = 1; k <= nk; k++)
-				keep[k, i] = !spl || kept(k, t)
-			if (!spl)
-				col[100000 + ++ncol[1]] = i
+			for (k = 1; k <= 3; k++)
+				keep[k, i] = kept(k, t)
 		}
-		if (!spl) {
-			emit(1, file[1])
-			OFS = ","
-		}
+		for (k = 1; k <= 3; k++) out(k)
 		next
 	}
-	!spl {
-		# every column: quote in place, let awk join the fields
-		for (i = 1 + skip; i <= NF; i++)
-			if ($i ~ /[\\",\r]/)
-				$i = cell($i)
-		if (NF == 1 + skip && $NF == "")
-			$NF = "\"\""
-		if (skip) {
-			$1 = ""
-			print substr($0, 2) >file[1]
-		} else {
-			$1 = $1
-			print >file[1]
-		}
-		next
-	}
-	NR == FNR {
-		if ((k = which()) == 0)
-			next
-		rows[k]++
-		for (i = 1 + skip; i <= NF; i++)
-			if ($i != "")
-				full[k, i] = 1
-		next
-	}
-	FNR == 1 {
-		for (k = 1; k <= nk; k++) {
-			if (spl && !rows[k]) {
-				print "" >file[k]	# pandas: an empty frame is one newline
-				continue
-			}
-			for (i = 1 + skip; i <= NF; i++)
-				if (keep[k, i] && full[k, i])
-					col[k * 100000 + ++ncol[k]] = i
-			emit(k, file[k])
-		}
-		next
-	}
-	(k = which()) > 0 {
-		emit(k, file[k])
-	}
-	END {
-		for (k = 1; k <= nk; k++)
-			if (close(file[k]) < 0)
-				exit 1
-	}' "$2" ${4:+"$2"} || die "$out: write failed"
-	# the sheets in TraceLens's order, for the workbook
-	if [ -n "${4:-}" ]; then
-		printf '%s\n' "$4_intersect_$5" "$4_only_baseline_$5" "$4_only_variant_$5"
-	else
-		f=${3##*/}
-		printf '%s\n' "${f%.csv}"
-	fi >>"$work/order"
+	(k = which()) > 0 { out(k) }
+	END { for (k = 1; k <= 3; k++) if (close(file[k]) < 0) exit 1 }
+	' "$2" || die "$4: cannot split the rows"
+	# (an empty split: pandas writes one newline, as tl-sheet -E does)
+	tl-sheet -A -E <"$tmp/split.1" >"$out/$4_intersect_$5.csv" &&
+	tl-sheet -A -E <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
+	tl-sheet -A -E <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
+		die "$4: write failed"
+	printf '%s\n' "$4_intersect_$5" "$4_only_baseline_$5" "$4_only_variant_$5" >>"$work/order"
 }
 
 # splits NAME: TraceLens's three sheets per variant, from $tmp/m.
@@ -494,6 +433,32 @@ splits() {
 		sortdesc "$base" "$t"
 		csv 1 "$tmp/sorted" -s "$1" "$t"
 	done
+}
+
+# hidden FILE: the columns TraceLens's comparison workbook hides
+# (tl-xlsx(1) -H patterns): in the ops splits, names ending in
+# kernel_names, median, std, min, max or ex_UID; in the roofline
+# splits, kernel_names_first, UID, median, std, min, max and the four
+# Input/Concrete ..._first.
+hidden() {
+	{
+		for s in ops_all ops_unique_args unified_perf_summary; do
+			for k in intersect only_baseline only_variant; do
+				for c in kernel_names median std min max ex_UID; do
+					printf '%s_%s_*\t*%s\n' "$s" "$k" "$c"
+				done
+			done
+		done
+		for s in GEMM SDPA_fwd SDPA_bwd CONV_fwd CONV_bwd un_eltwise bin_eltwise; do
+			for k in intersect only_baseline only_variant; do
+				for c in kernel_names_first UID median std min max \
+				    'Input type_first' 'Input Dims_first' \
+				    'Input Strides_first' 'Concrete Inputs_first'; do
+					printf '%s_%s_*\t*%s\n' "$s" "$k" "$c"
+				done
+			done
+		done
+	} >"$1" || die "cannot write in $work"
 }
 
 # ---- sheet groups (TraceLens's SHEETS_COMPARE_CONFIG) ----
@@ -517,7 +482,7 @@ fi
 
 if want kernel_summary && havesheet kernel_summary; then
 	# TraceLens picks the layout by the baseline's columns.
-	"$join" -p "${files%%"$nl"*}" >"$tmp/c.1" || exit 1
+	"$join" -p -- "${files%%"$nl"*}" >"$tmp/c.1" || exit 1
 	if [ "$(headers -k 'Kernel name' "$tmp/c.1")" = 1 ]; then
 		keys='Kernel name'
 		dcols="Kernel duration (µs)_sum${nl}Kernel duration (µs)_mean${nl}Kernel duration (µs)_count"
@@ -590,14 +555,11 @@ if [ -z "$(ls -A "$out")" ]; then
 fi
 flushnotes
 if [ -n "$xlsxout" ]; then
-	tl_xlsx_compare_hidden "$work/hidden"
+	hidden "$work/hidden"
 	set --
 	while IFS= read -r s; do set -- "$@" "$out/$s.csv"; done <"$work/order"
-	tl_xlsx_write "$xlsxout" "$work/hidden" '' "$@" || exit 1
+	tl_book_write "$work/hidden" '' "$@"
 fi
-[ -n "$odir" ] || exit 0
-if [ -e "$odir" ]; then
-	mv "$odir" "$work/old" || die "cannot replace $odir"
-fi
-mv -T "$out" "$odir" || die "cannot create $odir"
+[ -z "$odir" ] || tl_publish "$out"
+[ -z "$xlsxout" ] || tl_book_publish
 exit 0
