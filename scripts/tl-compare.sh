@@ -170,10 +170,6 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 if [ -x "$here/tl-join" ]; then join=$here/tl-join; else join=tl-join; fi
 
 # ---- outputs: built beside OUT_DIR and the workbook, renamed at the end ----
-if [ -n "$xlsxout" ] && [ -e "$xlsxout" ] && [ "$force" = 0 ]; then
-	die "$xlsxout exists (use --force to replace it)"
-fi
-[ -z "$xlsxout" ] || tl_outbook "$xlsxout" 1 $reports
 if [ -n "$odir" ]; then
 	odir=${odir%/}
 	[ -n "$odir" ] || odir=/
@@ -184,6 +180,10 @@ if [ -n "$odir" ]; then
 	# delete it)
 	tl_outdir "$odir" 1 $reports
 fi
+if [ -n "$xlsxout" ] && [ -e "$xlsxout" ] && [ "$force" = 0 ]; then
+	die "$xlsxout exists (use --force to replace it)"
+fi
+[ -z "$xlsxout" ] || tl_outbook "$xlsxout" 1 $reports
 tl_workdir
 work=$TL_WORK
 tmp=$TL_WORK

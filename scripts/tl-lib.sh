@@ -293,16 +293,19 @@ tl_unpack() {
 
 # tl_outbook BOOK FORCE INPUT...: check the workbook BOOK before any
 # work, as tl_outdir checks OUT_DIR: its parent exists; an existing BOOK
-# needs FORCE=1 and may not be a directory or an input.  Then make the
+# needs FORCE=1 and may not be a directory or an input; nor may BOOK be
+# the OUT_DIR of tl_outdir, when called first.  Then make the
 # directory it is written in, beside BOOK: TL_BOOKSTAGE.  TL_BOOK is
-# BOOK, absolute.
+# BOOK, absolute; TL_BOOKNAME as given, for messages.
 tl_outbook() {
 	_tb_book=$1 _tb_force=$2
 	shift 2
 	case $_tb_book in
 	'' | */) die "${_tb_book:-''}: not a workbook's name" ;;
 	esac
-	TL_BOOK=$(tl_abs "$_tb_book")
+	TL_BOOK=$(tl_abs "$_tb_book") TL_BOOKNAME=$_tb_book
+	[ -z "${TL_OUT:-}" ] || [ "$(tl_real "$TL_BOOK")" != "$(tl_real "$TL_OUT")" ] ||
+		usage_die "$_tb_book: named as both the workbook and OUT_DIR"
 	_tb_parent=${TL_BOOK%/*}
 	[ -n "$_tb_parent" ] || _tb_parent=/
 	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"
@@ -322,15 +325,31 @@ tl_outbook() {
 
 # tl_book_write HIDDEN TEXT FILE...: the workbook of the CSV files, one
 # sheet each (named as the file, cut to 31 characters), in order, into
-# TL_BOOKSTAGE (a failure: tl-xlsx's line, and exit 1); HIDDEN names the columns to hide and TEXT those written
-# as text (tl-xlsx(1) -H and -T: files, or empty for none).
+# TL_BOOKSTAGE; HIDDEN names the columns to hide and TEXT those written
+# as text (tl-xlsx(1) -H and -T: files, or empty for none).  tl-xlsx's
+# lines name the workbook as the user did; on a failure, one line (that
+# the disk is full, or tl-xlsx's; not libxlsxwriter's own), and exit 1.
 tl_book_write() {
 	_tw_h=$1 _tw_t=$2
 	shift 2
 	set -- -o "$TL_BOOKSTAGE/book.xlsx" -- "$@"
 	[ -z "$_tw_t" ] || set -- -T "$_tw_t" "$@"
 	[ -z "$_tw_h" ] || set -- -H "$_tw_h" "$@"
-	tl-xlsx "$@" || exit 1
+	_tw_st=0
+	_tw_e=$(tl-xlsx "$@" 2>&1 >/dev/null) || _tw_st=1
+	if [ "$_tw_st" = 1 ]; then
+		tl_nospace "$TL_BOOKSTAGE" "$TL_BOOKNAME" && exit 1
+		_tw_e=$(printf '%s\n' "$_tw_e" | grep '^tl-xlsx: ')
+	fi
+	while :; do
+		case $_tw_e in
+		*"$TL_BOOKSTAGE/book.xlsx"*)
+			_tw_e=${_tw_e%%"$TL_BOOKSTAGE/book.xlsx"*}$TL_BOOKNAME${_tw_e#*"$TL_BOOKSTAGE/book.xlsx"} ;;
+		*) break ;;
+		esac
+	done
+	[ -z "$_tw_e" ] || printf '%s\n' "$_tw_e" >&2 2>/dev/null
+	[ "$_tw_st" = 0 ] || exit 1
 }
 
 # tl_book_publish: the workbook tl_book_write wrote becomes TL_BOOK, by
