@@ -293,8 +293,8 @@ tl_unpack() {
 
 # tl_outbook BOOK FORCE INPUT...: check the workbook BOOK before any
 # work, as tl_outdir checks OUT_DIR: its parent exists; an existing BOOK
-# needs FORCE=1 and may not be a directory or an input; nor may BOOK be
-# the OUT_DIR of tl_outdir, when called first.  Then make the
+# needs FORCE=1 and may not be a directory or an input; nor may BOOK be,
+# or be inside, the OUT_DIR of tl_outdir, when that was called first.  Then make the
 # directory it is written in, beside BOOK: TL_BOOKSTAGE.  TL_BOOK is
 # BOOK, absolute; TL_BOOKNAME as given, for messages.
 tl_outbook() {
@@ -304,8 +304,14 @@ tl_outbook() {
 	'' | */) die "${_tb_book:-''}: not a workbook's name" ;;
 	esac
 	TL_BOOK=$(tl_abs "$_tb_book") TL_BOOKNAME=$_tb_book
-	[ -z "${TL_OUT:-}" ] || [ "$(tl_real "$TL_BOOK")" != "$(tl_real "$TL_OUT")" ] ||
-		usage_die "$_tb_book: named as both the workbook and OUT_DIR"
+	if [ -n "${TL_OUT:-}" ]; then
+		_tb_ro=$(tl_real "$TL_OUT" 2>/dev/null) &&
+		    _tb_rb=$(tl_real "$TL_BOOK" 2>/dev/null) &&
+		case $_tb_rb in
+		"$_tb_ro") usage_die "$_tb_book: named as both the workbook and OUT_DIR" ;;
+		"$_tb_ro"/*) usage_die "$_tb_book: inside OUT_DIR, which is replaced whole" ;;
+		esac
+	fi
 	_tb_parent=${TL_BOOK%/*}
 	[ -n "$_tb_parent" ] || _tb_parent=/
 	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"
