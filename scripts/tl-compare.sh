@@ -170,6 +170,7 @@ case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 if [ -x "$here/tl-join" ]; then join=$here/tl-join; else join=tl-join; fi
 
 # ---- outputs: built beside OUT_DIR and the workbook, renamed at the end ----
+[ -z "$odir" ] || [ -z "$xlsxout" ] || tl_outpair "$odir" "$xlsxout"
 if [ -n "$odir" ]; then
 	odir=${odir%/}
 	[ -n "$odir" ] || odir=/

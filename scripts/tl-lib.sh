@@ -15,7 +15,7 @@
 #   places    tl_workdir (work files and sort's spills, in TMPDIR),
 #             tl_outdir (the output built beside OUT_DIR), tl_publish
 #             (renamed into place, atomically, even against other runs)
-#   workbooks tl_isbook, tl_unpack (a workbook in), tl_outbook,
+#   workbooks tl_isbook, tl_unpack (a workbook in), tl_outpair, tl_outbook,
 #             tl_book_write, tl_book_publish (a workbook out), tl_bookname
 #   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
 #             groups started with tl_spawn stopped, then the
@@ -291,10 +291,22 @@ tl_unpack() {
 	tl-xlsx -d "$2" -- "$1"
 }
 
+# tl_outpair OUT BOOK: both outputs asked for: BOOK may not be OUT_DIR,
+# nor inside it (--force replaces OUT_DIR whole).  Called before
+# tl_outdir and tl_outbook make anything, for it is bad usage.
+tl_outpair() {
+	_tp_o=$(tl_abs "$1") _tp_b=$(tl_abs "$2")
+	_tp_o=$(tl_real "${_tp_o%/}" 2>/dev/null) &&
+	    _tp_b=$(tl_real "$_tp_b" 2>/dev/null) || return 0
+	case $_tp_b in
+	"$_tp_o") usage_die "$2: named as both the workbook and OUT_DIR" ;;
+	"$_tp_o"/*) usage_die "$2: inside OUT_DIR, which is replaced whole" ;;
+	esac
+}
+
 # tl_outbook BOOK FORCE INPUT...: check the workbook BOOK before any
 # work, as tl_outdir checks OUT_DIR: its parent exists; an existing BOOK
-# needs FORCE=1 and may not be a directory or an input; nor may BOOK be,
-# or be inside, the OUT_DIR of tl_outdir, when that was called first.  Then make the
+# needs FORCE=1 and may not be a directory or an input.  Then make the
 # directory it is written in, beside BOOK: TL_BOOKSTAGE.  TL_BOOK is
 # BOOK, absolute; TL_BOOKNAME as given, for messages.
 tl_outbook() {
@@ -304,14 +316,6 @@ tl_outbook() {
 	'' | */) die "${_tb_book:-''}: not a workbook's name" ;;
 	esac
 	TL_BOOK=$(tl_abs "$_tb_book") TL_BOOKNAME=$_tb_book
-	if [ -n "${TL_OUT:-}" ]; then
-		_tb_ro=$(tl_real "$TL_OUT" 2>/dev/null) &&
-		    _tb_rb=$(tl_real "$TL_BOOK" 2>/dev/null) &&
-		case $_tb_rb in
-		"$_tb_ro") usage_die "$_tb_book: named as both the workbook and OUT_DIR" ;;
-		"$_tb_ro"/*) usage_die "$_tb_book: inside OUT_DIR, which is replaced whole" ;;
-		esac
-	fi
 	_tb_parent=${TL_BOOK%/*}
 	[ -n "$_tb_parent" ] || _tb_parent=/
 	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"

@@ -69,6 +69,7 @@ shift "$optn"
 # ---- the places: the output beside OUT_DIR, the work in TMPDIR ----
 tl_input "$trace"
 [ -z "$cmp" ] || tl_input "$cmp"
+[ -z "$out" ] || [ -z "$xlsx" ] || tl_outpair "$out" "$xlsx"
 [ -z "$out" ] || tl_outdir "$out" "$force" "$trace" ${cmp:+"$cmp"}
 [ -z "$xlsx" ] || tl_outbook "$xlsx" "$force" "$trace" ${cmp:+"$cmp"}
 tmpdir=${TMPDIR:-/tmp}
