@@ -21,6 +21,7 @@
 #include <xxhash.h>
 
 #include "tl.h"
+#include "numpy.h"
 #include "opcat.h"
 
 enum opkind {
@@ -345,36 +346,6 @@ dblcmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* numpy's pairwise summation (np.sum, np.mean, np.std). */
-static double
-pairwise(const double *a, size_t n)
-{
-	double r[8], res;
-	size_t i, j, n2;
-
-	if (n < 8) {
-		res = 0.;
-		for (i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		for (j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		    ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	n2 = n / 2;
-	n2 -= n2 % 8;
-	return pairwise(a, n2) + pairwise(a + n2, n - n2);
-}
-
 /* Median of a[0..n), n > 0; sorts a. */
 static double
 median(double *a, size_t n)
@@ -587,7 +558,7 @@ kput(FILE *fp, struct op *o)
 		if (k->name.s == NULL)
 			buf_add(&k->name, "", 0);
 		n = k->n;
-		res[i].total = pairwise(k->d, n);
+		res[i].total = np_sum(k->d, n);
 		if (n == 0) {
 			res[i].empty = 1;
 			continue;
@@ -601,7 +572,7 @@ kput(FILE *fp, struct op *o)
 
 			sq[j] = dv * dv;
 		}
-		res[i].std = sqrt(pairwise(sq, n) / (double)n);
+		res[i].std = sqrt(np_sum(sq, n) / (double)n);
 		res[i].med = median(x, n);
 		res[i].min = x[0];
 		res[i].max = x[n - 1];
@@ -910,7 +881,7 @@ opput(FILE *fp, struct op *o)
 			putnum(fp, median(o->vals, o->nvals));
 		break;
 	case OP_NPSUM:
-		putnum(fp, pairwise(o->vals, o->nvals));
+		putnum(fp, np_sum(o->vals, o->nvals));
 		break;
 	case OP_MIN:
 	case OP_MAX:
