@@ -101,7 +101,7 @@ usage(int status)
 	    "       tl-coll -i rows -W world -t long [-g gpus] [-N] -o dir\n"
 	    "       tl-coll -a rows -W world [-N] -o dir\n"
 	    "       tl-coll -p\n"
-	    "       tl-coll -s column [-c n] [-D column] [-I column]\n"
+	    "       tl-coll -s column [-c n] [-D column,...] [-I column,...]\n"
 	    "       tl-coll -c n\n", status ? stderr : stdout);
 	exit(status);
 }
@@ -731,8 +731,8 @@ samemeta(struct merge *M, const struct group *g, const int *cols, int ncols,
 			if (!opt.lenient)
 				tl_die("collective %s: Metadata mismatch in '%s': "
 				    "rank %ld has '%s', rank %ld '%s' (TraceLens "
-				    "stops here; -S goes on)", id, colname[cols[k]],
-				    a->rank, M->t.s, b->rank, M->u.s);
+				    "stops here)", id, colname[cols[k]], a->rank,
+				    M->t.s, b->rank, M->u.s);
 			tl_warn("collective %s: Metadata mismatch in '%s': rank "
 			    "%ld has '%s', rank %ld '%s'", id, colname[cols[k]],
 			    a->rank, M->t.s, b->rank, M->u.s);
@@ -1330,6 +1330,12 @@ merge(void)
 		fprintf(fp, "heatmap_events_skipped\t%lld\n",
 		    (long long)M.h.heatskip);
 	xclose(fp, "health.tsv");
+	/* how ts and dur print: the sums over them follow */
+	fp = xfopen(opt.dir, "classes.tsv", "w");
+	for (k = 0; k < NCOL; k++)
+		fprintf(fp, "%s\t%s\n", colname[k], (const char *[]){
+		    "none", "int", "float", "object" }[M.klass[k]]);
+	xclose(fp, "classes.tsv");
 	xclose(M.lng, "long.tsv");
 	xclose(M.isy, "isync.tsv");
 	xclose(M.a2a, "a2a.tsv");
@@ -2147,11 +2153,16 @@ tocsv(void)
 	rec_close(&r);
 }
 
+/* Add the comma-separated column names of s (modified) to v. */
 static void
-addname(const char ***v, size_t *n, const char *s)
+addnames(const char ***v, size_t *n, char *s)
 {
-	*v = tl_realloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = s;
+	char *p;
+
+	for (p = strtok(s, ","); p != NULL; p = strtok(NULL, ",")) {
+		*v = tl_realloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = p;
+	}
 }
 
 static void
@@ -2182,7 +2193,7 @@ main(int argc, char *argv[])
 				opt.mode = 'c';
 			break;
 		case 'D':
-			addname(&opt.div, &opt.ndiv, optarg);
+			addnames(&opt.div, &opt.ndiv, optarg);
 			break;
 		case 'F':
 			opt.facts = optarg;
@@ -2197,7 +2208,7 @@ main(int argc, char *argv[])
 			usage(TL_OK);
 			break;
 		case 'I':
-			addname(&opt.ints, &opt.nints, optarg);
+			addnames(&opt.ints, &opt.nints, optarg);
 			break;
 		case 'm':
 		case 'n':
