@@ -41,8 +41,10 @@ capend(struct tmeta *s)
 static void
 topvalue(struct tmeta *s, char c)
 {
-	int dev = iskeyname(s->key, s->keylen, "deviceProperties");
-	int dist = iskeyname(s->key, s->keylen, "distributedInfo");
+	/* (a member given twice: the first counts) */
+	int dev = !s->seendev && iskeyname(s->key, s->keylen, "deviceProperties");
+	int dist = !s->seendist && iskeyname(s->key, s->keylen,
+	    "distributedInfo");
 
 	if (dev) {
 		s->ndev = -1;
