@@ -58,7 +58,11 @@ publish() {
 }
 # abspath PATH: PATH from /, for the jobs of other machines.
 abspath() {
-	case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$PWD/$1" ;; esac
+	case $1 in
+	/*) printf '%s\n' "$1" ;;
+	./*) printf '%s\n' "$PWD/${1#./}" ;;
+	*) printf '%s\n' "$PWD/$1" ;;
+	esac
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
@@ -316,7 +320,7 @@ mergestage() {
 	_r=0
 	while [ "$_r" -lt "$world" ]; do
 		[ -f "$work/$_r.coll" ] && [ -f "$work/$_r.facts" ] ||
-			die "$work: rank $_r: no records (its job did not run, or failed)"
+			die "${from:-$work}: rank $_r: no records (its job did not run, or failed)"
 		printf '%s\0' "$work/$_r.coll" >>"$W/files0"
 		cat "$work/$_r.facts" >>"$W/facts" || exit 1
 		sed 1d "$work/$_r.meta" 2>/dev/null | sed "s/^/$_r$TAB/" >>"$W/meta"
