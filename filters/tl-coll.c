@@ -116,7 +116,8 @@ cicontains(const char *s, size_t n, const char *pat)
 
 	for (i = 0; i + m <= n; i++) {
 		for (j = 0; j < m; j++)
-			if ((s[i + j] | 0x20) != pat[j])
+			if ((s[i + j] >= 'A' && s[i + j] <= 'Z' ? s[i + j] | 0x20 :
+			    s[i + j]) != pat[j])
 				break;
 		if (j == m)
 			return 1;

@@ -50,6 +50,10 @@ meta(const char *path, char *buf)
 		msg = gzerror(z, &zerr);
 		if (zerr == Z_ERRNO)
 			tl_die("%s:", name);
+		/* (zlib puts the path first) */
+		if (strncmp(msg, path, strlen(path)) == 0 &&
+		    strncmp(msg + strlen(path), ": ", 2) == 0)
+			msg += strlen(path) + 2;
 		tl_die("%s: gzip data: %s", name, msg);
 	}
 	gzclose(z);
