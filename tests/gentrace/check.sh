@@ -119,6 +119,17 @@ done
 "$G" -S 1k -o "$T/tiny.json"
 files="$files $T/tiny.json"
 
+# -R: the ranks of one job, valid, deterministic, each its own.
+for r in 0 1 2; do
+	"$G" -s 3 -n 2 -R "$r/3" -o "$T/rank$r.json" || bad "generate -R $r/3"
+	files="$files $T/rank$r.json"
+done
+"$G" -s 3 -n 2 -R 1/3 >"$T/again.json"
+check "same bytes for -R 1/3" cmp -s "$T/rank1.json" "$T/again.json"
+if cmp -s "$T/rank0.json" "$T/rank1.json"; then bad "ranks 0 and 1 are the same"; else ok; fi
+check "-R writes all_to_allv" grep -q '"all_to_allv"' "$T/rank2.json"
+check "-R writes the rank" grep -q '"rank": 2, "world_size": 3' "$T/rank2.json"
+
 # shellcheck disable=SC2086
 python $files
 
@@ -135,6 +146,9 @@ checkrc "bad gpu exits 2" 2 "$G" -g intel
 checkrc "bad size exits 2" 2 "$G" -S 12Q
 checkrc "zero steps exits 2" 2 "$G" -n 0
 checkrc "operand exits 2" 2 "$G" extra
+checkrc "bad -R exits 2" 2 "$G" -R 3/3
+checkrc "-R of one rank exits 2" 2 "$G" -R 0/1
+checkrc "-R without a world exits 2" 2 "$G" -R 2
 checkrc "unwritable output exits 1" 1 "$G" -o "$T/no/such/dir/x.json"
 check "error message format" grep -q "^tl-gentrace: " "$T/rcerr"
 if [ -w /dev/full ]; then
