@@ -8,7 +8,8 @@
 set -u
 LC_ALL=C; export LC_ALL
 prog=tl-ranks
-bindir=$(cd "$(dirname "$0")" && pwd)
+case $0 in */*) bindir=${0%/*} ;; *) bindir=. ;; esac
+bindir=$(cd "$bindir" && pwd)
 PATH=$bindir:$PATH; export PATH
 . "$bindir/tl-lib.sh"
 TAB=$(printf '\t')
@@ -68,7 +69,7 @@ abspath() {
 # ---- options (TraceLens's snake_case names are aliases) ----
 jobs= ssh= reports=0 gpn= metrics= heat=0 detail=1 strict=1 force=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
-jobmode=0
+jobmode=0 jrank= jwork= jtrace=
 needarg() { [ $# -ge 2 ] || usedie "option $1 needs a value"; }
 isint() { case $1 in ''|*[!0-9]*) usedie "$2: not a whole number: $1" ;; esac; }
 # addssh OPT VALUE: GNU parallel's own option, passed on (quoted).
@@ -77,7 +78,9 @@ parseopts() {
 	while [ $# -gt 0 ]; do
 		o=$1
 		case $o in --*=*) v=${o#*=}; o=${o%%=*}; shift; set -- "$o" "$v" "$@" ;; esac
-		o=$(printf '%s' "$1" | tr _ -)
+		# (a process only for an option with an underscore: a job
+		# of a thousand ranks parses a thousand command lines)
+		case $1 in --*_*) o=$(printf '%s' "$1" | tr _ -) ;; *) o=$1 ;; esac
 		case $o in
 		--help|-h) usage 0 ;;
 		--version) echo "tl-ranks @VERSION@"; exit 0 ;;
@@ -111,7 +114,8 @@ parseopts() {
 		--output-csvs-dir) needarg "$@"; out=$2; shift ;;
 		--output-xlsx-path) needarg "$@"; xlsx=$2; shift ;;
 		--from) needarg "$@"; from=$2; shift ;;
-		--job) jobmode=1 ;;
+		--job) [ $# -ge 4 ] || usedie "--job needs RANK WORK_DIR TRACE"
+			jobmode=1 jrank=$2 jwork=$3 jtrace=$4; shift 3 ;;
 		--) shift; break ;;
 		-?*) usedie "unknown option: $1" ;;
 		*) break ;;
@@ -222,45 +226,48 @@ globtraces() {
 }
 
 # ---- one rank's job: what GNU parallel, srun or a loop runs ----
-# WORK_DIR/RANK.coll: its collective records, sorted by process group
-# and index; RANK.facts: what the merge must know first; RANK.meta: the
-# trace's GPUs and distributedInfo (tl-meta); with --reports,
-# WORK_DIR/ranks/rankRANK/ its tl-report.  Files appear whole or not
-# at all; errors go to RANK.err as well.
+# WORK_DIR/RANK/: coll, its collective records sorted by process group
+# and index; facts, what the merge must know first; meta, the rank and
+# its trace's GPUs and distributedInfo (tl-meta).  The folder is made
+# aside and renamed into place whole.  With --reports,
+# WORK_DIR/ranks/rankRANK/ holds its tl-report.  Errors and warnings go
+# to standard error and to WORK_DIR/RANK.err.
 rankjob() {
-	[ $# -eq 3 ] || usage 2 >&2
 	r=$1 work=$2 trace=$3
 	isint "$r" --job
 	[ -d "$work" ] || die "$work: no such directory"
-	jt=$(mktemp -d "${TMPDIR:-/tmp}/tl-ranks-job.XXXXXX") || die "cannot make a temporary directory"
+	jt=$work/.$r.tmp
+	rm -rf "$jt" "$work/$r" "$work/$r.err"
+	mkdir "$jt" || die "cannot write in $work"
 	trap 'rm -rf "$jt"' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
 	(
-		rm -f "$work/$r.coll" "$work/$r.facts" "$work/$r.meta" "$work/$r.err"
-		tl-meta "$trace" >"$jt/meta" || exit 1
+		tl-meta "$trace" >"$jt/meta.t" || exit 1
 		# (the marks: sh has no pipefail)
 		{ tl_parse -c kernel -f 'UID,name,ts,dur,args' -- "$trace" || : >"$jt/fail"; } |
 		{ tl-coll -r "$r" -F "$jt/facts" || : >"$jt/fail"; } |
 		{ TMPDIR=$jt tl_sort -t "$TAB" -k1,1 -k2,2 || : >"$jt/fail"; } |
 		{ tl-coll -n || : >"$jt/fail"; } >"$jt/coll"
 		[ -e "$jt/fail" ] && exit 1
+		# rank, devices, rank and world size of distributedInfo
+		{ read -r _ && IFS= read -r m && printf '%s\t%s\n' "$r" "${m#*"$TAB"}"; } \
+		    <"$jt/meta.t" >"$jt/meta" || exit 1
+		rm "$jt/meta.t"
 		if [ "$reports" = 1 ]; then
 			mkdir -p "$work/ranks" || exit 1
 			tl-report --force "$trace" "$work/ranks/rank$r" || exit 1
 		fi
-		mv "$jt/coll" "$work/$r.coll" && mv "$jt/facts" "$work/$r.facts" &&
-			mv "$jt/meta" "$work/$r.meta" || exit 1
-	) 2>"$jt/err"
+		mv "$jt" "$work/$r" || exit 1
+	) 2>"$work/$r.err"
 	st=$?
-	cat "$jt/err" >&2
-	if [ "$st" != 0 ]; then
-		cp "$jt/err" "$work/$r.err" 2>/dev/null
-		exit 1
+	if [ -s "$work/$r.err" ]; then
+		cat "$work/$r.err" >&2
+	else
+		rm -f "$work/$r.err"
 	fi
-	[ -s "$jt/err" ] && cp "$jt/err" "$work/$r.err"
-	exit 0
+	exit "$st"
 }
 
 # ---- all the ranks' jobs, on GNU parallel ----
@@ -273,13 +280,13 @@ runjobs() {
 	# the jobs' messages wait in WORK_DIR/RANK.err: a failure shows the
 	# lowest failed rank's, not the echoes of the jobs stopped after it
 	eval "parallel --halt now,fail=1 ${jobs:+-j $jobs} $ssh --colsep '\t' -q \
-		\"\$bindir/tl-ranks\" --job $_ropt {1} \"\$work\" {2} :::: \"\$_list\"" \
+		\"\$bindir/tl-ranks\" $_ropt --job {1} \"\$work\" {2} :::: \"\$_list\"" \
 		>/dev/null 2>"$work/parallel.err"
 	_st=$?
 	if [ "$_st" != 0 ]; then
 		_r=0
 		while [ "$_r" -lt "$world" ]; do
-			if [ -s "$work/$_r.err" ] && [ ! -e "$work/$_r.coll" ]; then
+			if [ -s "$work/$_r.err" ] && [ ! -d "$work/$_r" ]; then
 				cat "$work/$_r.err" >&2
 				exit 1
 			fi
@@ -291,7 +298,7 @@ runjobs() {
 	# the warnings of the jobs, in rank order
 	_r=0
 	while [ "$_r" -lt "$world" ]; do
-		[ -s "$work/$_r.err" ] && cat "$work/$_r.err" >&2
+		[ -e "$work/$_r.err" ] && cat "$work/$_r.err" >&2
 		_r=$((_r + 1))
 	done
 	return 0
@@ -315,23 +322,22 @@ mergestage() {
 	trap 'cleanup; rm -rf "$W"' EXIT
 	TMPDIR=$W; export TMPDIR
 	F=$W/failed
-	# every rank's files, and the facts
-	: >"$W/files0" && : >"$W/facts" && : >"$W/meta" || exit 1
-	_r=0
-	while [ "$_r" -lt "$world" ]; do
-		[ -f "$work/$_r.coll" ] && [ -f "$work/$_r.facts" ] ||
-			die "${from:-$work}: rank $_r: no records (its job did not run, or failed)"
-		printf '%s\0' "$work/$_r.coll" >>"$W/files0"
-		cat "$work/$_r.facts" >>"$W/facts" || exit 1
-		sed 1d "$work/$_r.meta" 2>/dev/null | sed "s/^/$_r$TAB/" >>"$W/meta"
-		_r=$((_r + 1))
-	done
+	# every rank's files (a few processes, not a few per rank)
+	_miss=$(ls "$work" | awk -v n="$world" '/^[0-9]+$/ { have[$0 + 0] = 1 }
+	    END { for (r = 0; r < n; r++) if (!(r in have)) { print r; exit } }')
+	[ -z "$_miss" ] ||
+		die "${from:-$work}: rank $_miss: no records (its job did not run, or failed)"
+	awk -v n="$world" -v w="$work" 'BEGIN { for (r = 0; r < n; r++) print w "/" r }' >"$W/dirs"
+	sed 's|$|/coll|' "$W/dirs" | tr '\n' '\0' >"$W/files0" &&
+		sed 's|$|/facts|' "$W/dirs" | tr '\n' '\0' | xargs -0 cat >"$W/facts" &&
+		sed 's|$|/meta|' "$W/dirs" | tr '\n' '\0' | xargs -0 cat >"$W/meta" ||
+		die "${from:-$work}: cannot read the ranks' records"
 	awk -F '\t' '{ n += $2 } END { exit n > 0 }' "$W/facts" &&
 		die "no collective kernels (nccl, rccl, cross_device_reduce) in any rank's trace"
 	# GPUs per node: the option, else rank 0's deviceProperties
 	gsrc=option
 	if [ -z "$gpn" ]; then
-		gpn=$(awk -F '\t' '$1 == 0 && $3 > 0 { print $3 }' "$W/meta")
+		gpn=$(awk -F '\t' '$1 == 0 && $2 > 0 { print $2 }' "$W/meta")
 		gsrc=deviceProperties
 		[ -n "$gpn" ] || gsrc=none
 	fi
@@ -470,8 +476,8 @@ health() {
 		printf 'ranks\t%s\n' "$world"
 		awk -F '\t' '$2 == 0 { n++ } END { printf "ranks_without_collectives\t%d\n", n }' "$W/facts"
 		awk -F '\t' -v w="$world" '
-		$5 != "" && $5 != w { ws++ }
-		$4 != "" && $4 != $1 { rk++ }
+		$4 != "" && $4 != w { ws++ }
+		$3 != "" && $3 != $1 { rk++ }
 		END {
 			printf "traces_world_size_mismatch\t%d\n", ws
 			printf "traces_rank_mismatch\t%d\n", rk
@@ -537,9 +543,8 @@ ranktimeline() {
 # ---- main ----
 parseopts "$@"
 if [ "$jobmode" = 1 ]; then
-	[ "$nargs" = 3 ] || usage 2 >&2
-	rankjob "$(printf '%s\n' "$args" | sed -n 1p)" \
-	    "$(printf '%s\n' "$args" | sed -n 2p)" "$(printf '%s\n' "$args" | sed -n 3p)"
+	[ "$nargs" = 0 ] || usage 2 >&2
+	rankjob "$jrank" "$jwork" "$jtrace"
 fi
 [ -z "$xlsx" ] || usedie "--output_xlsx_path: workbooks are not built into tl-ranks yet; use --output_csvs_dir"
 for _m in $metrics; do
@@ -585,8 +590,8 @@ if [ -n "$from" ]; then
 	[ -d "$from" ] || die "$from: no such directory"
 	work=$(cd "$from" && pwd)
 	if [ -z "$world" ]; then
-		world=$(ls "$work" | grep -c '^[0-9][0-9]*\.coll$')
-		[ "$world" -gt 0 ] || die "$from: no rank records (RANK.coll)"
+		world=$(ls "$work" | grep -c '^[0-9][0-9]*$')
+		[ "$world" -gt 0 ] || die "$from: no ranks' records (RANK/)"
 	fi
 else
 	work=$(mktemp -d "$parent/.tl-ranks-work.XXXXXX" 2>/dev/null) || die "cannot make a temporary directory in $parent"
