@@ -184,40 +184,37 @@ lt(double a, double b)
 
 #define SWAP(a, b) do { size_t t_ = (a); (a) = (b); (b) = t_; } while (0)
 
+/* Sift tmp down from a[i] in the heap a[1..n] (numpy's inner loop). */
+static void
+sift(const double *v, size_t *a, size_t i, size_t n, size_t tmp)
+{
+	size_t j;
+
+	for (j = i << 1; j <= n;) {
+		if (j < n && lt(v[a[j]], v[a[j + 1]]))
+			j += 1;
+		if (lt(v[tmp], v[a[j]])) {
+			a[i] = a[j];
+			i = j;
+			j += j;
+		} else
+			break;
+	}
+	a[i] = tmp;
+}
+
 static void
 aheapsort(const double *v, size_t *tosort, size_t n)
 {
-	size_t *a = tosort - 1, i, j, l, tmp;
+	size_t *a = tosort - 1, l, tmp;
 
-	for (l = n >> 1; l > 0; --l) {
-		tmp = a[l];
-		for (i = l, j = l << 1; j <= n;) {
-			if (j < n && lt(v[a[j]], v[a[j + 1]]))
-				j += 1;
-			if (lt(v[tmp], v[a[j]])) {
-				a[i] = a[j];
-				i = j;
-				j += j;
-			} else
-				break;
-		}
-		a[i] = tmp;
-	}
+	for (l = n >> 1; l > 0; --l)
+		sift(v, a, l, n, a[l]);
 	for (; n > 1;) {
 		tmp = a[n];
 		a[n] = a[1];
 		n -= 1;
-		for (i = 1, j = 2; j <= n;) {
-			if (j < n && lt(v[a[j]], v[a[j + 1]]))
-				j++;
-			if (lt(v[tmp], v[a[j]])) {
-				a[i] = a[j];
-				i = j;
-				j += j;
-			} else
-				break;
-		}
-		a[i] = tmp;
+		sift(v, a, 1, n, tmp);
 	}
 }
 

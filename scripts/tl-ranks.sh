@@ -57,6 +57,18 @@ publish() {
 	mv "$stage" "$out" || { [ -n "$old" ] && mv "$old" "$out"; die "cannot rename into $out"; }
 	stage=
 }
+# outdir: OUT_DIR may be made (or, with --force, replaced); $parent, the
+# folder it will be in, from /.
+outdir() {
+	case $out in */) out=${out%/} ;; esac
+	if [ -e "$out" ] || [ -L "$out" ]; then
+		[ "$force" = 1 ] || die "$out: exists (use --force to replace it)"
+		[ -d "$out" ] || die "$out: exists and is not a directory"
+	fi
+	parent=$(dirname "$out")
+	[ -d "$parent" ] || die "$parent: no such directory"
+	parent=$(cd "$parent" && pwd)
+}
 # abspath PATH: PATH from /, for the jobs of other machines.
 abspath() {
 	case $1 in
@@ -575,14 +587,7 @@ fi
 case $tpat in *'*'*'*'*) usedie "--trace_pattern must hold exactly one '*'" ;; *'*'*) ;;
 	?*) usedie "--trace_pattern must hold exactly one '*'" ;; esac
 [ -z "$jobs" ] || [ "$jobs" -gt 0 ] || usedie "-j must be positive"
-case $out in */) out=${out%/} ;; esac
-if [ -e "$out" ] || [ -L "$out" ]; then
-	[ "$force" = 1 ] || die "$out: exists (use --force to replace it)"
-	[ -d "$out" ] || die "$out: exists and is not a directory"
-fi
-parent=$(dirname "$out")
-[ -d "$parent" ] || die "$parent: no such directory"
-parent=$(cd "$parent" && pwd)
+outdir
 
 traps
 stage=$(mktemp -d "$parent/.tl-ranks.XXXXXX" 2>/dev/null) || die "cannot make a temporary directory in $parent"
