@@ -81,7 +81,7 @@ abspath() {
 # ---- options (TraceLens's snake_case names are aliases) ----
 jobs= ssh= reports=0 gpn= metrics= heat=0 detail=1 strict=1 force=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
-jobmode=0 jrank= jwork= jtrace=
+jobmode=0 jrank= jwork= jtrace= batch=
 needarg() { [ $# -ge 2 ] || usedie "option $1 needs a value"; }
 isint() { case $1 in ''|*[!0-9]*) usedie "$2: not a whole number: $1" ;; esac; }
 # addssh OPT VALUE: GNU parallel's own option, passed on (quoted).
@@ -128,6 +128,9 @@ parseopts() {
 		--from) needarg "$@"; from=$2; shift ;;
 		--job) [ $# -ge 4 ] || usedie "--job needs RANK WORK_DIR TRACE"
 			jobmode=1 jrank=$2 jwork=$3 jtrace=$4; shift 3 ;;
+		--batch)	# runjobs's: LIST FIRST COUNT WORK_DIR
+			[ $# -ge 5 ] || usedie "--batch needs LIST FIRST COUNT WORK_DIR"
+			jobmode=2 batch=$2 jrank=$3 jtrace=$4 jwork=$5; shift 4 ;;
 		--) shift; break ;;
 		-?*) usedie "unknown option: $1" ;;
 		*) break ;;
@@ -282,7 +285,22 @@ rankjob() {
 	exit "$st"
 }
 
+# batchjob LIST FIRST COUNT WORK_DIR: the ranks of lines FIRST+1 to
+# FIRST+COUNT of LIST (rank<TAB>trace), one after another, each a job
+# of its own: GNU parallel costs a process or two a job, as much as a
+# small rank's own work.
+batchjob() {
+	isint "$2" --batch
+	isint "$3" --batch
+	sed -n "$(($2 + 1)),$(($2 + $3))p" "$1" | while IFS="$TAB" read -r _r _t; do
+		( rankjob "$_r" "$4" "$_t" ) || exit 1
+	done
+	exit
+}
+
 # ---- all the ranks' jobs, on GNU parallel ----
+# Ranks go in batches of world/256 (at least one) a job: many jobs
+# still, for GNU parallel to spread over the machines.
 runjobs() {
 	_list=$1
 	command -v parallel >/dev/null 2>&1 ||
@@ -291,9 +309,14 @@ runjobs() {
 	[ "$reports" = 1 ] && _ropt=--reports
 	# the jobs' messages wait in WORK_DIR/RANK.err: a failure shows the
 	# lowest failed rank's, not the echoes of the jobs stopped after it
+	_per=$((world / 256))
+	[ "$_per" -ge 1 ] || _per=1
+	awk -v n="$world" -v p="$_per" 'BEGIN {
+		for (s = 0; s < n; s += p) print s "\t" (s + p > n ? n - s : p) }' \
+		>"$work/batches" || exit 1
 	eval "parallel --halt now,fail=1 ${jobs:+-j $jobs} $ssh --colsep '\t' -q \
-		\"\$bindir/tl-ranks\" $_ropt --job {1} \"\$work\" {2} :::: \"\$_list\"" \
-		>/dev/null 2>"$work/parallel.err"
+		\"\$bindir/tl-ranks\" $_ropt --batch \"\$_list\" {1} {2} \"\$work\" \
+		:::: \"\$work/batches\"" >/dev/null 2>"$work/parallel.err"
 	_st=$?
 	if [ "$_st" != 0 ]; then
 		_r=0
@@ -554,9 +577,10 @@ ranktimeline() {
 
 # ---- main ----
 parseopts "$@"
-if [ "$jobmode" = 1 ]; then
+if [ "$jobmode" != 0 ]; then
 	[ "$nargs" = 0 ] || usage 2 >&2
-	rankjob "$jrank" "$jwork" "$jtrace"
+	[ "$jobmode" = 1 ] && rankjob "$jrank" "$jwork" "$jtrace"
+	batchjob "$batch" "$jrank" "$jtrace" "$jwork"
 fi
 [ -z "$xlsx" ] || usedie "--output_xlsx_path: workbooks are not built into tl-ranks yet; use --output_csvs_dir"
 for _m in $metrics; do

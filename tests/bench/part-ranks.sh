@@ -83,6 +83,6 @@ if [ "$NMANY" -gt 1 ]; then
 		_r=$((_r + 1))
 	done | parallel -j "$cores" --colsep '\t' tl-ranks --job {1} "$W/rk-work" {2} || exit 1
 	run tl-ranks-merge "tl-ranks --from '$W/rk-work' '$W/rk-many'" "rm -rf '$W/rk-many'"
-	row "cross-rank stage (--from), $NMANY ranks" "$SECS" "$KB" "$(cat "$W/rk-work"/*.coll | wc -c)"
+	row "cross-rank stage (--from), $NMANY ranks" "$SECS" "$KB" "$(cat "$W/rk-work"/*/coll | wc -c)"
 	rm -rf "$W/rk-many" "$W/rk-work"
 fi
