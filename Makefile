@@ -1,8 +1,9 @@
 # tl: streaming analysis of PyTorch profiler GPU traces.  See README.
 include config.mk
 
-HDR = $(wildcard common/*.h)
-COMMONSRC = $(wildcard common/*.c)
+HDR = $(wildcard common/*.h common/models/*.h)
+# libtl: common/ and the perf models by family, common/models/
+COMMONSRC = $(wildcard common/*.c common/models/*.c)
 COMMONOBJ = $(COMMONSRC:.c=.o)
 LIB = common/libtl.a
 FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
@@ -46,7 +47,7 @@ $(SHLIB): bin/%.sh: scripts/%.sh
 	@mkdir -p bin
 	cp $< $@
 
-$(GENTRACE): $(GENSRC) $(LIB) $(HDR)
+$(GENTRACE): $(GENSRC) tests/gentrace/gentrace.h $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(LDLIBS)
 

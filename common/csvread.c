@@ -122,6 +122,52 @@ tsvrow(struct csvr *r, char *line, size_t n)
 	r->nq++;
 }
 
+/*
+ * The offset of the first byte of s[0..n) that is not part of valid
+ * UTF-8 (RFC 3629: no overlong forms, no surrogates), or n.  pandas
+ * reads a CSV as UTF-8 and stops at such a byte; so does tl: a file in
+ * Latin-1 would otherwise compare as empty columns under the
+ * misspelled names (its "µs").
+ */
+static size_t
+badutf8(const unsigned char *s, size_t n)
+{
+	size_t i = 0, k, len;
+	unsigned c, lo, hi;
+
+	while (i < n) {
+		c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		lo = 0x80, hi = 0xbf;
+		if (c >= 0xc2 && c <= 0xdf)
+			len = 2;
+		else if (c >= 0xe0 && c <= 0xef) {
+			len = 3;
+			if (c == 0xe0)
+				lo = 0xa0;
+			else if (c == 0xed)
+				hi = 0x9f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			len = 4;
+			if (c == 0xf0)
+				lo = 0x90;
+			else if (c == 0xf4)
+				hi = 0x8f;
+		} else
+			return i;
+		if (n - i < len || s[i + 1] < lo || s[i + 1] > hi)
+			return i;
+		for (k = 2; k < len; k++)
+			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
+				return i;
+		i += len;
+	}
+	return n;
+}
+
 /* Read one more input line and parse it; 0 at EOF, -1 on error. */
 static int
 feed(struct csvr *r)
@@ -182,6 +228,14 @@ feed(struct csvr *r)
 		}
 		tsvrow(r, s, (size_t)n);
 		return 1;
+	}
+	if (badutf8((const unsigned char *)s, (size_t)n) != (size_t)n) {
+		if (r->lineno == 1 && n >= 2 && (unsigned char)s[0] == 0x1f &&
+		    (unsigned char)s[1] == 0x8b)
+			r->err = "compressed with gzip: gunzip it first";
+		else
+			r->err = "not UTF-8 text (a CSV in Latin-1? iconv -f latin1 -t utf-8 converts it)";
+		return -1;
 	}
 	inquote = r->cp.quoted;	/* at a line start: inside quotes */
 	/*

@@ -2,11 +2,12 @@
 /*
  * opcat.h: TraceLens's op categorizer (categorize_torch_op).
  *
- * An op's category comes from its name: first the registry of every
- * op TraceLens has a performance model for (GEMM, SDPA_fwd, NORM_fwd,
- * elementwise ...) and of the category-only names; then the patterns
- * ^triton and ^record_param_comms; then, for an op whose first kernel
- * is an ATen native kernel, the kind of that kernel; else "other".
+ * An op's category comes from its name: first TraceLens's registry,
+ * the category-only names, then the category of the op's performance
+ * model (GEMM, SDPA_fwd, NORM_fwd, elementwise ...: the perf-model
+ * table, perfmodel.h); then the patterns ^triton and
+ * ^record_param_comms; then, for an op whose first kernel is an ATen
+ * native kernel, the kind of that kernel; else "other".
  */
 #ifndef OPCAT_H
 #define OPCAT_H
@@ -18,7 +19,7 @@
  */
 const char *opcat(const char *name, const char *first_kernel);
 
-/* The registry's category for name, or NULL when name is not in it. */
+/* The registry's category for name, or NULL when it is not there. */
 const char *opcat_lookup(const char *name);
 
 #endif

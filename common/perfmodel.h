@@ -3,8 +3,9 @@
  * perfmodel.h: TraceLens's perf models (FLOPs and bytes of an op from
  * its shapes and dtypes), for tl-roofline(1).
  *
- * perfmodel.c holds one table, op name -> model, and one formula
- * function per TraceLens model class.  Numbers follow Python's
+ * common/models/ holds them: table.c, the one table op name -> model,
+ * and one file of formulas per family of TraceLens model classes (see
+ * the comment at the top of table.c).  Numbers follow Python's
  * arithmetic: a pynum is an int or a float, as the same Python
  * expression would give, so GFLOPS and params print as TraceLens
  * prints them.
@@ -66,6 +67,7 @@ struct mresult {
 	char prec[32];		/* precision named by the model itself, or "": model_precision(dtype) */
 	char why[160];		/* reason, when the model fails (or, when ok, why bytes are None) */
 	int ovf;		/* an int overflowed int64 (Python would not) */
+	int inmetrics;		/* the failure is in flops() or bytes(), not in reading the op */
 };
 
 /* A model's verdict. */
@@ -75,12 +77,32 @@ enum {
 	M_UNDEF		/* TraceLens raises NotImplementedError */
 };
 
+/* How a model answers for the backward (tl-roofline --bwd): a table column. */
+enum {
+	BWD_OWN,	/* the formula takes bwd (a backward model, or the same numbers) */
+	BWD_UNDEF,	/* flops_bwd raises NotImplementedError: params read, then undefined */
+	BWD_FAIL,	/* the class has no flops_bwd: params read, then failed */
+	BWD_NONE	/* never modelled backward: undefined, the args unread */
+};
+
+struct model;
+
+/*
+ * A formula: the params, FLOPs and bytes of op a by TraceLens's model
+ * class m->cls, into r (bwd: its flops_bwd and bytes_bwd; always 0
+ * unless m->bwd is BWD_OWN); M_OK, M_FAIL or M_UNDEF.
+ */
+typedef int mformula(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd);
+
 /* One row of the op table. */
 struct model {
 	const char *op;		/* exact op name (prefix: a name prefix) */
 	const char *cls;	/* TraceLens class name */
 	const struct mfamily *fam;	/* sheet family */
-	int (*fn)(const struct opargs *, struct mresult *, int bwd); /* formula */
+	mformula *fn;		/* formula, or NULL: none in tl yet (the op fails) */
+	int arg[6];		/* the formula's parameters: argument slots, variants */
+	int bwd;		/* BWD_OWN, BWD_UNDEF, BWD_FAIL or BWD_NONE */
 	int (*can)(const struct opargs *);	/* TraceLens's can_model, or NULL: all ops */
 	int prefix;		/* 1: op is a name prefix, tried after the exact names */
 };
@@ -106,7 +128,12 @@ const char *model_precision(const char *dtype);
 /* TraceLens's name2bpe: bytes per element, or 0 for None. */
 int model_bpe(const char *dtype);
 /* The value of a pynum as a double, as Python's float() of it. */
-double pynum_double(struct pynum v);
+static inline double
+pynum_double(struct pynum v)
+{
+	return v.isf ? v.f : (double)v.i;
+}
+
 /* 1 if s[0..n) is an ATen operator name (atenops.c). */
 int aten_known(const char *s, size_t n);
 

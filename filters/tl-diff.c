@@ -86,6 +86,18 @@ struct oplist {
 };
 
 /* The merge of one pair of root groups. */
+/*
+ * One merged node whose children are still to be merged: TraceLens's
+ * traverse_and_merge recurses here, tl-diff keeps a stack of these, so
+ * that the depth of a call tree is bounded by memory, not by the C stack.
+ */
+struct frame {
+	struct oplist ops;	/* the children's alignment, owned */
+	struct ilist c1, c2;	/* the children of each side, owned */
+	long long id;		/* the merged node's id, the children's parent */
+	size_t next;		/* the next step of ops to merge */
+};
+
 struct merge {
 	struct side *s[2];	/* the two groups, not owned */
 	long long nextid;	/* next merged id (over all roots) */
@@ -96,6 +108,8 @@ struct merge {
 	size_t *used;		/* slots filled since unmark(), owned */
 	size_t usedcap;		/* allocated size of used */
 	FILE *out;		/* merged records */
+	struct frame *stack;	/* merge's stack of open nodes, owned */
+	size_t stackcap;	/* frames allocated */
 };
 
 static const char *const outhdr[] = {
@@ -1436,9 +1450,9 @@ unmark(struct merge *m)
 	m->nseen = 0;
 }
 
-/* TraceLens's traverse_and_merge: write the merged node of (u1, u2), then its children. */
+/* Write the merged node of (u1, u2) and align its children into f. */
 static void
-merge(struct merge *m, int u1, int u2, long long parent)
+visit(struct merge *m, int u1, int u2, long long parent, struct frame *f)
 {
 	struct side *s1 = m->s[0], *s2 = m->s[1];
 	struct ilist c1 = {0}, c2 = {0}, deeper = {0};
@@ -1472,6 +1486,7 @@ merge(struct merge *m, int u1, int u2, long long parent)
 			}
 		}
 	}
+	free(deeper.v);
 	/* Phase 2 */
 	if (c1.n == c2.n && !anydispatch(s1, c1.v, c1.n) && !anydispatch(s2, c2.v, c2.n)) {
 		for (k = 0; k < c1.n; k++)
@@ -1504,15 +1519,40 @@ merge(struct merge *m, int u1, int u2, long long parent)
 	putextras(m, 0, u1, id);
 	putextras(m, 1, u2, id);
 
-	for (k = 0; k < ops.n; k++) {
-		struct op *o = &ops.v[k];
+	f->ops = ops;
+	f->c1 = c1;
+	f->c2 = c2;
+	f->id = id;
+	f->next = 0;
+}
 
-		merge(m, o->i >= 0 ? c1.v[o->i] : -1, o->j >= 0 ? c2.v[o->j] : -1, id);
+/* Merge the pair of roots (u1, u2) and everything below, in pre-order. */
+static void
+merge(struct merge *m, int u1, int u2)
+{
+	struct frame *st = m->stack, *f;
+	size_t n = 0;
+
+	tl_grow((void **)&st, &m->stackcap, 1, sizeof(*st));
+	visit(m, u1, u2, -1, &st[n++]);
+	while (n > 0) {
+		f = &st[n - 1];
+		if (f->next < f->ops.n) {
+			struct op *o = &f->ops.v[f->next++];
+			int a = o->i >= 0 ? f->c1.v[o->i] : -1;
+			int b = o->j >= 0 ? f->c2.v[o->j] : -1;
+			long long id = f->id;
+
+			tl_grow((void **)&st, &m->stackcap, n + 1, sizeof(*st));
+			visit(m, a, b, id, &st[n++]);
+		} else {
+			free(f->ops.v);
+			free(f->c1.v);
+			free(f->c2.v);
+			n--;
+		}
 	}
-	free(ops.v);
-	free(c1.v);
-	free(c2.v);
-	free(deeper.v);
+	m->stack = st;
 }
 
 static void
@@ -1534,7 +1574,7 @@ tldiff(struct side *a, struct side *b, FILE *out)
 		tl_die("%s: no CPU op trees (TraceLens needs cpu_root_nodes in both traces)", b->r.name);
 	while (more1 || more2) {
 		unmark(&m);
-		merge(&m, more1 ? a->root : -1, more2 ? b->root : -1, -1);
+		merge(&m, more1 ? a->root : -1, more2 ? b->root : -1);
 		m.rootidx++;
 		if (more1)
 			more1 = side_next(a);
@@ -1543,6 +1583,7 @@ tldiff(struct side *a, struct side *b, FILE *out)
 	}
 	free(m.seen);
 	free(m.used);
+	free(m.stack);
 }
 
 int

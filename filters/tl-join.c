@@ -60,6 +60,7 @@ struct group {
 /* One input of the join. */
 struct input {
 	const char *path;	/* as named on the command line */
+	const char *name;	/* in messages: its -n, or path */
 	const char *tag;	/* prefix of its columns; owned if made from path */
 	FILE *fp;		/* the file, or a seekable copy of a pipe; owned
 				   unless stdin */
@@ -102,12 +103,14 @@ static int cflag;		/* -c: -p keys on the first field with a value */
 static int pflag;		/* -p: prepare one input */
 static int qflag;		/* -q: no note about repeated keys */
 static int rflag;		/* -r: -p orders keys descending */
+static const char **labels;	/* -n: the inputs' names in messages */
+static size_t nlabels;
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-join [-q] [-d field] [-k field] [-t tag] file ...\n"
+	    "usage: tl-join [-q] [-d field] [-k field] [-n name] [-t tag] file ...\n"
 	    "       tl-join -p [-cr] [-k field] [-x field] [file]\n");
 	exit(status);
 }
@@ -631,7 +634,7 @@ start(struct input *in)
 
 	rewind(in->fp);
 	csvr_close(&in->rd);
-	csvr_open(&in->rd, in->fp, in->path);
+	csvr_open(&in->rd, in->fp, in->name);
 	if (in->hdr != NULL)
 		(void)csvr_read(&in->rd);	/* known already */
 	else {
@@ -645,12 +648,16 @@ start(struct input *in)
 		for (j = 0; j < nkeys; j++) {
 			if ((c = findcol(in, keys[j])) < 0)
 				tl_die("%s: no key field '%s' in the header",
-				    in->path, keys[j]);
+				    in->name, keys[j]);
 			in->kcol[j] = (size_t)c;
 		}
 		in->dcol = tl_calloc(ndiffs, sizeof(*in->dcol));
+		/* TraceLens's comparer raises KeyError here; an empty
+		 * diff column would pass for "no change" */
 		for (j = 0; j < ndiffs; j++)
-			in->dcol[j] = findcol(in, diffs[j]);
+			if ((in->dcol[j] = findcol(in, diffs[j])) < 0 && in->ncol > 0)
+				tl_die("%s: no column '%s' to compare",
+				    in->name, diffs[j]);
 		in->seen = tl_calloc(in->ncol, sizeof(*in->seen));
 	}
 	in->key.len = 0;
@@ -691,7 +698,7 @@ advance(struct input *in, int typed, int desc)
 		return 0;
 	}
 	if (r->nf != in->ncol)
-		tl_die("%s: line %zu: %zu fields, header has %zu", in->path,
+		tl_die("%s: line %zu: %zu fields, header has %zu", in->name,
 		    r->rowline, r->nf, in->ncol);
 	in->nkey.len = 0;
 	if (keyed(in) && !pflag)
@@ -714,7 +721,7 @@ advance(struct input *in, int typed, int desc)
 	buf_addc(&in->nkey, '\0');	/* so an empty key is not "no key" */
 	if (!pflag && in->more && keycmp(&in->nkey, &in->key) < 0)
 		tl_die("%s: line %zu: input not sorted by key "
-		    "(see tl-join(1))", in->path, r->rowline);
+		    "(see tl-join(1))", in->name, r->rowline);
 	t = in->key;
 	in->key = in->nkey;
 	in->nkey = t;
@@ -1073,9 +1080,12 @@ dojoin(int argc, char *argv[])
 
 	if (ntags != 0 && ntags != nin)
 		tl_usage_die("%zu tags for %zu inputs", ntags, nin);
+	if (nlabels != 0 && nlabels != nin)
+		tl_usage_die("%zu names for %zu inputs", nlabels, nin);
 	in = tl_calloc(nin, sizeof(*in));
 	for (i = 0; i < nin; i++) {
 		in[i].path = argv[i];
+		in[i].name = nlabels ? labels[i] : argv[i];
 		if (strcmp(argv[i], "-") == 0 && nstdin++)
 			tl_usage_die("only one input may be standard input");
 		if (ntags)
@@ -1099,9 +1109,9 @@ dojoin(int argc, char *argv[])
 	join(in, nin, NULL, NULL, 0, &ndup, &nduprows);
 	for (i = 0; i < nin; i++) {
 		if (keyed(&in[i]) != keyed(&in[0]))
-			tl_die("%s: %s a '%s' field and %s does%s", in[i].path,
+			tl_die("%s: %s a '%s' field and %s does%s", in[i].name,
 			    keyed(&in[i]) ? "has" : "lacks", KEYFIELD,
-			    in[0].path, keyed(&in[0]) ? "" : " not");
+			    in[0].name, keyed(&in[0]) ? "" : " not");
 		in[i].type = tl_calloc(in[i].ncol, sizeof(*in[i].type));
 		for (j = 0; j < in[i].ncol; j++)
 			in[i].type[j] = in[i].nrows ? coltype(&in[i].seen[j]) :
@@ -1141,6 +1151,7 @@ prepare(const char *path)
 	int *keep;
 
 	in.path = path;
+	in.name = path;
 	in.fp = nkeys ? openseekable(path) : tl_fopen(path, "r");
 	start(&in);
 	if (in.ncol == 0)
@@ -1191,11 +1202,12 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "cd:k:pqrt:x:")) != -1) {
+	while ((c = getopt(argc, argv, "cd:k:n:pqrt:x:")) != -1) {
 		switch (c) {
 		case 'c': cflag = 1; break;
 		case 'd': addopt(&diffs, &ndiffs, optarg); break;
 		case 'k': addopt(&keys, &nkeys, optarg); break;
+		case 'n': addopt(&labels, &nlabels, optarg); break;
 		case 'p': pflag = 1; break;
 		case 'q': qflag = 1; break;
 		case 'r': rflag = 1; break;
@@ -1207,7 +1219,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (pflag) {
-		if (argc > 1 || ntags || ndiffs || qflag || nkeys > 64)
+		if (argc > 1 || ntags || ndiffs || qflag || nlabels || nkeys > 64)
 			usage(TL_EUSAGE);
 		rc = prepare(argc ? argv[0] : "-");
 	} else {
@@ -1219,5 +1231,6 @@ main(int argc, char *argv[])
 	free(tags);
 	free(diffs);
 	free(excl);
+	free(labels);
 	return rc;
 }

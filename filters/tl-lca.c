@@ -389,24 +389,60 @@ putline(FILE *fp, const struct mnode *m, const char *prefix, int last)
 	putc('\n', fp);
 }
 
+/* A node still to be written by text(): its index, depth and last flag. */
+struct tnode {
+	int k;		/* node index */
+	int last;	/* the last child of its parent */
+	size_t depth;	/* depth below the root written */
+};
+
+/*
+ * The merged tree under node k as text, in pre-order: a stack, not
+ * recursion, as a call tree can be as deep as its trace says.  plen[d]
+ * is the length of the prefix of the lines at depth d.
+ */
 static void
 text(FILE *fp, const struct input *in, int k, struct buf *prefix, int last)
 {
-	const struct mnode *m = &in->n[k];
-	size_t n = 0, i, plen = prefix->len;
+	struct tnode *st = NULL, *kids = NULL;
+	size_t n = 0, cap = 0, kcap = 0, *plen = NULL, pcap = 0, nk, i, d;
 	int t;
 
-	putline(fp, m, prefix->s ? prefix->s : "", last);
-	buf_adds(prefix, last ? "    " : "\xe2\x94\x82   ");
-	/* children: combined first, then trace1, then trace2 */
-	for (t = 0; t < 3; t++)
-		for (i = 0; i < m->nkids; i++)
-			if (in->n[m->kids[i]].type == t) {
-				n++;
-				text(fp, in, m->kids[i], prefix, n == m->nkids);
-			}
-	prefix->len = plen;
-	prefix->s[plen] = '\0';
+	tl_grow((void **)&st, &cap, 1, sizeof(*st));
+	st[n++] = (struct tnode){ k, last, 0 };
+	tl_grow((void **)&plen, &pcap, 1, sizeof(*plen));
+	plen[0] = prefix->len;
+	while (n > 0) {
+		struct tnode x = st[--n];
+		const struct mnode *m = &in->n[x.k];
+
+		d = x.depth;
+		prefix->len = plen[d];
+		if (prefix->s)
+			prefix->s[plen[d]] = '\0';
+		putline(fp, m, prefix->s ? prefix->s : "", x.last);
+		buf_adds(prefix, x.last ? "    " : "\xe2\x94\x82   ");
+		tl_grow((void **)&plen, &pcap, d + 2, sizeof(*plen));
+		plen[d + 1] = prefix->len;
+		/* children: combined first, then trace1, then trace2 */
+		tl_grow((void **)&kids, &kcap, m->nkids, sizeof(*kids));
+		nk = 0;
+		for (t = 0; t < 3; t++)
+			for (i = 0; i < m->nkids; i++)
+				if (in->n[m->kids[i]].type == t) {
+					kids[nk] = (struct tnode){ m->kids[i], 0, d + 1 };
+					nk++;
+					kids[nk - 1].last = nk == m->nkids;
+				}
+		tl_grow((void **)&st, &cap, n + nk, sizeof(*st));
+		while (nk > 0)
+			st[n++] = kids[--nk];
+	}
+	prefix->len = plen[0];
+	prefix->s[plen[0]] = '\0';
+	free(st);
+	free(kids);
+	free(plen);
 }
 
 /* ---- diff_stats ---- */
@@ -418,21 +454,33 @@ gpush(struct glist *l, const struct half *h)
 	l->v[l->n++] = h;
 }
 
+/*
+ * Append the GPU events of side s below node k, in pre-order: k's
+ * extras, then for each child its own event and what is below it.  A
+ * stack of nodes, not recursion.
+ */
 static void
 below(const struct input *in, int k, int s, struct glist *l)
 {
-	size_t i;
+	int *st = NULL;
+	size_t n = 0, cap = 0, i;
 
-	for (i = 0; i < in->n[k].nextra; i++)
-		if (in->n[k].extra[i].side == s)
-			gpush(l, &in->n[k].extra[i]);
-	for (i = 0; i < in->n[k].nkids; i++) {
-		const struct mnode *c = &in->n[in->n[k].kids[i]];
+	tl_grow((void **)&st, &cap, 1, sizeof(*st));
+	st[n++] = k;
+	while (n > 0) {
+		int x = st[--n];
+		const struct mnode *m = &in->n[x];
 
-		if (c->h[s].present && c->h[s].gpuev)
-			gpush(l, &c->h[s]);
-		below(in, in->n[k].kids[i], s, l);
+		if (x != k && m->h[s].present && m->h[s].gpuev)
+			gpush(l, &m->h[s]);
+		for (i = 0; i < m->nextra; i++)
+			if (m->extra[i].side == s)
+				gpush(l, &m->extra[i]);
+		tl_grow((void **)&st, &cap, n + m->nkids, sizeof(*st));
+		for (i = m->nkids; i > 0; i--)
+			st[n++] = m->kids[i - 1];
 	}
+	free(st);
 }
 
 static int
@@ -566,9 +614,12 @@ addrows(struct rows *rs, const struct glist *l, int src, const char *lcaname,
 	}
 }
 
-/* TraceLens's generate_diff_stats traversal from node k. */
-static void
-traverse(const struct input *in, int k, int par, char *visited, struct rows *rs)
+/*
+ * One node of TraceLens's generate_diff_stats traversal; returns 1 when
+ * the traversal goes on into its children.
+ */
+static int
+visit(const struct input *in, int k, int par, char *visited, struct rows *rs)
 {
 	const struct mnode *m = &in->n[k];
 	struct glist l[2] = {{0}};
@@ -576,7 +627,7 @@ traverse(const struct input *in, int k, int par, char *visited, struct rows *rs)
 	int s;
 
 	if (visited[k])
-		return;
+		return 0;
 	if (m->type == 0) {
 		int lca = 0;
 
@@ -640,13 +691,39 @@ traverse(const struct input *in, int k, int par, char *visited, struct rows *rs)
 		}
 		visited[k] = 1;
 		free(l[0].v);
-		return;
+		return 0;
 	}
 	free(l[0].v);
 	free(l[1].v);
-	if (m->h[0].gpupath || m->h[1].gpupath)
-		for (i = 0; i < m->nkids; i++)
-			traverse(in, m->kids[i], k, visited, rs);
+	return m->h[0].gpupath || m->h[1].gpupath;
+}
+
+/*
+ * TraceLens's generate_diff_stats traversal from the root, in pre-order:
+ * a stack of (node, parent) pairs, not recursion.
+ */
+static void
+traverse(const struct input *in, char *visited, struct rows *rs)
+{
+	int *st = NULL;
+	size_t n = 0, cap = 0, i;
+
+	tl_grow((void **)&st, &cap, 2, sizeof(*st));
+	st[n++] = 0;
+	st[n++] = -1;
+	while (n > 0) {
+		int par = st[--n], k = st[--n];
+		const struct mnode *m = &in->n[k];
+
+		if (!visit(in, k, par, visited, rs))
+			continue;
+		tl_grow((void **)&st, &cap, n + 2 * m->nkids, sizeof(*st));
+		for (i = m->nkids; i > 0; i--) {
+			st[n++] = m->kids[i - 1];
+			st[n++] = k;
+		}
+	}
+	free(st);
 }
 
 static void
@@ -762,7 +839,7 @@ lca(struct input *in, FILE *fp)
 		rec_write(fp, statcols, LEN(statcols));
 	while (in_next(in)) {
 		visited = tl_calloc(in->nn, 1);
-		traverse(in, 0, -1, visited, &rs);
+		traverse(in, visited, &rs);
 		free(visited);
 		if (mode == M_TOTALS)
 			totals(fp, &rs);

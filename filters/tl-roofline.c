@@ -2,7 +2,7 @@
 /*
  * tl-roofline: add TraceLens's perf-model columns (FLOPs, bytes,
  * throughput, roofline) to a stream of op records.  The models live in
- * common/perfmodel.c; this file reads records, the GPU spec, and writes
+ * common/models/; this file reads records, the GPU spec, and writes
  * the columns.  One record at a time: memory is one record plus a small
  * table of warnings.
  */

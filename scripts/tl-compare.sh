@@ -189,17 +189,24 @@ keysort() {
 		die "sort failed"
 }
 
-# havesheet SHEET: do all reports have SHEET.csv?  If not, say so.
-# Sets $files to their paths, one a line.
+# havesheet SHEET: do all reports have SHEET.csv, not empty?  If not,
+# say so.  Sets $files to their paths, one a line, and $origs too
+# ($files may then name copies; $origs names the reports' files in
+# messages).
 havesheet() {
-	files=
+	files= origs=
 	for r in $reports; do
 		if [ ! -f "$r/$1.csv" ]; then
 			skip "$1" "$r has no $1.csv" "$r has no $1.csv"
 			return 1
 		fi
+		if [ ! -s "$r/$1.csv" ]; then
+			skip "$1" "$r/$1.csv is empty" "$r/$1.csv is empty"
+			return 1
+		fi
 		files=$files$r/$1.csv$nl
 	done
+	origs=$files
 }
 
 # convert: $files as records, for the groups that read headers first;
@@ -276,6 +283,7 @@ joinsheet() {
 	for k in $keys; do set -- "$@" -k "$k"; done
 	for t in $names; do set -- "$@" -t "$t"; done
 	for d in $dcols; do set -- "$@" -d "$d"; done
+	for f in $origs; do set -- "$@" -n "$f"; done
 	i=0
 	for t in $names; do i=$((i + 1)); set -- "$@" "$tmp/s.$i"; done
 	if ! "$join" "$@" >"$tmp/m" 2>"$tmp/err"; then

@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * libFuzzer target for the argument-field parsers (common/shape.c) and
- * the perf models that read them (common/perfmodel.c), built and run
+ * the perf models that read them (common/models/), built and run
  * by tests/fuzz/run.  The input is cut at LF into up to five fields:
  * Input Dims, Input type, Input Strides, Concrete Inputs, and a kernel
  * name.  For each input it checks that:

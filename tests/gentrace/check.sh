@@ -119,6 +119,22 @@ done
 "$G" -S 1k -o "$T/tiny.json"
 files="$files $T/tiny.json"
 
+# -c: a change that changes nothing gives the same bytes; each change
+# leaves the trace valid, with the same number of lines (no event or
+# random draw more or less), the renamed kernel in place of the old.
+"$G" -s 2 -c op:aten::mm=1 -c kernel:gemm=1.0 -o "$T/c0.json"
+check "-c with factor 1 gives the same bytes" cmp -s "$T/nvidia.2.json" "$T/c0.json"
+"$G" -s 2 -c op:aten::mm=2 -c idle:1500 \
+    -c 'rename:vectorized_layer_norm_kernel=my "norm"' -o "$T/c1.json"
+files="$files $T/c1.json"
+check "-c keeps the lines" test "$(wc -l <"$T/c1.json")" -eq "$(wc -l <"$T/nvidia.2.json")"
+check "-c rename: the new name" grep -q '"my \\"norm\\""' "$T/c1.json"
+if grep -q vectorized_layer_norm_kernel "$T/c1.json"; then
+	bad "-c rename: the old name is left"
+else
+	ok
+fi
+
 # -R: the ranks of one job, valid, deterministic, each its own.
 for r in 0 1 2; do
 	"$G" -s 3 -n 2 -R "$r/3" -o "$T/rank$r.json" || bad "generate -R $r/3"
@@ -146,6 +162,9 @@ checkrc "bad gpu exits 2" 2 "$G" -g intel
 checkrc "bad size exits 2" 2 "$G" -S 12Q
 checkrc "zero steps exits 2" 2 "$G" -n 0
 checkrc "operand exits 2" 2 "$G" extra
+for c in op:aten::mm op:=2 op:x=0 op:x=-1 kernel:k=1.2.3 rename:x= idle:x idle: size:3; do
+	checkrc "bad change $c exits 2" 2 "$G" -c "$c"
+done
 checkrc "bad -R exits 2" 2 "$G" -R 3/3
 checkrc "-R of one rank exits 2" 2 "$G" -R 0/1
 checkrc "-R without a world exits 2" 2 "$G" -R 2

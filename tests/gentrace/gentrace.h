@@ -1,13 +1,36 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * gentrace.h: what the files of tl-gentrace share.  ranks.c makes the
- * ranks of a rank set (-R) differ from one another; tl-gentrace.c
- * writes them.
+ * gentrace.h: what the source files of tl-gentrace share.  Each kind
+ * of trace other than the Kineto training run of tl-gentrace.c lives in
+ * a file of its own and is reached from main() through one option;
+ * ranks.c makes the ranks of a rank set (-R) differ from one another.
  */
 #ifndef GENTRACE_H
 #define GENTRACE_H
 
 #include <stdint.h>
+#include <stdio.h>
+
+/* worst.c: write the worst-case trace KIND:N to fp; -1 on a bad spec. */
+int worst_write(FILE *fp, const char *spec);
+
+/*
+ * change.c: known changes, -c.  Two traces of one seed, one written
+ * with a change, differ by that change alone: every random draw is the
+ * same, so a comparison of the two must find exactly it.
+ */
+/* Add one change (see tl-gentrace(1)); -1 when spec is not one. */
+int change_add(const char *spec);
+/*
+ * The duration, in ns, of a GPU event of duration dur launched inside
+ * the cpu_op named op (NULL for none), the event named name (JSON text,
+ * as written in the trace).
+ */
+int64_t change_dur(const char *op, const char *name, int64_t dur);
+/* The name (JSON text) to write for a GPU event named name. */
+const char *change_name(const char *name);
+/* Extra host time before each step, ns: the GPU idles that long. */
+int64_t change_gap(void);
 
 /* GPUs a node has in a rank set of world ranks: 8, or world if fewer. */
 int rank_gpus(int world);

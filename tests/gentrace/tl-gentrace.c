@@ -31,9 +31,10 @@
 static void
 usage(FILE *fp)
 {
-	fputs("usage: tl-gentrace [-z] [-s seed] [-S size] [-n steps] "
-	    "[-g gpu] [-R rank/world]\n"
-	    "                   [-o file]\n", fp);
+	fputs("usage: tl-gentrace [-z] [-c change] [-s seed] [-S size] "
+	    "[-n steps] [-g gpu]\n"
+	    "                   [-R rank/world] [-o file]\n"
+	    "       tl-gentrace -w deep|samets|names:N [-o file]\n", fp);
 }
 
 /* xrealloc: tl_realloc of n elements of sz bytes, checked for overflow. */
@@ -1156,6 +1157,18 @@ gemmrole(int64_t m, int64_t n, int64_t k)
 	return K_GEMM0 + (int)((m / 64 + n / 64 * 3 + k / 64 * 7) % 4);
 }
 
+/* The innermost cpu_op open on t, for -c op:NAME; NULL if none. */
+static const char *
+curop(const struct thr *t)
+{
+	int j;
+
+	for (j = t->sp - 1; j >= 0; j--)
+		if (hv[t->stk[j]].cat == H_CPU)
+			return hv[t->stk[j]].name;
+	return NULL;
+}
+
 static int
 launch(struct thr *t, int role, int s, int64_t ns, uint32_t gx, uint32_t gy)
 {
@@ -1180,6 +1193,7 @@ launch(struct thr *t, int role, int s, int64_t ns, uint32_t gx, uint32_t gy)
 	gv[g].ts = gstart(s, hv[r].ts);
 	/* Tiny kernels sometimes round to zero: keep that case alive. */
 	gv[g].dur = chance(400) ? 0 : jitter(ns);
+	gv[g].dur = change_dur(curop(t), k->name, gv[g].dur);
 	sfree[s] = gv[g].ts + gv[g].dur;
 	t->now += urange(2500, 7000);
 	if (chance(100))
@@ -1209,8 +1223,8 @@ memop(struct thr *t, int cat, const char *name, int s, int64_t bytes, int dir)
 	gv[g].first = 1;
 	gv[g].ts = gstart(s, hv[r].ts);
 	/* Host copies cross PCIe; device fills run at memory speed. */
-	gv[g].dur = jitter(cat == G_MEMCPY ? bytes / 24 + 1500 :
-	    mem_ns(bytes));
+	gv[g].dur = change_dur(curop(t), name, jitter(cat == G_MEMCPY ?
+	    bytes / 24 + 1500 : mem_ns(bytes)));
 	sfree[s] = gv[g].ts + gv[g].dur;
 	t->now += urange(3000, 9000);
 	end(t);
@@ -1250,7 +1264,8 @@ graph(struct thr *t, int nk, int64_t ns)
 		gv[g].grid[1] = gv[g].grid[2] = 1;
 		gv[g].ts = i == 0 ? gstart(SC_, hv[r].ts) :
 		    sfree[SC_] + urange(300, 1200);
-		gv[g].dur = jitter(i == 0 ? 4000 : ns);
+		gv[g].dur = change_dur(curop(t), gv[g].k->name,
+		    jitter(i == 0 ? 4000 : ns));
 		sfree[SC_] = gv[g].ts + gv[g].dur;
 	}
 	t->now += urange(12000, 40000);
@@ -2292,8 +2307,8 @@ genstep(void)
 		free(cv[ncv].outsplit);
 	}
 	bleed = chance(6);
-	/* Data loading and logging between steps. */
-	t->now += urange(80000, 600000);
+	/* Data loading and logging between steps (and -c idle:US). */
+	t->now += urange(80000, 600000) + change_gap();
 	ps = beg(t, tr.stepop ? H_CPU : H_UANN, NULL);
 	hv[ps].kind = A_ANN;
 	hv[ps].nin = -1;
@@ -2636,7 +2651,8 @@ gemit(const struct gev *g)
 	jopen('{', evml());
 	JK("ph"); JS("X");
 	JK("cat"); jstr(gcat[g->cat]);
-	JK("name"); xname(g->cat == G_KERNEL ? k->name : g->name);
+	JK("name");
+	xname(change_name(g->cat == G_KERNEL ? k->name : g->name));
 	KN("pid", tr.gpupid);
 	KN("tid", tr.stream[g->stream]);
 	jbr(); JK("ts"); putus(g->ts);
@@ -3162,6 +3178,7 @@ main(int argc, char *argv[])
 {
 	uint64_t last, sz;
 	int64_t n;
+	const char *worst = NULL;	/* -w KIND:N: a worst-case trace (worst.c) */
 	char *e;
 	int c, i;
 
@@ -3179,18 +3196,26 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    argv[i][2] == '\0' && strchr("sSngoR", argv[i][1]) != NULL)
+		    argv[i][2] == '\0' && strchr("csSngowR", argv[i][1]) != NULL)
 			i++;
 	}
 
 	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzs:S:n:g:o:R:")) != -1)
+	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:w:R:")) != -1)
 		switch (c) {
 		case 'h':
 			usage(stdout);
 			return 0;
 		case 'z':
 			opt.gz = 1;
+			break;
+		case 'c':
+			if (change_add(optarg) != 0) {
+				fprintf(stderr, "tl-gentrace: bad change: %s\n",
+				    optarg);
+				usage(stderr);
+				return 2;
+			}
 			break;
 		case 's':
 			errno = 0;
@@ -3224,6 +3249,9 @@ main(int argc, char *argv[])
 		case 'o':
 			opt.out = optarg;
 			break;
+		case 'w':
+			worst = optarg;
+			break;
 		case 'R':
 			if (rank_parse(optarg, &opt.rank, &opt.world) < 0) {
 				fprintf(stderr, "tl-gentrace: bad rank/world: "
@@ -3248,6 +3276,14 @@ main(int argc, char *argv[])
 	} else {
 		ofp = stdout;
 		oname = "stdout";
+	}
+	if (worst != NULL) {
+		if (worst_write(ofp, worst) < 0) {
+			fprintf(stderr, "tl-gentrace: bad -w: %s\n", worst);
+			usage(stderr);
+			return 2;
+		}
+		return tl_fshut(ofp, oname);
 	}
 	obuf = xrealloc(NULL, OCAP, 1);
 	if (opt.gz) {

@@ -4,6 +4,8 @@
 
 #include "tl.h"
 #include "perfmodel.h"
+#include "opcat.h"
+#include "models/models.h"
 
 static int fails, runs;
 
@@ -116,6 +118,7 @@ main(void)
 	{
 		const struct model *m = model_table(&n);
 		size_t i, np = n;
+		char nm[256];
 
 		while (np > 0 && m[np - 1].prefix)
 			np--;
@@ -126,10 +129,59 @@ main(void)
 				fails++;
 				printf("FAIL model table at %zu (%s)\n", i, m[i].op);
 			}
+			/* each row is found: an exact name as is, a prefix as one */
+			snprintf(nm, sizeof(nm), "%s%s", m[i].op, m[i].prefix ? "x_0" : "");
+			runs++;
+			if (model_find(nm) != &m[i]) {
+				fails++;
+				printf("FAIL model_find(%s)\n", nm);
+			}
 		}
 		expect("model_find exact", model_find("aten::mm") ? "found" : "none", "found");
 		expect("model_find prefix", model_find("triton_poi_fused_add_0") ? "found" : "none", "found");
 		expect("model_find none", model_find("aten::view") ? "found" : "none", "none");
+		expect("model_find empty", model_find("") ? "found" : "none", "none");
+	}
+	/*
+	 * The op category of a modelled op is its model's, unless
+	 * TraceLens's category-only names say otherwise (they win, as in
+	 * its build_op_category_registry): the one such name is listed.
+	 */
+	{
+		const struct model *m = model_table(&n);
+		size_t i;
+		const char *c;
+
+		for (i = 0; i < n; i++) {
+			if (m[i].prefix)
+				continue;
+			c = opcat_lookup(m[i].op);
+			if (strcmp(m[i].op, "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip") == 0)
+				expect(m[i].op, c ? c : "NULL", "MoE_aux");
+			else
+				expect(m[i].op, c ? c : "NULL", m[i].fam->cat);
+		}
+		expect("opcat category-only", opcat_lookup("aten::miopen_convolution"), "CONV_fwd");
+		expect("opcat triton", opcat("triton_poi_fused_add_0", NULL), "triton");
+		expect("opcat none", opcat_lookup("aten::view") ? "found" : "none", "none");
+	}
+	/* the params' ints, written by hand */
+	{
+		static const struct { int64_t v; const char *s; } iv[] = {
+			{ 0, "0" }, { 7, "7" }, { -1, "-1" }, { 1234567890, "1234567890" },
+			{ INT64_MAX, "9223372036854775807" },
+			{ INT64_MIN, "-9223372036854775808" },
+		};
+		struct buf ib = {0};
+		size_t i;
+
+		for (i = 0; i < LEN(iv); i++) {
+			buf_reset(&ib);
+			vint(&ib, iv[i].v);
+			buf_addc(&ib, '\0');
+			expect("vint", ib.s, iv[i].s);
+		}
+		buf_free(&ib);
 	}
 	printf("%d passed, %d failed\n", runs - fails, fails);
 	return fails != 0;

@@ -1,0 +1,293 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * MoE: TransformerEngine's MoE dispatch and combine (MoE_comm: bytes
+ * only) and the AITER MoE kernels of TraceLens's extensions (MoE_fused,
+ * MoE_unfused): the up and down GEMMs of the routed tokens, the weights
+ * of the experts they touch.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "models.h"
+
+/*
+ * MoEDispatch, MoECombine: tokens (num_tokens, hidden_dim) at Input
+ * Dims[0]; no FLOPs; bytes = tokens * hidden * bpe; the same backward.
+ */
+int
+moe_comm(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	const struct jval *d, *t;
+	const char *dt;
+	int n, bpe, has[2] = { 0, 0 };
+	int64_t v[2] = { 0, 0 };
+	size_t i;
+
+	if (a->bad_dims)
+		return fail(r, "malformed Input Dims");
+	d = a->has_dims ? jdoc_root(&a->dims) : NULL;
+	if (d != NULL && d->t != J_ARR)
+		return fail(r, "Input Dims is not a list");
+	if (d != NULL && d->n > 0) {
+		t = jarr_at(&a->dims, d, 0);
+		if (t->t != J_ARR)
+			return fail(r, "Input Dims[0] is not a list");
+		for (i = 0; i < 2 && i < t->n; i++) {
+			const struct jval *e = jarr_at(&a->dims, t, i);
+
+			if (e->t != J_INT)
+				return fail(r, "Input Dims[0] is not a shape");
+			v[i] = e->i;
+			has[i] = 1;
+		}
+	}
+	if (type0(a, r, "", &dt, &n) < 0)
+		return M_FAIL;
+	bpe = dt != NULL && *dt ? model_bpe(dt) : 0;
+	pkey(r, "num_tokens");
+	has[0] ? vint(&r->params, v[0]) : buf_adds(&r->params, "None");
+	pkey(r, "hidden_dim");
+	has[1] ? vint(&r->params, v[1]) : buf_adds(&r->params, "None");
+	pkey(r, "bpe");
+	bpe ? vint(&r->params, bpe) : buf_adds(&r->params, "None");
+	r->flops = I(0);
+	set_bytes(r, has[0] && has[1] && bpe, mul(r, mul(r, I(v[0]), I(v[1])), I(bpe)));
+	if (!has[0] || !has[1])
+		snprintf(r->why, sizeof(r->why), "no (num_tokens, hidden_dim) shape, bytes left empty");
+	return M_OK;
+}
+
+/* TraceLens's MoE byte sizes (exact names), or dflt; FP4 is half a byte. */
+static struct pynum
+moe_bpe(const char *dt, int dflt)
+{
+	static const struct { const char *name; int twice; } tab[] = {
+		{ "Float8_e4m3fn", 2 }, { "Float8_e4m3fnuz", 2 }, { "Float8_e5m2", 2 },
+		{ "Float8_e5m2fnuz", 2 }, { "FP8", 2 }, { "FP4", 1 }, { "BFloat16", 4 },
+		{ "Float16", 4 }, { "Half", 4 }, { "Float32", 8 }, { "Float", 8 },
+		{ "c10::BFloat16", 4 }, { "c10::Float8_e4m3fn", 2 }, { "c10::Float8_e4m3fnuz", 2 },
+		{ "c10::Float4_e2m1fn_x2", 1 }, { "c10::Half", 4 }, { "c10::Float", 8 },
+	};
+	size_t i;
+
+	for (i = 0; dt != NULL && i < LEN(tab); i++)
+		if (strcmp(dt, tab[i].name) == 0)
+			return tab[i].twice == 1 ? F(0.5) : I(tab[i].twice / 2);
+	return I(dflt);
+}
+
+/* What a MoE kernel's get_param_details gives. */
+struct moe {
+	int64_t M, K, N, E, topk;	/* tokens, hidden, inter, experts, experts per token */
+	int gated;			/* gated activation (SwiGLU): W1 holds 2N rows */
+	const char *din, *dw, *dout;	/* dtypes of input, weights, output */
+};
+
+/* The experts that M tokens touch under uniform routing: E (1 - ((E - k)/E)^M). */
+static struct pynum
+moe_active(struct mresult *r, const struct moe *m)
+{
+	struct pynum q = tdiv(r, sub(r, I(m->E), I(m->topk)), I(m->E));
+
+	return mul(r, I(m->E), sub(r, I(1), F(pow(pynum_double(q), (double)m->M))));
+}
+
+static void
+moe_params(struct mresult *r, const struct moe *m, int gated, int nd)
+{
+	p_int(r, "num_tokens", m->M);
+	p_int(r, "hidden_dim", m->K);
+	p_int(r, "inter_dim", m->N);
+	p_int(r, "num_experts", m->E);
+	p_int(r, "topk", m->topk);
+	if (gated)
+		p_bool(r, "gated", m->gated);
+	p_str(r, "input_dtype", m->din);
+	p_str(r, "weight_dtype", m->dw);
+	if (nd > 2)
+		p_str(r, "output_dtype", m->dout);
+}
+
+/* A shape of exactly n dims (Python's tuple unpacking). */
+static int
+shape_n(const struct opargs *a, struct mresult *r, size_t k, size_t n, struct shape *s)
+{
+	if (arg_shape(a, r, k, s) < 0)
+		return -1;
+	if (s->n != n)
+		return fail(r, "Input Dims[%zu] does not have %zu dims", k, n), -1;
+	return 0;
+}
+
+/* kind: 0 up (gemm1 / stage 1), 1 down (gemm2 / stage 2), 2 fused */
+static int
+moe_metrics(struct mresult *r, const struct moe *m, int kind, struct pynum ib,
+    struct pynum wb, struct pynum ob)
+{
+	struct pynum ea, t, g = I(m->gated ? 2 : 1);
+
+	r->dtype = m->din != NULL && *m->din ? m->din : NULL;
+	if (kind == 0)
+		r->flops = mul(r, mul(r, mul(r, mul(r, mul(r, I(2), I(m->M)), I(m->K)), I(m->N)),
+		    I(m->topk)), g);
+	else if (kind == 1)
+		r->flops = mul(r, mul(r, mul(r, mul(r, I(2), I(m->M)), I(m->N)), I(m->K)),
+		    I(m->topk));
+	else {
+		t = mul(r, mul(r, mul(r, mul(r, mul(r, I(2), I(m->M)), I(m->K)), I(m->N)),
+		    I(m->topk)), g);
+		t = add(r, t, I(0));
+		t = add(r, t, mul(r, mul(r, mul(r, mul(r, I(2), I(m->M)), I(m->K)), I(m->N)),
+		    I(m->topk)));
+		r->flops = add(r, t, mul(r, mul(r, I(m->M), I(m->K)),
+		    sub(r, mul(r, I(2), I(m->topk)), I(1))));
+	}
+	if (m->E == 0)
+		return fail_metric(r, "no experts");
+	ea = moe_active(r, m);
+	if (kind == 0) {
+		t = mul(r, mul(r, I(m->M), I(m->K)), ib);
+		t = add(r, t, mul(r, mul(r, mul(r, mul(r, ea, g), I(m->K)), I(m->N)), wb));
+		t = add(r, t, mul(r, mul(r, mul(r, I(m->M), I(m->N)), I(m->topk)), ob));
+	} else if (kind == 1) {
+		t = mul(r, mul(r, mul(r, I(m->M), I(m->N)), I(m->topk)), ib);
+		t = add(r, t, mul(r, mul(r, mul(r, ea, I(m->N)), I(m->K)), wb));
+		t = add(r, t, mul(r, mul(r, I(m->M), I(m->K)), ob));
+	} else {
+		t = mul(r, mul(r, I(m->M), I(m->K)), ib);
+		t = add(r, t, mul(r, mul(r, mul(r, mul(r, ea, I(m->N)), I(m->K)), wb), g));
+		t = add(r, t, mul(r, mul(r, mul(r, ea, I(m->N)), I(m->K)), wb));
+		t = add(r, t, mul(r, mul(r, I(m->M), I(m->K)), ob));
+	}
+	set_bytes(r, 1, t);
+	return M_OK;
+}
+
+/* aiter::moe_cktile2stages_gemm1_ck: x (M, K), w1 (E, ., .), out (., topk, N). */
+int
+moe_cktile_up(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	struct shape x, w1, w2;
+	struct moe mo = { 0 };
+
+	if (shape_n(a, r, 0, 2, &x) < 0 || shape_n(a, r, 1, 3, &w1) < 0 ||
+	    shape_n(a, r, 2, 3, &w2) < 0 || arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 ||
+	    arg_str(a, r, FD_TYPES, 1, &mo.dw) < 0 || arg_str(a, r, FD_TYPES, 2, &mo.dout) < 0)
+		return M_FAIL;
+	mo.M = x.d[0], mo.K = x.d[1], mo.E = w1.d[0], mo.topk = w2.d[1], mo.N = w2.d[2];
+	mo.gated = w1.d[1] == 2 * mo.N;
+	moe_params(r, &mo, 1, 3);
+	return moe_metrics(r, &mo, 0, moe_bpe(mo.din, 2), moe_bpe(mo.dw, 1),
+	    moe_bpe(mo.dout, 2));
+}
+
+/* aiter::moe_cktile2stages_gemm2_ck: x (M, topk, N), w (E, K, .). */
+int
+moe_cktile_down(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	struct shape x, w1;
+	struct moe mo = { 0 };
+
+	if (shape_n(a, r, 0, 3, &x) < 0 || shape_n(a, r, 1, 3, &w1) < 0 ||
+	    arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 1, &mo.dw) < 0 ||
+	    arg_str(a, r, FD_TYPES, 2, &mo.dout) < 0)
+		return M_FAIL;
+	mo.M = x.d[0], mo.topk = x.d[1], mo.N = x.d[2], mo.E = w1.d[0], mo.K = w1.d[1];
+	moe_params(r, &mo, 0, 3);
+	return moe_metrics(r, &mo, 1, moe_bpe(mo.din, 2), moe_bpe(mo.dw, 1),
+	    moe_bpe(mo.dout, 2));
+}
+
+/*
+ * aiter::ck_moe_stage1: x (M, .), w1, w2 (E, K, N), out at Input Dims[6]
+ * (., topk, ...); N scaled by K // w1[-1] (packed INT4 weights).
+ */
+int
+moe_ck_stage1(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	struct shape x, w1, w2, o;
+	struct moe mo = { 0 };
+	struct pynum ib;
+
+	if (arg_shape(a, r, 0, &x) < 0 || arg_shape(a, r, 1, &w1) < 0 ||
+	    shape_n(a, r, 2, 3, &w2) < 0 || arg_shape(a, r, 6, &o) < 0)
+		return M_FAIL;
+	if (x.n < 1 || w1.n < 2 || o.n < 2)
+		return fail(r, "input, w1 or out too short");
+	mo.M = x.d[0], mo.E = w2.d[0], mo.K = w2.d[1];
+	mo.N = mul(r, I(w2.d[2]), fdiv(r, I(mo.K), I(w1.d[w1.n - 1]))).i;
+	mo.topk = o.d[1];
+	mo.gated = w1.d[1] == 2 * mo.N;
+	if (arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 1, &mo.dw) < 0)
+		return M_FAIL;
+	moe_params(r, &mo, 1, 2);
+	ib = moe_bpe(mo.din, 2);
+	return moe_metrics(r, &mo, 0, ib, moe_bpe(mo.dw, 1), ib);
+}
+
+/* aiter::ck_moe_stage2: x (M, topk, N), w1, w2 (E, K, .); weights dtype Input type[2]. */
+int
+moe_ck_stage2(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	struct shape x, w1, w2;
+	struct moe mo = { 0 };
+	struct pynum ib;
+
+	if (shape_n(a, r, 0, 3, &x) < 0 || arg_shape(a, r, 1, &w1) < 0 ||
+	    shape_n(a, r, 2, 3, &w2) < 0)
+		return M_FAIL;
+	mo.M = x.d[0], mo.topk = x.d[1], mo.E = w2.d[0], mo.K = w2.d[1];
+	mo.N = w1.n > 0 ? mul(r, I(x.d[2]), fdiv(r, I(mo.K), I(w1.d[w1.n - 1]))).i : x.d[2];
+	if (arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 2, &mo.dw) < 0)
+		return M_FAIL;
+	moe_params(r, &mo, 0, 2);
+	ib = moe_bpe(mo.din, 2);
+	return moe_metrics(r, &mo, 1, ib, moe_bpe(mo.dw, 1), ib);
+}
+
+/*
+ * aiter::fmoe_fp8_blockscale_g1u1, aiter::fmoe_g1u1: out (M, K) at [0],
+ * w1 (E, ., K') at [2], w2 (E, K, N) at [3]; topk Concrete Inputs[8];
+ * dtypes out, input, weights at Input type 0..2; precision "fp8" for a
+ * dtype named fp8 or bf16.
+ */
+int
+moe_fused_blockscale(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd)
+{
+	struct shape o, w1, w2;
+	struct moe mo = { 0 };
+	const struct jval *ci, *t;
+	const char *s;
+
+	if (arg_shape(a, r, 0, &o) < 0 || shape_n(a, r, 2, 3, &w1) < 0 ||
+	    shape_n(a, r, 3, 3, &w2) < 0)
+		return M_FAIL;
+	if (o.n < 1)
+		return fail(r, "out shape is empty");
+	mo.M = o.d[0], mo.K = w2.d[1], mo.E = w1.d[0];
+	mo.N = mul(r, I(w2.d[2]), fdiv(r, I(mo.K), I(w1.d[2]))).i;
+	mo.gated = w1.d[1] == 2 * mo.N;
+	if (a->bad_concrete)
+		return fail(r, "malformed Concrete Inputs");
+	ci = a->has_concrete ? jdoc_root(&a->concrete) : NULL;
+	if (ci == NULL || ci->t != J_ARR || ci->n <= 8 ||
+	    ((s = jstr(&a->concrete, jarr_at(&a->concrete, ci, 8))) != NULL && *s == '\0'))
+		return fail(r, "no topk at Concrete Inputs[8]");
+	if (arg_int(a, r, 8, &mo.topk) < 0)
+		return M_FAIL;
+	t = a->has_types ? jdoc_root(&a->types) : NULL;
+	if (t == NULL || a->bad_types)
+		return fail(r, "no Input type");
+	if (arg_str(a, r, FD_TYPES, 0, &mo.dout) < 0 || arg_str(a, r, FD_TYPES, 1, &mo.din) < 0 ||
+	    arg_str(a, r, FD_TYPES, 2, &mo.dw) < 0)
+		return M_FAIL;
+	moe_params(r, &mo, 1, 3);
+	if (moe_metrics(r, &mo, 2, moe_bpe(mo.din, 1), moe_bpe(mo.dw, 1),
+	    moe_bpe(mo.dout, 2)) != M_OK)
+		return M_FAIL;
+	if (r->dtype != NULL && (strcmp(r->dtype, "fp8") == 0 || strcmp(r->dtype, "bf16") == 0))
+		snprintf(r->prec, sizeof(r->prec), "fp8");
+	return M_OK;
+}
