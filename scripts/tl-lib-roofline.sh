@@ -119,13 +119,12 @@ function metrics(b, hc,   v, i, nn) {
 # rl_ivkind KIND KEYS [names]: the intervals of $rl_T/intervals.tsv of
 # kind KIND (s: subtree, d: direct) of the ops listed in KEYS (op TAB
 # tag, sorted by op numerically; an op may have several tags), as tag ts
-# dur name stream gpu records without header (tl-tree(1) -m subtree,
-# direct).  The names of s records only when asked for: they are read
+# dur name stream gpu records without header (tl-pick(1)).  The names of s records only when asked for: they are read
 # from $rl_T/gpuev.tsv.
 rl_ivkind() {
 	case $1 in
-	s) tl-tree -m subtree ${3:+-G "$rl_T/gpuev.tsv"} -k "$2" "$rl_T/intervals.tsv" ;;
-	d) tl-tree -m direct -k "$2" "$rl_T/intervals.tsv" ;;
+	s) tl-pick -s ${3:+-G "$rl_T/gpuev.tsv"} -k "$2" "$rl_T/intervals.tsv" ;;
+	d) tl-pick -d -k "$2" "$rl_T/intervals.tsv" ;;
 	esac
 }
 
@@ -274,11 +273,11 @@ rl_model() {
 # is below (the tree stage's comm.tsv); mod: the op has a perf model
 # (m.tsv); own from rl_links.
 # Also $rl_w/fk.tsv (fwd op TAB KEY of the ops with a fwd link, in UID
-# order).  The records are tl-tree -m forest's (tl-tree(1)).
+# order).  The records are tl-forest -m build's (tl-forest(1)).
 # Memory: sort's buffer; the flags are merge joins against UID-sorted
 # lists.
 rl_wstream() {
-	st tl-tree -m forest -a "$rl_w/own.tsv" -c "$rl_T/comm.tsv" -k "$rl_w/mk.tsv" \
+	st tl-forest -m build -a "$rl_w/own.tsv" -c "$rl_T/comm.tsv" -k "$rl_w/mk.tsv" \
 	    -w "$rl_w/fk.tsv" "$rl_T/ops.tsv" |
 	st $SORT -t "$TAB" -k1,1 >"$rl_w/W.tsv"; ok
 }
@@ -299,7 +298,7 @@ rl_links() {
 # One tree in memory at a time.
 rl_pairs() {
 	# X below which (or at which) each fwd target lies: x TAB X, by x
-	st tl-tree -m pairs "$rl_w/W.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/xa.tsv"; ok
+	st tl-forest -m pairs "$rl_w/W.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/xa.tsv"; ok
 	# joined with the fwd links ($rl_w/xb.tsv) on the target: b TAB X
 	st awk -F '\t' -v OFS='\t' -v xa="$rl_w/xa.tsv" '
 	function more(   l) {
@@ -346,7 +345,7 @@ tl_roofline_stage() {
 	# (its kernels, then the model run), beside the tree walks below.
 	{
 		# (the kernels go to rl_model through a pipe, not a file)
-		st tl-tree -m subtree -b -G "$rl_T/gpuev.tsv" -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" |
+		st tl-pick -s -b -G "$rl_T/gpuev.tsv" -k "$rl_w/mk.tsv" "$rl_T/intervals.tsv" |
 		rl_model "$rl_w/m.tsv" /dev/stdin >"$rl_w/pre.tsv"
 	} &
 	rl_fpid=$!
@@ -558,14 +557,14 @@ rl_unified() {
 	# The walk, one tree at a time: collected ops: UID type fwd
 	# (type P: own model, S: sole bwd op of a modelled fwd op, O: other).
 	# Only host events with GPU work below them are ever visited.
-	st tl-tree -m collect -s "$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
+	st tl-forest -m collect -s "$rl_w/fok.tsv" "$rl_w/W.tsv" >"$rl_w/col.tsv"; ok
 	rm -f "$rl_w/W.tsv"
 	st awk -F '\t' '{ print $1 "\t" $1 }' "$rl_w/col.tsv" | st $SORT -t "$TAB" -k1,1n >"$rl_w/ck.tsv"; ok
 	# Beside the synthetic ops below, what needs only the collected
 	# ops: their kernel times and lists (cki0.tsv), and the bwd metrics
 	# of the S rows' fwd ops.
 	{
-	st tl-tree -m subtree -b -G "$rl_T/gpuev.tsv" -k "$rl_w/ck.tsv" "$rl_T/intervals.tsv" >"$rl_w/cki0.tsv"; bgok || exit 1
+	st tl-pick -s -b -G "$rl_T/gpuev.tsv" -k "$rl_w/ck.tsv" "$rl_T/intervals.tsv" >"$rl_w/cki0.tsv"; bgok || exit 1
 	# The bwd metrics of the S rows' fwd ops: UID TAB metrics, by UID.
 	: >"$rl_w/sm.tsv"
 	if [ -f "$rl_w/metB.tsv" ]; then
@@ -632,10 +631,10 @@ rl_unified() {
 	    { echo "cat: failed" >>"$F"; ok; }
 	# Every row, in UID order (the synthetic UIDs come last), with its
 	# metrics and kernels: src UID type name has status gf dm fb tbs tfs
-	# spec params bcat kt kd rt rb pr (tl-tree -m rows); the synthetic
+	# spec params bcat kt kd rt rb pr (tl-perfrows); the synthetic
 	# ops' rows apart, then sorted by source op.
 	st $SORT -t "$TAB" -k1,1n "$rl_w/col.tsv" |
-	st tl-tree -m rows -f "$rl_w/metF.tsv" -k "$rl_w/cki.tsv" -s "$rl_w/sm.tsv" \
+	st tl-perfrows -f "$rl_w/metF.tsv" -k "$rl_w/cki.tsv" -s "$rl_w/sm.tsv" \
 	    -y "$rl_w/syn.tsv" -o "$rl_w/ry0.tsv" >"$rl_w/rx.tsv"; ok
 	rm -f "$rl_w/cki.tsv" "$rl_w/metF.tsv" "$rl_w/sm.tsv" "$rl_w/syk.tsv"
 	# (the other rows are in source op order already: src is UID)
@@ -651,7 +650,7 @@ rl_unified() {
 	# travel apart, once per group (gk.tsv, gseq order), and join the
 	# groups' statistics after: most of a row's bytes, and the same in
 	# every row of its group.
-	st tl-tree -m unified -d "$rl_T" -k "$rl_w/k1.tsv" -g "$rl_w/gk.tsv" -o "$rl_w/fdur" \
+	st tl-unified -d "$rl_T" -k "$rl_w/k1.tsv" -g "$rl_w/gk.tsv" -o "$rl_w/fdur" \
 	    -y "$rl_w/ry.tsv" "$rl_w/rx.tsv" |
 	rl_keep "$rl_w/urg.tsv" hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \

@@ -516,17 +516,17 @@ kernels_job() {
 
 # ---- 3. kernel launchers: one row per op that launches kernels ----
 # Each op's direct kernels (busy time, count, first GPU event and name,
-# list) and subtree busy time, from intervals.tsv (tl-tree -m kernels);
+# list) and subtree busy time, from intervals.tsv (tl-kernels);
 # joined with the op fields (ops.tsv) and the process and thread names
 # (meta.tsv) onto the launchers, all in UID order, and categorised
 # (TraceLens's categorize_torch_op): Lu, the launcher table, in UID
-# order (tl-tree -m launchers).  Lu columns: 1 UID 2 name 3 op category
+# order (tl-launchers).  Lu columns: 1 UID 2 name 3 op category
 # 4 process_name 5 process_label 6 thread_name 7-10 Input Dims/type/
 # Strides, Concrete Inputs 11 ts 12 direct 13 subtree 14 g1 15 kd
 # 16 tkey (ts and g1 as one key that sort compares as bytes); the first
 # kernel's name k1 in k1s.tsv, for section 4a.
-st tl-tree -m kernels $xflag "$T/intervals.tsv" |
-st tl-tree -m launchers -d "$T" -o "$w/k1s.tsv" >"$w/Lu.tsv"; ok
+st tl-kernels $xflag "$T/intervals.tsv" |
+st tl-launchers -d "$T" -o "$w/k1s.tsv" >"$w/Lu.tsv"; ok
 # (the perf-model stage may now remove intervals.tsv after its last read)
 : >"$w/iv.free"
 nl=$(sed -n '2{p;q;}' "$w/Lu.tsv" | wc -l)

@@ -1,0 +1,91 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * keys.c: numbers and sort keys appended to a buf.  Keys are fixed
+ * width, or self-delimiting, so that sort(1) with LC_ALL=C, comparing
+ * bytes, orders them as their values.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tl.h"
+#include "treeio.h"
+
+void
+buf_num(struct buf *b, long long v)
+{
+	char t[24], *p = t + sizeof(t);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+	    (unsigned long long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	buf_add(b, p, (size_t)(t + sizeof(t) - p));
+}
+
+void
+buf_hex(struct buf *b, unsigned long long v, int width)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[16];
+	int i;
+
+	for (i = width - 1; i >= 0; i--, v >>= 4)
+		t[i] = hex[v & 15];
+	buf_add(b, t, (size_t)width);
+}
+
+void
+key_uid(struct buf *b, long long uid)
+{
+	if (uid > 0xffffffffLL)
+		tl_die("UID %lld does not fit the 8-digit sort key", uid);
+	buf_hex(b, (unsigned long long)uid, UIDW);
+}
+
+void
+key_dec(struct buf *b, const char *s)
+{
+	char k[1 + 24 + 9], *p = k + 1;
+	const char *d, *f;
+	size_t ni, nf, i;
+	int neg = *s == '-', zero = 1;
+
+	if (neg)
+		s++;
+	for (d = s; *d >= '0' && *d <= '9'; d++)
+		;
+	ni = (size_t)(d - s);
+	nf = 0;
+	f = *d == '.' ? d + 1 : d;
+	while (f[nf] >= '0' && f[nf] <= '9')
+		nf++;
+	while (ni > 0 && *s == '0')
+		s++, ni--;
+	if (ni > 24)
+		tl_die("%.40s: a number too long for a sort key", s);
+	memset(p, '0', 24 + 9);
+	memcpy(p + 24 - ni, s, ni);
+	memcpy(p + 24, f, MIN(nf, 9));
+	for (i = 0; i < 24 + 9; i++)
+		zero &= p[i] == '0';
+	/* (a negative number's digits complemented: it sorts below) */
+	if (neg && !zero) {
+		k[0] = '0';
+		for (i = 0; i < 24 + 9; i++)
+			p[i] = (char)('9' - (p[i] - '0'));
+	} else
+		k[0] = '1';
+	buf_add(b, k, sizeof(k));
+}
+
+void
+key_int(struct buf *b, long long v)
+{
+	char t[24];
+
+	snprintf(t, sizeof(t), "%012lld", v < 0 ? 0 : v);
+	buf_adds(b, t);
+}

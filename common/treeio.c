@@ -1,0 +1,220 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * treeio.c: the plumbing of tl-tree and of the programs that read its
+ * files: streams with big buffers (and /dev/fd/N names), record
+ * checks, arenas of fields, interning tables, and UID-sorted side
+ * inputs joined as merges.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl.h"
+#include "treeio.h"
+
+FILE *
+io_bigbuf(FILE *fp, char *buf, int writing)
+{
+	/* (a file written keeps stdio's buffer: see tl_isfile) */
+	if (buf != NULL && fp != stdin && fp != stdout &&
+	    !(writing && tl_isfile(fileno(fp)))) {
+		setvbuf(fp, buf, _IOFBF, TL_IOBUF);
+		tl_pipesize(fileno(fp));
+	}
+	return fp;
+}
+
+FILE *
+io_open(const char *path, const char *mode, char *buf)
+{
+	const char *p = path + 8;
+	char *end;
+	long fd;
+	FILE *fp;
+
+	if (strncmp(path, "/dev/fd/", 8) != 0 || *p < '0' || *p > '9')
+		return io_bigbuf(tl_fopen(path, mode), buf, *mode != 'r');
+	fd = strtol(p, &end, 10);
+	if (*end != '\0' || fd > 1024 || (fp = fdopen((int)fd, mode)) == NULL)
+		tl_die("%s:", path);
+	return io_bigbuf(fp, buf, *mode != 'r');
+}
+
+FILE *
+io_create(const char *dir, const char *name, char *buf)
+{
+	struct buf p = {0};
+	FILE *fp;
+
+	buf_adds(&p, dir);
+	buf_addc(&p, '/');
+	buf_adds(&p, name);
+	fp = io_bigbuf(tl_fopen(p.s, "w"), buf, 1);
+	buf_free(&p);
+	return fp;
+}
+
+void
+want_nf_die(const struct rec_reader *r, size_t nf)
+{
+	tl_die("%s: line %zu: %zu fields, want %zu", r->name, r->lineno,
+	    r->nf, nf);
+}
+
+const char *
+buf_unesc(struct buf *b, const char *s, size_t len)
+{
+	buf_reset(b);
+	buf_add(b, s, len);
+	buf_addc(b, '\0');
+	rec_unescape(b->s, len);
+	return b->s;
+}
+
+/* ---- arenas ---- */
+
+size_t
+arena_add(struct arena *a, const char *s, size_t len)
+{
+	tl_grow((void **)&a->off, &a->cap, a->n + 1, sizeof(*a->off));
+	a->off[a->n] = a->b.len;
+	buf_add(&a->b, s, len);
+	buf_addc(&a->b, '\0');
+	return a->n++;
+}
+
+void
+arena_free(struct arena *a)
+{
+	buf_free(&a->b);
+	free(a->off);
+	a->off = NULL;
+	a->n = a->cap = 0;
+}
+
+/* ---- interning tables ---- */
+
+/* The slot of key in st (whose cap is not 0): its own, or a free one. */
+static struct strent *
+strtab_slot(const struct strtab *st, const char *key, size_t len)
+{
+	size_t h = 5381, i;
+	struct strent *s;
+
+	for (i = 0; i < len; i++)
+		h = h * 33 + (unsigned char)key[i];
+	for (i = h & (st->cap - 1);; i = (i + 1) & (st->cap - 1)) {
+		s = &st->t[i];
+		if (s->key == NULL || (s->len == len &&
+		    memcmp(s->key, key, len) == 0))
+			return s;
+	}
+}
+
+long
+strtab_get(struct strtab *st, const char *key, size_t len)
+{
+	struct strent *s;
+	size_t i;
+
+	if (st->n * 2 >= st->cap) {
+		struct strtab nt = {0};
+
+		nt.cap = st->cap ? st->cap * 2 : 64;
+		nt.t = tl_calloc(nt.cap, sizeof(*nt.t));
+		for (i = 0; i < st->cap; i++)
+			if (st->t[i].key)
+				*strtab_slot(&nt, st->t[i].key, st->t[i].len) =
+				    st->t[i];
+		nt.n = st->n;
+		free(st->t);
+		*st = nt;
+	}
+	s = strtab_slot(st, key, len);
+	if (s->key == NULL) {
+		s->key = tl_strndup(key, len);
+		s->len = len;
+		s->idx = (long)st->n++;
+	}
+	return s->idx;
+}
+
+void
+strtab_free(struct strtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->cap; i++)
+		free(st->t[i].key);
+	free(st->t);
+	st->t = NULL;
+	st->cap = st->n = 0;
+}
+
+/* ---- UID-sorted side inputs ---- */
+
+void
+uside_next(struct uside *s)
+{
+	long long prev = s->uid;
+
+	if (!rec_read(&s->r)) {
+		s->uid = -1;
+		return;
+	}
+	if (s->nf > 0)
+		want_nf(&s->r, s->nf);
+	if (s->keyed && s->r.f[0].len != UIDW)
+		tl_die("%s: line %zu: bad key", s->r.name, s->r.lineno);
+	s->uid = s->keyed ? key_uidat(s->r.f[0].s) : atoid(s->r.f[0].s);
+	if (s->uid <= prev)
+		tl_die("%s: line %zu: out of order (UID %lld after %lld)",
+		    s->r.name, s->r.lineno, s->uid, prev);
+}
+
+void
+uside_open(struct uside *s, const char *path, size_t nf, int keyed, char *buf)
+{
+	s->fp = io_open(path, "r", buf);
+	rec_open(&s->r, s->fp, path);
+	s->nf = nf;
+	s->keyed = keyed;
+	s->uid = -1;
+	uside_next(s);
+}
+
+void
+uside_openh(struct uside *s, const char *path, const char *ucol)
+{
+	s->fp = io_open(path, "r", NULL);
+	rec_open(&s->r, s->fp, path);
+	rec_read_header(&s->r);
+	if (rec_col(&s->r, ucol) != 0)
+		tl_die("%s: its first column is not '%s'", path, ucol);
+	s->nf = s->r.nhdr;
+	s->keyed = 0;
+	s->uid = -1;
+	uside_next(s);
+}
+
+void
+uside_stray(const struct uside *s)
+{
+	tl_die("%s: line %zu: UID %lld is not an event of the trace",
+	    s->r.name, s->r.lineno, s->uid);
+}
+
+void
+uside_close(struct uside *s)
+{
+	if (s->uid >= 0)
+		uside_stray(s);
+	uside_free(s);
+}
+
+void
+uside_free(struct uside *s)
+{
+	rec_close(&s->r);
+	fclose(s->fp);
+}

@@ -1,0 +1,132 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-launchers: tl-report's kernel launcher table: one row per op that
+ * launches kernels itself, from tl-kernels' records (in op order), with
+ * the op's fields from a tree folder's ops.tsv and meta.tsv and
+ * TraceLens's op category (by name and first kernel).  Memory: one row
+ * and meta.tsv.  tl-launchers(1) gives the format.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tl.h"
+#include "treeio.h"
+#include "opcat.h"
+
+static const char *treedir;	/* -d: the tree folder (ops.tsv, meta.tsv) */
+static const char *k1s;		/* -o: out, UID TAB k1 of each row */
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: tl-launchers -d treedir [-o k1s] [kernels]\n");
+	exit(status);
+}
+
+/*
+ * One row per launcher of the input (tl-kernels' records: op direct
+ * count g1 k1 kd subtree, with a header, in op order), with its fields
+ * from the tree folder's (-d) ops.tsv and meta.tsv, and TraceLens's op
+ * category (by name and first kernel k1), as UID name "op category"
+ * process_name process_label thread_name Input Dims, Input type, Input
+ * Strides, Concrete Inputs, ts direct subtree g1 kd tkey; k1 goes to
+ * -o's UID TAB k1.  Memory: one row and meta.tsv.
+ */
+static int
+launchers(const char *path)
+{
+	static const char *const icols[] = {
+		"op", "direct", "count", "g1", "k1", "kd", "subtree"
+	};
+	struct rec_reader r;
+	struct treeops to;
+	struct buf b = {0}, key = {0}, nm = {0}, kn = {0};
+	FILE *fp = io_open(path, "r", NULL), *k1fp = NULL;
+	const char *const *f = to.f;
+	const char *st;
+	int ic[LEN(icols)];
+	long long op, prev = -1;
+	const char *k1;
+	size_t i, k1len, stlen;
+
+	treeops_open(&to, treedir);
+	rec_open(&r, fp, io_name(path));
+	rec_read_header(&r);
+	for (i = 0; i < LEN(icols); i++)
+		ic[i] = rec_need(&r, icols[i]);
+	fputs("UID\tname\top category\tprocess_name\tprocess_label\t"
+	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
+	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tkd\ttkey\n", stdout);
+	/* -o: k1 apart, for the one reader that wants it */
+	if (k1s) {
+		k1fp = io_open(k1s, "w", NULL);
+		fputs("UID\tk1\n", k1fp);
+	}
+	while (rec_read(&r)) {
+		op = atoid(rec_get(&r, ic[0], NULL));
+		if (op <= prev)
+			tl_die("%s: line %zu: out of order (op %lld after %lld)",
+			    r.name, r.lineno, op, prev);
+		prev = op;
+		/* a launcher launches kernels itself */
+		if (atoid(rec_get(&r, ic[2], NULL)) <= 0)
+			continue;
+		if (!treeops_at(&to, op))
+			tl_die("%s: line %zu: launcher %lld is not in ops.tsv",
+			    r.name, r.lineno, op);
+		k1 = rec_get(&r, ic[4], &k1len);
+		st = rec_get(&r, ic[6], &stlen);
+		buf_num(&b, op);
+		buf_tabs(&b, f[ONAME]);
+		buf_tabs(&b, opcat(buf_unesc(&nm, f[ONAME], strlen(f[ONAME])),
+		    k1len ? buf_unesc(&kn, k1, k1len) : NULL));
+		treeops_names(&b, &to, &key);
+		buf_tabs(&b, f[OTS]);
+		buf_tabs(&b, rec_get(&r, ic[1], NULL));
+		buf_tabs(&b, stlen ? st : "0");
+		buf_tabs(&b, rec_get(&r, ic[3], NULL));
+		buf_tabs(&b, rec_get(&r, ic[5], NULL));
+		if (k1fp) {
+			fprintf(k1fp, "%lld\t", op);
+			fwrite(k1, 1, k1len, k1fp);
+			putc('\n', k1fp);
+		}
+		/* ts, then g1, as a key that sort compares as bytes */
+		buf_tab(&b);
+		key_dec(&b, f[OTS]);
+		key_int(&b, atoid(rec_get(&r, ic[3], NULL)));
+		buf_emit(stdout, &b);
+	}
+	treeops_close(&to);
+	buf_free(&b);
+	buf_free(&key);
+	buf_free(&nm);
+	buf_free(&kn);
+	rec_close(&r);
+	fclose(fp);
+	return k1fp ? tl_fshut(k1fp, k1s) : TL_OK;
+}
+
+
+int
+main(int argc, char *argv[])
+{
+	int ch;
+
+	tl_setprogname(argv[0]);
+	tl_longopts(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "d:o:")) != -1) {
+		switch (ch) {
+		case 'd': treedir = optarg; break;
+		case 'o': k1s = optarg; break;
+		default: usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (treedir == NULL || argc > 1)
+		usage(TL_EUSAGE);
+	return launchers(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
+}

@@ -1,0 +1,151 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-pick: the kernel intervals of chosen ops, picked out of the tree
+ * stage's intervals.tsv (sorted by op): those of their subtree (-s) or
+ * their direct kernels (-d), once per tag of the op in the keys file;
+ * with -b, instead, each chosen op's busy time and kernel list.  A
+ * merge join: memory is one op's tags, or its kernel list.
+ * tl-pick(1) gives the formats.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tl.h"
+#include "treeio.h"
+
+static char kind;		/* -s, -d: the intervals' kind, 's' or 'd' */
+static const char *keys;	/* -k: op TAB tag, sorted by op */
+static int busy;		/* -b: busy time and list per op */
+static int exact;		/* -x: exact ns instead of TraceLens's doubles */
+static const char *gpuevents;	/* -G: the GPU events, for s records' names */
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: tl-pick -s | -d [-bx] [-G gpuevents] -k keys"
+	    " [intervals.tsv]\n");
+	exit(status);
+}
+
+/*
+ * The intervals of kind of the ops that keys lists, as tag ts dur
+ * name stream gpu, once per tag, in intervals.tsv's order; with -b,
+ * each listed op's busy time and kernel list (op kt kd; the tags are
+ * not used).
+ */
+static int
+pick(const char *path)
+{
+	struct ivin *in = tl_calloc(1, sizeof(*in));
+	struct rec_reader k;
+	struct arena tags = {0};
+	struct kacc ka = {0};
+	struct buf b = {0};
+	FILE *kfp = io_open(keys, "r", NULL);
+	long long cur = -1, kop = -1, kprev;
+	int kend, more;
+	size_t i, j, namel;
+	const char *name;
+	char k1;
+
+	ivin_open(in, path, gpuevents);
+	rec_open(&k, kfp, keys);
+	if (!(kend = !rec_read(&k))) {
+		want_nf(&k, 2);
+		kop = atoid(k.f[0].s);
+	}
+	ka.list = 1;
+	kacc_reset(&ka, exact);
+	if (busy)
+		fputs("op\tkt\tkd\n", stdout);
+	do {
+		more = ivin_peek(in, &k1);
+		if (busy && ka.n > 0 && (!more || in->op != cur)) {
+			buf_num(&b, cur);
+			kacc_time(&b, &ka);
+			kacc_list(&b, &ka);
+			buf_emit(stdout, &b);
+			kacc_reset(&ka, exact);
+		}
+		if (!more || (kend && tags.n == 0))
+			break;
+		if (k1 != kind)
+			continue;
+		if (in->op != cur) {
+			cur = in->op;
+			arena_reset(&tags);
+			while (!kend && kop <= cur) {
+				if (kop == cur)
+					arena_add(&tags, k.f[1].s, k.f[1].len);
+				if ((kend = !rec_read(&k)) != 0)
+					break;
+				want_nf(&k, 2);
+				kprev = kop;
+				kop = atoid(k.f[0].s);
+				if (kop < kprev)
+					tl_die("%s: line %zu: out of order (op %lld "
+					    "after %lld)", k.name, k.lineno, kop,
+					    kprev);
+			}
+		}
+		/* (most records are of ops not asked for: never split) */
+		if (tags.n == 0)
+			continue;
+		ivin_split(in);
+		if (busy) {
+			kacc_add(&ka, in);
+			continue;
+		}
+		name = ivin_name(in, &namel);
+		for (j = 0; j < tags.n; j++) {
+			buf_adds(&b, arena_get(&tags, j));
+			for (i = ITS; i <= IGPU; i++) {
+				buf_tab(&b);
+				if (i == INAME)
+					buf_add(&b, name, namel);
+				else
+					buf_field(&b, &in->r, in->c[i]);
+			}
+			buf_emit(stdout, &b);
+		}
+	} while (more);
+	kacc_free(&ka);
+	buf_free(&b);
+	arena_free(&tags);
+	rec_close(&k);
+	fclose(kfp);
+	ivin_close(in);
+	free(in);
+	return TL_OK;
+}
+
+
+int
+main(int argc, char *argv[])
+{
+	int ch;
+
+	tl_setprogname(argv[0]);
+	tl_longopts(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "bdG:k:sx")) != -1) {
+		switch (ch) {
+		case 'b': busy = 1; break;
+		case 'd': case 's':
+			if (kind != 0 && kind != ch)
+				usage(TL_EUSAGE);
+			kind = (char)ch;
+			break;
+		case 'G': gpuevents = optarg; break;
+		case 'k': keys = optarg; break;
+		case 'x': exact = 1; break;
+		default: usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (kind == 0 || keys == NULL || argc > 1)
+		usage(TL_EUSAGE);
+	return pick(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
+}
