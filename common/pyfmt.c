@@ -12,7 +12,8 @@
 
 #include "tl.h"
 
-#define PYLIT_DEPTH 256	/* deeper JSON is not a shape; refuse it */
+/* As deep as tl-parse lets a value nest (JSCAN_MAXDEPTH): all of it. */
+#define PYLIT_DEPTH 1024
 
 /* A cursor over JSON text. */
 struct jcur {

@@ -198,6 +198,15 @@ int num_int64(const char *s, size_t len, int64_t *v);
 char *num_pyrepr(double d, char *buf, size_t size);
 /* Format integer nanoseconds as microseconds, shortest exact decimal. */
 char *num_ns_to_us(int64_t ns, char *buf, size_t size);
+/*
+ * Write the valid JSON number s[0..len), which has a fraction or an
+ * exponent (a float to Python), as a plain decimal of the same exact
+ * value that reads as a float: "1.12e3" as "1120.0", "-5E-3" as
+ * "-0.005".  Returns its length, 0 if it needs more than size bytes
+ * (or its mantissa more than 64 digits).  A value below 1e-400, 0
+ * as a double, is "0.0".
+ */
+size_t num_plain(char *out, size_t size, const char *s, size_t len);
 
 /* ---- buf.c: growable buffers ---- */
 

@@ -25,8 +25,8 @@
 
 #include <zlib.h>
 
-#include "tl.h"
 #include "gentrace.h"
+#include "tl.h"
 
 static void
 usage(FILE *fp)
@@ -34,6 +34,8 @@ usage(FILE *fp)
 	fputs("usage: tl-gentrace [-z] [-c change] [-s seed] [-S size] "
 	    "[-n steps] [-g gpu]\n"
 	    "                   [-R rank/world] [-o file]\n"
+	    "       tl-gentrace -r trace [-z] [-S size] [-n copies] "
+	    "[-o file]\n"
 	    "       tl-gentrace -w deep|samets|names:N [-o file]\n", fp);
 }
 
@@ -63,9 +65,11 @@ static struct {
 	int64_t		 steps;		/* -n, 0 if not given */
 	int		 amd;		/* -g amd */
 	int		 gz;		/* -z */
+	int		 gpu;		/* -g or -s was given */
 	const char	*out;		/* -o, NULL for stdout */
 	int		 rank;		/* -R: our rank in the set */
 	int		 world;		/* -R: ranks in the set, 0 without -R */
+	const char	*real;		/* -r, NULL if not given */
 } opt;
 
 enum { ST_KINETO, ST_COMPACT, ST_INDENT };
@@ -240,6 +244,18 @@ put(const char *s, size_t n)
 }
 
 #define PUTS(s)	put((s), sizeof(s) - 1)
+
+void
+gt_put(const void *p, size_t n)
+{
+	put(p, n);
+}
+
+uint64_t
+gt_written(void)
+{
+	return written();
+}
 
 static inline void
 putch(int c)
@@ -3196,12 +3212,12 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    argv[i][2] == '\0' && strchr("csSngowR", argv[i][1]) != NULL)
+		    argv[i][2] == '\0' && strchr("csSngorwR", argv[i][1]) != NULL)
 			i++;
 	}
 
 	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:w:R:")) != -1)
+	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:R:")) != -1)
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -3218,6 +3234,7 @@ main(int argc, char *argv[])
 			}
 			break;
 		case 's':
+			opt.gpu = 1;
 			errno = 0;
 			opt.seed = strtoull(optarg, &e, 10);
 			if (e == optarg || *e != '\0' || errno == ERANGE ||
@@ -3235,6 +3252,7 @@ main(int argc, char *argv[])
 			opt.steps = getnum("step count", optarg, 0);
 			break;
 		case 'g':
+			opt.gpu = 1;
 			if (strcmp(optarg, "nvidia") == 0)
 				opt.amd = 0;
 			else if (strcmp(optarg, "amd") == 0)
@@ -3252,6 +3270,9 @@ main(int argc, char *argv[])
 		case 'w':
 			worst = optarg;
 			break;
+		case 'r':
+			opt.real = optarg;
+			break;
 		case 'R':
 			if (rank_parse(optarg, &opt.rank, &opt.world) < 0) {
 				fprintf(stderr, "tl-gentrace: bad rank/world: "
@@ -3264,7 +3285,7 @@ main(int argc, char *argv[])
 			usage(stderr);
 			return 2;
 		}
-	if (optind != argc) {
+	if (optind != argc || (opt.real != NULL && opt.gpu)) {
 		usage(stderr);
 		return 2;
 	}
@@ -3294,6 +3315,10 @@ main(int argc, char *argv[])
 			tl_die("deflateInit2 failed");
 	}
 
+	if (opt.real != NULL) {
+		replicate(opt.real, opt.steps, opt.size);
+		goto done;
+	}
 	setup();
 	begintrace();
 	for (n = 0;;) {
@@ -3313,6 +3338,7 @@ main(int argc, char *argv[])
 			break;
 	}
 	endtrace();
+done:
 	oflush(1);
 	if (opt.gz)
 		deflateEnd(&zs);
