@@ -12,7 +12,11 @@ SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib%,$(wildcard 
 GENTRACE = bin/tl-gentrace
 GENSRC = $(wildcard tests/gentrace/*.c)
 SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
-BIN = $(FILTERS) $(SCRIPTS) $(SHLIB)
+# tl-report's engine: its stages and sheets (scripts/report/*.sh) and
+# the Makefile that schedules them, made by scripts/report/generate.
+REPORT = scripts/report/generate scripts/report/schedule $(wildcard scripts/report/*.sh)
+ENGINE = bin/tl-report.mk bin/tl-report.stages
+BIN = $(FILTERS) $(SCRIPTS) $(SHLIB) $(ENGINE)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
 # libFuzzer, for tests/suites/valgrind and fuzz-short.
@@ -46,6 +50,14 @@ bin/%: scripts/%.sh config.mk
 $(SHLIB): bin/%.sh: scripts/%.sh
 	@mkdir -p bin
 	cp $< $@
+
+bin/tl-report.mk: $(REPORT)
+	@mkdir -p bin
+	sh scripts/report/generate mk >$@.tmp && mv $@.tmp $@
+
+bin/tl-report.stages: $(REPORT)
+	@mkdir -p bin
+	sh scripts/report/generate stages >$@.tmp && mv $@.tmp $@
 
 $(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
 	@mkdir -p bin

@@ -27,14 +27,16 @@
 enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT,
-	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS
+	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
+	OP_ADD, OP_JOIN
 };
 
 /* The name of each operation on the command line, by enum opkind. */
 static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat",
-	"kstats", "ktrunc", "union", "span", "gaps", "minus"
+	"kstats", "ktrunc", "union", "span", "gaps", "minus",
+	"add", "join"
 };
 
 /* A growable array of intervals. */
@@ -713,6 +715,20 @@ opadd(struct op *o, struct rec_reader *r)
 		o->sum = t;
 		o->n++;
 		break;
+	case OP_ADD:
+		if (len == 0)
+			break;
+		/* Python's sum() or +=: one after another, in order */
+		o->sum += getnum(o, s, len, r);
+		o->n++;
+		break;
+	case OP_JOIN:
+		if (len == 0)
+			break;
+		if (o->n++ > 0)
+			buf_adds(&o->txt, "; ");
+		buf_add(&o->txt, s, len);
+		break;
 	case OP_STD:
 		if (len == 0)
 			break;
@@ -866,7 +882,11 @@ opput(FILE *fp, struct op *o)
 		fprintf(fp, "%zu", o->n);
 		break;
 	case OP_SUM:
+	case OP_ADD:
 		putnum(fp, o->sum);
+		break;
+	case OP_JOIN:
+		fwrite(o->txt.s ? o->txt.s : "", 1, o->txt.len, fp);
 		break;
 	case OP_MEAN:
 		if (o->n > 0)

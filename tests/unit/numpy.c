@@ -34,7 +34,7 @@ main(void)
 		9, 10, 19, 11, 4, 17, 7, 1, 14, 5, 8, 18, 2, 12, 15, 16, 3, 6,
 		13, 0
 	};
-	static double a[20000];
+	static double a[30000];
 	struct np_cols c;
 	double row[2];
 	size_t ord[20], i;
@@ -46,6 +46,19 @@ main(void)
 	near("np_sum 8192", np_sum(a, 8192), 584540.5714285714);
 	near("np_sum 8193", np_sum(a, 8193), 584604.5714285714);
 	near("np_sum 20000", np_sum(a, 20000), 1427142.857142857);
+	/*
+	 * A pairwise sum of the whole array (no blocks) gives
+	 * 1069286788714.2856 for 30000 values and 292207502248.5714
+	 * for 8200: numpy's are the blocks'.
+	 * np.sum(a) of a[i] = (i * 7919 % 1000) ** 3 / 7.0 + 0.1
+	 */
+	for (i = 0; i < 30000; i++)
+		a[i] = (double)(i * 7919 % 1000) * (double)(i * 7919 % 1000) *
+		    (double)(i * 7919 % 1000) / 7.0 + 0.1;
+	near("np_sum cubes 8200", np_sum(a, 8200), 292207502248.57135);
+	near("np_sum cubes 30000", np_sum(a, 30000), 1069286788714.2855);
+	for (i = 0; i < 20000; i++)
+		a[i] = (double)(i * 7919 % 1000) / 7.0;
 	np_cols_init(&c, 2, 20000);
 	for (i = 0; i < 20000; i++) {
 		row[0] = a[i];
