@@ -28,7 +28,7 @@ enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
-	OP_ADD, OP_JOIN
+	OP_ADD, OP_JOIN, OP_PTP
 };
 
 /* The name of each operation on the command line, by enum opkind. */
@@ -36,7 +36,7 @@ static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
-	"add", "join"
+	"add", "join", "ptp"
 };
 
 /* A growable array of intervals. */
@@ -89,7 +89,8 @@ struct op {
 	double mean, m2;	/* Welford mean and sum of squares (pandas var) */
 	double *vals;		/* median: values, owned */
 	size_t nvals, capvals;	/* median: used, allocated */
-	double ext;		/* min/max: extreme value */
+	double ext;		/* min/max: extreme value; ptp: the largest */
+	double lo;		/* ptp: the least value */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
 	struct buf txt2;	/* opcat: first kernel name */
 	int have2;		/* opcat: txt2 is set */
@@ -760,6 +761,16 @@ opadd(struct op *o, struct rec_reader *r)
 		}
 		o->n++;
 		break;
+	case OP_PTP:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		if (o->n == 0 || d > o->ext)
+			o->ext = d;
+		if (o->n == 0 || d < o->lo)
+			o->lo = d;
+		o->n++;
+		break;
 	case OP_FIRST:
 	case OP_PYLIT:
 		if (len == 0 || o->n > 0)
@@ -902,6 +913,10 @@ opput(FILE *fp, struct op *o)
 		break;
 	case OP_NPSUM:
 		putnum(fp, np_sum(o->vals, o->nvals));
+		break;
+	case OP_PTP:
+		if (o->n > 0)
+			putnum(fp, o->ext - o->lo);
 		break;
 	case OP_MIN:
 	case OP_MAX:
