@@ -1,26 +1,27 @@
 #!/bin/sh
+# See LICENSE file for copyright and license details.
+#
 # tl-ranks: TraceLens's multi-rank collective report from the traces of
 # the ranks of one job.  Each rank's work (its collective kernels, and
 # with --reports its tl-report) is one job of GNU parallel, here or on
 # machines that share the file system; the small per-rank record files
 # are then merged with sort and tl-coll, one collective at a time.
 # See tl-ranks(1).
+#
+# The places (tl-lib.sh): the report is built in TL_STAGE/out, beside
+# OUT_DIR, and published whole; the jobs' files in TL_STAGE/work, also
+# beside OUT_DIR, where the jobs of other machines see them; the merge
+# works in TL_WORK, in TMPDIR.
 set -u
-LC_ALL=C; export LC_ALL
-prog=tl-ranks
-case $0 in */*) bindir=${0%/*} ;; *) bindir=. ;; esac
-bindir=$(cd "$bindir" && pwd)
-PATH=$bindir:$PATH; export PATH
-. "$bindir/tl-lib.sh"
-TAB=$(printf '\t')
-NL='
-'
+case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+tl_init tl-ranks 4M
 
 usage() {
 	cat <<EOF
 usage: tl-ranks [-j N] [--sshlogin LOGIN] [--sshloginfile FILE] [--reports]
                 [--gpus-per-node N] [--agg-metrics M ...] [--all2allv-heatmap]
                 [--no-detailed-analysis] [--no-strict-metadata-check] [--force]
+                [--quiet]
                 (--trace-dir DIR | --trace-pattern PAT |
                  --trace-glob GLOB [--rank-regex RE]) --world-size N
                 --output-csvs-dir OUT_DIR
@@ -31,145 +32,97 @@ EOF
 	exit "$1"
 }
 
-# ---- errors and the temporary directories (the shared library's part) ----
-die() { echo "$prog: $*" >&2; exit 1; }
-usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
-# stage: the report being built beside OUT_DIR; work: the ranks' record
-# files, beside it too, where the jobs of other machines see them.
-stage= work= ownwork= old=
-cleanup() {
-	[ -z "$stage" ] || rm -rf "$stage"
-	[ -n "$ownwork" ] && [ -n "$work" ] && rm -rf "$work"
-	[ -n "$old" ] && [ -d "$old" ] && rm -rf "$old"
-}
-traps() {
-	trap cleanup EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-	trap 'exit 129' HUP
-}
-# publish: OUT_DIR appears complete or not at all.
-publish() {
-	if [ -e "$out" ]; then
-		old=$stage.old
-		mv "$out" "$old" || die "cannot move the old $out away"
-	fi
-	mv "$stage" "$out" || { [ -n "$old" ] && mv "$old" "$out"; die "cannot rename into $out"; }
-	stage=
-}
-# outdir: OUT_DIR may be made (or, with --force, replaced); $parent, the
-# folder it will be in, from /.
-outdir() {
-	case $out in */) out=${out%/} ;; esac
-	if [ -e "$out" ] || [ -L "$out" ]; then
-		[ "$force" = 1 ] || die "$out: exists (use --force to replace it)"
-		[ -d "$out" ] || die "$out: exists and is not a directory"
-	fi
-	parent=$(dirname "$out")
-	[ -d "$parent" ] || die "$parent: no such directory"
-	parent=$(cd "$parent" && pwd)
-}
-# abspath PATH: PATH from /, for the jobs of other machines.
-abspath() {
-	case $1 in
-	/*) printf '%s\n' "$1" ;;
-	./*) printf '%s\n' "$PWD/${1#./}" ;;
-	*) printf '%s\n' "$PWD/$1" ;;
-	esac
-}
-
-# ---- options (TraceLens's snake_case names are aliases) ----
-jobs= ssh= reports=0 gpn= metrics= heat=0 detail=1 strict=1 force=0
+# ---- options (TraceLens's snake_case names are aliases: tl_opt) ----
+jobs= ssh= reports=0 gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
 jobmode=0 jrank= jwork= jtrace= batch=
-needarg() { [ $# -ge 2 ] || usedie "option $1 needs a value"; }
-isint() { case $1 in ''|*[!0-9]*) usedie "$2: not a whole number: $1" ;; esac; }
-# addssh OPT VALUE: GNU parallel's own option, passed on (quoted).
-addssh() { ssh="$ssh $1 '$(printf '%s' "$2" | sed "s/'/'\\\\''/g")'"; }
-parseopts() {
-	while [ $# -gt 0 ]; do
-		o=$1
-		case $o in --*=*) v=${o#*=}; o=${o%%=*}; shift; set -- "$o" "$v" "$@" ;; esac
-		# (a process only for an option with an underscore: a job
-		# of a thousand ranks parses a thousand command lines)
-		case $1 in --*_*) o=$(printf '%s' "$1" | tr _ -) ;; *) o=$1 ;; esac
-		case $o in
-		--help|-h) usage 0 ;;
-		--version) echo "tl-ranks @VERSION@"; exit 0 ;;
-		-j|--jobs|--max-workers) needarg "$@"; isint "$2" "$1"; jobs=$2; shift ;;
-		-j*) jobs=${1#-j}; isint "$jobs" -j ;;
-		--sshlogin|--sshloginfile) needarg "$@"; addssh "$o" "$2"; shift ;;
-		--reports) reports=1 ;;
-		--gpus-per-node) needarg "$@"; isint "$2" "$1"; gpn=$2; shift
-			[ "$gpn" -gt 0 ] || usedie "--gpus-per-node must be a positive integer, got $gpn" ;;
-		--agg-metrics)
-			# TraceLens's nargs="+": the words up to the next option
-			needarg "$@"; shift
+while tl_opt "$@"; do
+	case $opt in
+	--help | -h) usage 0 ;;
+	--version) echo "tl-ranks @VERSION@"; exit 0 ;;
+	-j | --jobs | --max-workers) tl_arg "$@"; tl_num posint; jobs=$optarg ;;
+	-j*) optarg=${opt#-j} opt=-j; tl_num posint; jobs=$optarg ;;
+	--sshlogin | --sshloginfile)
+		# GNU parallel's own options, passed on (quoted for its eval)
+		tl_arg "$@"; ssh="$ssh $opt $(tl_quote "$optarg")" ;;
+	--reports) tl_noarg; reports=1 ;;
+	--quiet) tl_noarg; quiet=1 ;;
+	--gpus-per-node) tl_arg "$@"; tl_num posint; gpn=$optarg ;;
+	--agg-metrics)
+		# TraceLens's nargs="+": the words up to the next option
+		tl_arg "$@"
+		metrics="$metrics $optarg"
+		if [ "$optn" = 2 ]; then
+			shift 2
 			while [ $# -gt 0 ]; do
 				case $1 in -*) break ;; esac
-				metrics="$metrics $(printf '%s' "$1" | tr , ' ')"
+				metrics="$metrics $1"
 				shift
 			done
-			continue ;;
-		--all2allv-heatmap) heat=1 ;;
-		--detailed-analysis) detail=1 ;;
-		--no-detailed-analysis) detail=0 ;;
-		--no-strict-metadata-check) strict=0 ;;
-		--use-multiprocessing) ;;	# every rank is a job of its own anyway
-		--force) force=1 ;;
-		--trace-dir) needarg "$@"; tdir=$2; shift ;;
-		--trace-pattern) needarg "$@"; tpat=$2; shift ;;
-		--trace-glob) needarg "$@"; tglob=$2; shift ;;
-		--rank-regex) needarg "$@"; rregex=$2; shift ;;
-		--world-size) needarg "$@"; isint "$2" "$1"; world=$2; shift
-			[ "$world" -gt 0 ] || usedie "--world-size must be positive" ;;
-		--output-csvs-dir) needarg "$@"; out=$2; shift ;;
-		--output-xlsx-path) needarg "$@"; xlsx=$2; shift ;;
-		--from) needarg "$@"; from=$2; shift ;;
-		--job) [ $# -ge 4 ] || usedie "--job needs RANK WORK_DIR TRACE"
-			jobmode=1 jrank=$2 jwork=$3 jtrace=$4; shift 3 ;;
-		--batch)	# runjobs's: LIST FIRST COUNT WORK_DIR
-			[ $# -ge 5 ] || usedie "--batch needs LIST FIRST COUNT WORK_DIR"
-			jobmode=2 batch=$2 jrank=$3 jtrace=$4 jwork=$5; shift 4 ;;
-		--) shift; break ;;
-		-?*) usedie "unknown option: $1" ;;
-		*) break ;;
-		esac
-		shift
-	done
-	# the operands, a line each
-	for _a in "$@"; do
-		case $_a in *"$NL"*) die "a path holds a newline: not supported" ;; esac
-	done
-	args=$(for _a in "$@"; do printf '%s\n' "$_a"; done)
-	nargs=$#
-}
+			continue
+		fi ;;
+	--all2allv-heatmap) tl_noarg; heat=1 ;;
+	--detailed-analysis) tl_noarg; detail=1 ;;
+	--no-detailed-analysis) tl_noarg; detail=0 ;;
+	--no-strict-metadata-check) tl_noarg; strict=0 ;;
+	--use-multiprocessing) tl_noarg ;;	# every rank is a job of its own anyway
+	--force) tl_noarg; force=1 ;;
+	--trace-dir) tl_arg "$@"; tdir=$optarg ;;
+	--trace-pattern) tl_arg "$@"; tpat=$optarg ;;
+	--trace-glob) tl_arg "$@"; tglob=$optarg ;;
+	--rank-regex) tl_arg "$@"; rregex=$optarg ;;
+	--world-size) tl_arg "$@"; tl_num posint; world=$optarg ;;
+	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
+	--output-xlsx-path) tl_arg "$@"; xlsx=$optarg ;;
+	--from) tl_arg "$@"; from=$optarg ;;
+	--job)	# one rank's job: RANK WORK_DIR TRACE
+		[ $# -ge 4 ] || usage_die "--job needs RANK WORK_DIR TRACE"
+		jobmode=1 jrank=$2 jwork=$3 jtrace=$4 optn=4 ;;
+	--batch)	# runjobs's: LIST FIRST COUNT WORK_DIR
+		[ $# -ge 5 ] || usage_die "--batch needs LIST FIRST COUNT WORK_DIR"
+		jobmode=2 batch=$2 jrank=$3 jtrace=$4 jwork=$5 optn=5 ;;
+	*) tl_badopt ;;
+	esac
+	shift "$optn"
+done
+shift "$optn"
 
 # ---- the traces: rank<TAB>path lines into $1 ----
-# A missing rank is an error that names it, as TraceLens's strict check.
+# The traces are the operands after $1 when no option names them.  A
+# missing rank is an error that names it, as TraceLens's strict check.
+# Paths are made absolute (in the shell: a job of a thousand ranks
+# makes no process per rank), for the jobs of other machines.
 listtraces() {
 	_l=$1
-	: >"$_l" || return 1
+	shift
+	if [ -n "$tglob" ]; then
+		globtraces >"$_l" || exit 1
+		return 0
+	fi
+	_r=0
 	if [ -n "$tdir" ] || [ -n "$tpat" ]; then
-		_r=0
 		while [ "$_r" -lt "$world" ]; do
-			if [ -n "$tdir" ]; then _t=$tdir/rank${_r}_trace.json
-			else _t=$(printf '%s\n' "$tpat" | sed "s/\\*/$_r/"); fi
-			[ -f "$_t" ] || die "$_t: rank $_r: no such trace (expected trace file not found)"
-			printf '%s\t%s\n' "$_r" "$(abspath "$_t")" >>"$_l"
+			if [ -n "$tdir" ]; then
+				_t=$tdir/rank${_r}_trace.json
+			else
+				_t=${tpat%%\**}$_r${tpat#*\*}
+			fi
+			set -- "$@" "$_t"
 			_r=$((_r + 1))
 		done
-	elif [ -n "$tglob" ]; then
-		globtraces >"$_l" || exit 1
-	else
 		_r=0
-		printf '%s\n' "$traces" | while IFS= read -r _t; do
-			[ -f "$_t" ] || die "$_t: rank $_r: no such trace"
-			printf '%s\t%s\n' "$_r" "$(abspath "$_t")"
-			_r=$((_r + 1))
-		done >>"$_l" || exit 1
 	fi
-	case $(cut -f2 "$_l") in *"$TAB"*) die "a trace path holds a tab" ;; esac
+	for _t; do
+		[ -f "$_t" ] || die "$_t: rank $_r: no such trace (expected trace file not found)"
+		case $_t in
+		*"$NL"* | *"$TAB"*) die "$_t: rank $_r: a path with a newline or tab is not supported" ;;
+		/*) ;;
+		./*) _t=$PWD/${_t#./} ;;
+		*) _t=$PWD/$_t ;;
+		esac
+		printf '%s\t%s\n' "$_r" "$_t"
+		_r=$((_r + 1))
+	done >"$_l" || exit 1
 }
 
 # --trace-glob: TraceLens's recursive glob and its rank regex (Python
@@ -241,48 +194,46 @@ globtraces() {
 }
 
 # ---- one rank's job: what GNU parallel, srun or a loop runs ----
-# WORK_DIR/RANK/: coll, its collective records sorted by process group
-# and index; facts, what the merge must know first; meta, the rank and
-# its trace's GPUs and distributedInfo (tl-meta).  The folder is made
-# aside and renamed into place whole.  With --reports,
-# WORK_DIR/ranks/rankRANK/ holds its tl-report.  Errors and warnings go
-# to standard error and to WORK_DIR/RANK.err.
+# rankjob RANK WORK_DIR TRACE ECHO: WORK_DIR/RANK/: coll, its collective
+# records sorted by process group and index; facts, what the merge must
+# know first; meta, the rank and its trace's GPUs and distributedInfo
+# (tl-meta).  The folder is made aside and renamed into place whole.
+# With --reports, WORK_DIR/ranks/rankRANK/ holds its tl-report (run in
+# TMPDIR).  Errors and warnings go to WORK_DIR/RANK.err, and with ECHO=1
+# to standard error too (GNU parallel's jobs leave them to runjobs).
 rankjob() {
 	r=$1 work=$2 trace=$3
-	isint "$r" --job
+	case $r in '' | *[!0-9]*) usage_die "--job: not a rank: $r" ;; esac
 	[ -d "$work" ] || die "$work: no such directory"
 	jt=$work/.$r.tmp
 	rm -rf "$jt" "$work/$r" "$work/$r.err"
 	mkdir "$jt" || die "cannot write in $work"
-	trap 'rm -rf "$jt"' EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-	trap 'exit 129' HUP
+	tl_owndir "$jt"
+	_tmp=${TMPDIR:-/tmp}
 	(
+		TMPDIR=$jt TL_FAIL=$jt/fail
 		tl-meta "$trace" >"$jt/meta.t" || exit 1
-		# (the marks: sh has no pipefail)
-		{ tl_parse -c kernel -f 'UID,name,ts,dur,args' -- "$trace" || : >"$jt/fail"; } |
-		{ tl-coll -r "$r" -F "$jt/facts" || : >"$jt/fail"; } |
-		{ TMPDIR=$jt tl_sort -t "$TAB" -k1,1 -k2,2 || : >"$jt/fail"; } |
-		{ tl-coll -n || : >"$jt/fail"; } >"$jt/coll"
-		[ -e "$jt/fail" ] && exit 1
+		st tl_parse -c kernel -f 'UID,name,ts,dur,args' -- "$trace" |
+			st tl-coll -r "$r" -F "$jt/facts" |
+			st tl_sort -t "$TAB" -k1,1 -k2,2 |
+			st tl-coll -n >"$jt/coll"; ok
 		# rank, devices, rank and world size of distributedInfo
 		{ read -r _ && IFS= read -r m && printf '%s\t%s\n' "$r" "${m#*"$TAB"}"; } \
 		    <"$jt/meta.t" >"$jt/meta" || exit 1
-		rm "$jt/meta.t"
+		rm -f "$jt/meta.t" "$jt/fail"
 		if [ "$reports" = 1 ]; then
 			mkdir -p "$work/ranks" || exit 1
-			tl-report --force "$trace" "$work/ranks/rank$r" || exit 1
+			TMPDIR=$_tmp tl-report --force "$trace" "$work/ranks/rank$r" || exit 1
 		fi
 		mv "$jt" "$work/$r" || exit 1
 	) 2>"$work/$r.err"
-	st=$?
-	if [ -s "$work/$r.err" ]; then
-		cat "$work/$r.err" >&2
-	else
+	_js=$?
+	if [ ! -s "$work/$r.err" ]; then
 		rm -f "$work/$r.err"
+	elif [ "$4" = 1 ]; then
+		tl_cat "$work/$r.err" >&2 2>/dev/null
 	fi
-	exit "$st"
+	return "$_js"
 }
 
 # batchjob LIST FIRST COUNT WORK_DIR: the ranks of lines FIRST+1 to
@@ -290,23 +241,32 @@ rankjob() {
 # of its own: GNU parallel costs a process or two a job, as much as a
 # small rank's own work.
 batchjob() {
-	isint "$2" --batch
-	isint "$3" --batch
-	sed -n "$(($2 + 1)),$(($2 + $3))p" "$1" | while IFS="$TAB" read -r _r _t; do
-		( rankjob "$_r" "$4" "$_t" ) || exit 1
+	for _b in "$2" "$3"; do
+		case $_b in '' | *[!0-9]*) usage_die "--batch: not a whole number: $_b" ;; esac
 	done
-	exit
+	_n=0
+	while IFS="$TAB" read -r _r _t; do
+		_n=$((_n + 1))
+		[ "$_n" -gt "$2" ] || continue
+		[ "$_n" -le $(($2 + $3)) ] || break
+		rankjob "$_r" "$4" "$_t" 0 || exit 1
+	done <"$1"
+	exit 0
 }
 
 # ---- all the ranks' jobs, on GNU parallel ----
 # Ranks go in batches of world/256 (at least one) a job: many jobs
-# still, for GNU parallel to spread over the machines.
+# still, for GNU parallel to spread over the machines.  GNU parallel
+# runs in a process group of its own (tl_spawn): a signal stops it and
+# its jobs at once.  Its --bar shows the progress when standard error
+# is a terminal (not with --quiet).
 runjobs() {
 	_list=$1
 	command -v parallel >/dev/null 2>&1 ||
 		die "GNU parallel is not installed (Debian: apt-get install parallel)"
-	_ropt=
+	_ropt= _bar=
 	[ "$reports" = 1 ] && _ropt=--reports
+	[ "$quiet" = 0 ] && [ -t 2 ] && _bar=--bar
 	# the jobs' messages wait in WORK_DIR/RANK.err: a failure shows the
 	# lowest failed rank's, not the echoes of the jobs stopped after it
 	_per=$((world / 256))
@@ -314,49 +274,45 @@ runjobs() {
 	awk -v n="$world" -v p="$_per" 'BEGIN {
 		for (s = 0; s < n; s += p) print s "\t" (s + p > n ? n - s : p) }' \
 		>"$work/batches" || exit 1
-	eval "parallel --halt now,fail=1 ${jobs:+-j $jobs} $ssh --colsep '\t' -q \
-		\"\$bindir/tl-ranks\" $_ropt --batch \"\$_list\" {1} {2} \"\$work\" \
-		:::: \"\$work/batches\"" >/dev/null 2>"$work/parallel.err"
+	_perr=$work/parallel.err
+	[ -z "$_bar" ] || _perr=/dev/stderr
+	eval "tl_spawn parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
+		--colsep '\t' -q \"\$TL_BIN/tl-ranks\" $_ropt --batch \"\$_list\" \
+		{1} {2} \"\$work\" :::: \"\$work/batches\"" >/dev/null 2>"$_perr"
+	tl_wait "$TL_SPAWNED"
 	_st=$?
 	if [ "$_st" != 0 ]; then
 		_r=0
 		while [ "$_r" -lt "$world" ]; do
 			if [ -s "$work/$_r.err" ] && [ ! -d "$work/$_r" ]; then
-				cat "$work/$_r.err" >&2
+				tl_cat "$work/$_r.err" >&2 2>/dev/null
 				exit 1
 			fi
 			_r=$((_r + 1))
 		done
-		sed 's/^/tl-ranks: /' "$work/parallel.err" | grep -v '^tl-ranks: *$' >&2
+		[ ! -s "$work/parallel.err" ] ||
+			sed 's/^/tl-ranks: /' "$work/parallel.err" | grep -v '^tl-ranks: *$' >&2
+		tl_nospace "$work" "$out" && exit 1
 		die "the jobs failed (GNU parallel: exit $_st)"
 	fi
 	# the warnings of the jobs, in rank order
 	_r=0
 	while [ "$_r" -lt "$world" ]; do
-		[ -e "$work/$_r.err" ] && cat "$work/$_r.err" >&2
+		[ ! -e "$work/$_r.err" ] || tl_cat "$work/$_r.err" >&2 2>/dev/null
 		_r=$((_r + 1))
 	done
 	return 0
 }
 
-# ---- the cross-rank stage: the sheets into $stage ----
-# hsort ARGS: sort the body of stdin, the header line first.
-hsort() {
-	IFS= read -r _hl || return 0
-	printf '%s\n' "$_hl"
-	tl_sort "$@"
-}
-F=
-# st CMD...: one stage of a pipeline; a failure leaves a mark.
-st() { "$@" && return 0; : >"$F"; return 1; }
-ok() { [ -e "$F" ] && exit 1; return 0; }
+# ---- the cross-rank stage: the sheets into $R ----
+# class NAME: the type (int or float) tl-coll found of the column NAME.
 class() { awk -F '\t' -v c="$1" '$1 == c { print $2 }' "$W/classes.tsv"; }
 
+# mergestage: the ranks' records of $work merged into the sheets, in
+# the work directory W (TL_WORK, in TMPDIR).
 mergestage() {
-	W=$(mktemp -d "${TMPDIR:-/tmp}/tl-ranks.XXXXXX") || die "cannot make a temporary directory"
-	trap 'cleanup; rm -rf "$W"' EXIT
-	TMPDIR=$W; export TMPDIR
-	F=$W/failed
+	tl_workdir
+	W=$TL_WORK TL_FAIL=$TL_WORK/failed
 	# every rank's files (a few processes, not a few per rank)
 	_miss=$(ls "$work" | awk -v n="$world" '/^[0-9]+$/ { have[$0 + 0] = 1 }
 	    END { for (r = 0; r < n; r++) if (!(r in have)) { print r; exit } }')
@@ -382,8 +338,7 @@ mergestage() {
 	[ "$strict" = 0 ] && _s=-S
 	_h=
 	[ "$heat" = 1 ] && [ "$world" -le 1024 ] && _h=-H
-	R=$stage
-	{ tl_sort -m -t "$TAB" -k1,1 -k2,2n -k3,3n --files0-from="$W/files0" || : >"$F"; } |
+	st tl_sort -m -t "$TAB" -k1,1 -k2,2n -k3,3n --files0-from="$W/files0" |
 		st tl-coll -m -F "$W/facts" -W "$world" $_g $_h $_s -o "$W"; ok
 
 	# nccl_long: the ranks in order, each in trace order
@@ -530,109 +485,112 @@ health() {
 }
 
 # rank_gpu_timeline (--reports): each rank's gpu_timeline side by side,
-# one row a rank, then the spread of each time across the ranks.
+# one row a rank (its cells as they are), then the rows min, max, mean
+# and spread (max less min) of each time across the ranks, which
+# tl-aggregate computes (awk only moves cells).
 ranktimeline() {
-	_r=0
-	while [ "$_r" -lt "$world" ]; do
-		printf '%s\t%s\n' "$_r" "$stage/ranks/rank$_r/gpu_timeline.csv"
-		_r=$((_r + 1))
-	done | awk -F '\t' "$TL_AWKLIB"'
+	_k='busy_time idle_time computation_time exposed_comm_time exposed_memcpy_time total_time'
+	awk -F , -v n="$world" -v d="$R/ranks" -v keys="$_k" -v long="$W/tl.long" '
 	BEGIN {
-		nk = split("busy_time idle_time computation_time exposed_comm_time exposed_memcpy_time total_time", k, " ")
+		nk = split(keys, k, " ")
 		printf "rank"
-		for (i = 1; i <= nk; i++) printf ",%s (ms)", k[i]
+		for (i = 1; i <= nk; i++)
+			printf ",%s (ms)", k[i]
 		printf "\n"
-	}
-	{
-		delete v
-		f = $2
-		while ((getline line <f) > 0)
-			if (split(line, c, ",") >= 2 && c[1] != "type") v[c[1]] = c[2]
-		close(f)
-		printf "%s", $1
-		for (i = 1; i <= nk; i++) {
-			printf ",%s", (k[i] in v) ? v[k[i]] : ""
-			if (k[i] in v) {
-				x = v[k[i]] + 0
-				if (!(i in n) || x < lo[i]) lo[i] = x
-				if (!(i in n) || x > hi[i]) hi[i] = x
-				s[i] += x; n[i]++
-			}
-		}
-		printf "\n"
-	}
-	END {
-		split("min max mean spread", row, " ")
-		for (j = 1; j <= 4; j++) {
-			printf "%s", row[j]
+		printf "i\tv\n" >long
+		for (r = 0; r < n; r++) {
+			f = d "/rank" r "/gpu_timeline.csv"
+			split("", v)
+			while ((getline line <f) > 0)
+				if (split(line, c, ",") >= 2 && c[1] != "type")
+					v[c[1]] = c[2]
+			close(f)
+			printf "%d", r
 			for (i = 1; i <= nk; i++) {
-				if (!(i in n)) { printf ","; continue }
-				x = j == 1 ? lo[i] : j == 2 ? hi[i] : j == 3 ? s[i] / n[i] : hi[i] - lo[i]
-				printf ",%s", pyrepr(x)
+				printf ",%s", v[k[i]]
+				printf "%d\t%s\n", i, v[k[i]] >long
 			}
 			printf "\n"
 		}
-	}' >"$stage/rank_gpu_timeline.csv"
+	}' >"$W/tl.ranks" || return 1
+	st hsort -s -t "$TAB" -k1,1n <"$W/tl.long" |
+		st tl-aggregate -g i:n min:v max:v mean:v ptp:v >"$W/tl.stats"; ok
+	# the statistics, a row each
+	awk -F '\t' 'NR > 1 { for (j = 2; j <= 5; j++) s[j] = s[j] "," $j }
+	END {
+		print "min" s[2]; print "max" s[3]; print "mean" s[4]; print "spread" s[5]
+	}' "$W/tl.stats" | cat "$W/tl.ranks" - >"$R/rank_gpu_timeline.csv"
 }
 
 # ---- main ----
-parseopts "$@"
-if [ "$jobmode" != 0 ]; then
-	[ "$nargs" = 0 ] || usage 2 >&2
-	[ "$jobmode" = 1 ] && rankjob "$jrank" "$jwork" "$jtrace"
+if [ "$jobmode" = 1 ]; then
+	[ $# = 0 ] || usage 2 >&2
+	rankjob "$jrank" "$jwork" "$jtrace" 1
+	exit
+elif [ "$jobmode" = 2 ]; then
+	[ $# = 0 ] || usage 2 >&2
 	batchjob "$batch" "$jrank" "$jtrace" "$jwork"
 fi
-[ -z "$xlsx" ] || usedie "--output_xlsx_path: workbooks are not built into tl-ranks yet; use --output_csvs_dir"
+[ -z "$xlsx" ] ||
+	usage_die "--output_xlsx_path: tl writes no workbooks yet; use --output_csvs_dir"
+metrics=$(printf '%s\n' "$metrics" | tr , ' ')
 for _m in $metrics; do
-	[ -n "$(aggop "$_m")" ] || usedie "--agg_metrics: $_m: not one of mean median min max std sum count first last"
+	[ -n "$(aggop "$_m")" ] ||
+		usage_die "--agg_metrics: $_m: not one of mean median min max std sum count first last"
 done
 metrics=${metrics:-mean median min max}
 _src=0
 for _x in "$tdir" "$tpat" "$tglob" "$from"; do [ -n "$_x" ] && _src=$((_src + 1)); done
-[ "$_src" -le 1 ] || usedie "give one of --trace_dir, --trace_pattern, --trace_glob and --from"
+[ "$_src" -le 1 ] || usage_die "give one of --trace_dir, --trace_pattern, --trace_glob and --from"
 # the operands: OUT_DIR unless --output_csvs_dir, then the traces
-traces=$args
 if [ -z "$out" ]; then
-	[ "$nargs" -ge 1 ] || usage 2 >&2
-	out=$(printf '%s\n' "$args" | sed -n 1p)
-	traces=$(printf '%s\n' "$args" | sed 1d)
-	nargs=$((nargs - 1))
+	[ $# -ge 1 ] || usage 2 >&2
+	out=$1
+	shift
 fi
 if [ "$_src" = 1 ]; then
-	[ "$nargs" = 0 ] || usedie "traces given twice: by an option and as operands"
-	[ -n "$from" ] || [ -n "$world" ] || usedie "--world_size is required"
-elif [ "$nargs" -ge 1 ]; then
-	[ -z "$world" ] || [ "$world" = "$nargs" ] ||
-		usedie "--world_size $world, but $nargs traces"
-	world=$nargs
+	[ $# = 0 ] || usage_die "traces given twice: by an option and as operands"
+	[ -n "$from" ] || [ -n "$world" ] || usage_die "--world_size is required"
+elif [ $# -ge 1 ]; then
+	[ -z "$world" ] || [ "$world" = $# ] ||
+		usage_die "--world_size $world, but $# traces"
+	world=$#
 else
 	usage 2 >&2
 fi
-case $tpat in *'*'*'*'*) usedie "--trace_pattern must hold exactly one '*'" ;; *'*'*) ;;
-	?*) usedie "--trace_pattern must hold exactly one '*'" ;; esac
-[ -z "$jobs" ] || [ "$jobs" -gt 0 ] || usedie "-j must be positive"
-outdir
+case $tpat in
+'' | *'*'*'*'*) [ -z "$tpat" ] || usage_die "--trace_pattern must hold exactly one '*'" ;;
+*'*'*) ;;
+*) usage_die "--trace_pattern must hold exactly one '*'" ;;
+esac
 
-traps
-stage=$(mktemp -d "$parent/.tl-ranks.XXXXXX" 2>/dev/null) || die "cannot make a temporary directory in $parent"
+# ---- the places ----
+# (an OUT_DIR that is or holds an input is refused: the traces given,
+# or the folder that holds them)
+tl_outdir "$out" "$force" ${from:+"$from"} ${tdir:+"$tdir"} \
+    ${tpat:+"${tpat%/*}"} ${tglob:+"${tglob%%[*?[]*}"} "$@"
+R=$TL_STAGE/out
+mkdir -- "$R" || die "cannot write in $TL_STAGE"
 if [ -n "$from" ]; then
 	[ -d "$from" ] || die "$from: no such directory"
-	work=$(cd "$from" && pwd)
+	work=$(cd -- "$from" && pwd) || die "$from: cannot read"
 	if [ -z "$world" ]; then
-		world=$(ls "$work" | grep -c '^[0-9][0-9]*$')
+		world=$(ls -- "$work" | grep -c '^[0-9][0-9]*$')
 		[ "$world" -gt 0 ] || die "$from: no ranks' records (RANK/)"
 	fi
 else
-	work=$(mktemp -d "$parent/.tl-ranks-work.XXXXXX" 2>/dev/null) || die "cannot make a temporary directory in $parent"
-	ownwork=1
-	listtraces "$work/list"
+	work=$TL_STAGE/work
+	mkdir -- "$work" || die "cannot write in $TL_STAGE"
+	listtraces "$work/list" "$@"
 	runjobs "$work/list"
 fi
 mergestage
 if [ "$reports" = 1 ]; then
 	[ -d "$work/ranks" ] || die "$work: no per-rank reports (run the jobs with --reports)"
-	mv "$work/ranks" "$stage/ranks" || die "cannot move the reports into place"
+	mv -- "$work/ranks" "$R/ranks" || die "cannot move the reports into place"
 	ranktimeline || die "rank_gpu_timeline failed"
 fi
-publish
+
+# ---- publish: OUT_DIR appears complete or not at all ----
+tl_publish "$R"
 exit 0
