@@ -288,6 +288,23 @@ tl_spawn() {
 	_tl_groups="$_tl_groups $TL_SPAWNED"
 }
 
+# tl_spawn_tty CMD...: as tl_spawn, for a program that asks the terminal
+# its size (GNU parallel's --bar): its process group is made by job
+# control, in the session of the terminal, which setsid would leave.
+# Its standard input is /dev/null.  Only when the script has a terminal
+# (tl_tty).
+tl_spawn_tty() {
+	set -m
+	"$@" </dev/null &
+	TL_SPAWNED=$!
+	set +m
+	_tl_groups="$_tl_groups $TL_SPAWNED"
+}
+# tl_tty: standard error is a terminal, the script's controlling one.
+tl_tty() {
+	[ -t 2 ] && { : </dev/tty; } 2>/dev/null
+}
+
 # tl_wait PID: wait for a process tl_spawn started; its status.  The
 # group's other processes (ended or not) are then no longer ours.
 tl_wait() {

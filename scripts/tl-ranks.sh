@@ -266,7 +266,7 @@ runjobs() {
 		die "GNU parallel is not installed (Debian: apt-get install parallel)"
 	_ropt= _bar=
 	[ "$reports" = 1 ] && _ropt=--reports
-	[ "$quiet" = 0 ] && [ -t 2 ] && _bar=--bar
+	[ "$quiet" = 0 ] && tl_tty && _bar=--bar
 	# the jobs' messages wait in WORK_DIR/RANK.err: a failure shows the
 	# lowest failed rank's, not the echoes of the jobs stopped after it
 	_per=$((world / 256))
@@ -274,9 +274,9 @@ runjobs() {
 	awk -v n="$world" -v p="$_per" 'BEGIN {
 		for (s = 0; s < n; s += p) print s "\t" (s + p > n ? n - s : p) }' \
 		>"$work/batches" || exit 1
-	_perr=$work/parallel.err
-	[ -z "$_bar" ] || _perr=/dev/stderr
-	eval "tl_spawn parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
+	_perr=$work/parallel.err _spawn=tl_spawn
+	[ -z "$_bar" ] || _perr=/dev/stderr _spawn=tl_spawn_tty
+	eval "\$_spawn parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
 		--colsep '\t' -q \"\$TL_BIN/tl-ranks\" $_ropt --batch \"\$_list\" \
 		{1} {2} \"\$work\" :::: \"\$work/batches\"" >/dev/null 2>"$_perr"
 	tl_wait "$TL_SPAWNED"
