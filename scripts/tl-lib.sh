@@ -18,6 +18,9 @@
 #   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
 #             groups started with tl_spawn stopped, then the
 #             directories removed, on any exit
+#   progress  tl_progress, tl_step, tl_progress_stop: one line on a
+#             terminal, the share of the traces read and the stages
+#             running
 #   stages    st and ok (a failure anywhere in a pipeline is caught),
 #             tl_sort, hsort, tl_tree_stage, tl_stage (one stage of
 #             tl-report's engine: see tl-internals(7))
@@ -29,6 +32,8 @@
 # note MSG...: one line on stderr; a stderr that cannot be written
 # loses the line, not the result.
 note() {
+	# (the progress line, if any, cleared first: the note takes its place)
+	[ -z "${_tl_painter:-}" ] || printf '\r\033[K' >&2 2>/dev/null
 	printf '%s: %s\n' "${prog:-tl}" "$*" >&2 2>/dev/null || :
 }
 # die MSG...: bad data or a failure (exit 1).
@@ -70,7 +75,7 @@ tl_init() {
 	*[!0-9bKMGTkmgt%]* | [!0-9]* | '') false ;;
 	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
-	_tl_dirs= _tl_groups=
+	_tl_dirs= _tl_groups= _tl_painter=
 	trap tl_cleanup EXIT
 	trap 'tl_signal 130' INT
 	trap 'tl_signal 143' TERM
@@ -312,13 +317,14 @@ _tl_stopgroup() {
 	_tl_groups=$_tsg_l
 }
 
-# tl_cleanup: on every exit: the groups stopped, the background jobs
-# waited for, the directories removed.
+# tl_cleanup: on every exit: the groups stopped, the progress line
+# cleared, the background jobs waited for, the directories removed.
 tl_cleanup() {
 	while [ -n "${_tl_groups# }" ]; do
 		_tc_g=${_tl_groups# }
 		_tl_stopgroup "${_tc_g%% *}"
 	done
+	tl_progress_stop
 	wait 2>/dev/null
 	printf '%s' "$_tl_dirs" | while IFS= read -r _tc_d; do
 		[ -z "$_tc_d" ] || rm -rf -- "$_tc_d"
@@ -329,6 +335,84 @@ tl_signal() {
 	trap '' INT TERM HUP
 	tl_cleanup
 	exit "$1"
+}
+
+# ---- progress ----
+#
+# When standard error is a terminal, the outermost script shows one
+# line there, redrawn as the work goes (\r, and cleared at the end):
+# the share of the traces read and the stages running.  What it shows
+# comes as lines of events through a fifo, TL_PROGRESS, which every
+# program and script under it inherits and writes to:
+#   read ID BYTES SIZE    tl-parse -P: trace ID's bytes read so far of
+#                         SIZE (empty when unknown), a few times a
+#                         second
+#   stage NAME start|end  tl_step: a stage began or ended
+# A script started under another (TL_PROGRESS set) draws nothing
+# itself: its events go to the outer one's line.  The painter (awk)
+# holds no work up: tl-parse never waits on a full fifo, and the fifo
+# always has a reader (fd 5 of the outermost script, held open), so
+# no writer blocks on opening it.
+
+# tl_progress QUIET: start the progress line when standard error is a
+# terminal and QUIET is 0 (needs TL_WORK: tl_workdir first).
+tl_progress() {
+	[ -z "${TL_PROGRESS:-}" ] || return 0
+	[ "$1" = 0 ] && [ -t 2 ] || return 0
+	mkfifo "$TL_WORK/progress" 2>/dev/null || return 0
+	exec 5<>"$TL_WORK/progress"
+	awk -F '\t' -v prog="$prog" '
+	function paint(   k, r, z, unk, s, i, l) {
+		r = z = unk = 0
+		for (k in rd) {
+			r += rd[k]
+			if (sz[k] == "") unk = 1; else z += sz[k]
+		}
+		l = prog ":"
+		if (nrd && !unk && z > 0)
+			l = l sprintf(" %d%% read", int(100 * r / z))
+		else if (nrd)
+			l = l sprintf(" %.1f MB read", r / 1e6)
+		s = ""
+		for (i = 1; i <= nst; i++)
+			if (run[st[i]] > 0) s = s (s == "" ? " " : ", ") st[i]
+		l = l (nrd && s != "" ? " |" : "") s
+		printf "\r%s\033[K", substr(l, 1, 78)
+		fflush()
+	}
+	$1 == "read" && NF >= 4 {
+		if (!($2 in rd)) nrd++
+		rd[$2] = $3; sz[$2] = $4
+		paint()
+	}
+	$1 == "stage" && NF >= 3 {
+		if (!($2 in run)) st[++nst] = $2
+		run[$2] += $3 == "start" ? 1 : -1
+		paint()
+	}
+	$1 == "end" { exit }' <&5 >&2 2>/dev/null &
+	_tl_painter=$!
+	TL_PROGRESS=$TL_WORK/progress
+	export TL_PROGRESS
+}
+
+# tl_step NAME start|end: the stage NAME began or ended (for the
+# progress line; nothing without one).
+tl_step() {
+	[ -z "${TL_PROGRESS:-}" ] ||
+		{ printf 'stage\t%s\t%s\n' "$1" "$2" >>"$TL_PROGRESS"; } 2>/dev/null || :
+}
+
+# tl_progress_stop: the progress line drawn to its end and cleared;
+# nothing from here on.
+tl_progress_stop() {
+	[ -n "${_tl_painter:-}" ] || return 0
+	printf 'end\n' >&5 2>/dev/null
+	wait "$_tl_painter" 2>/dev/null
+	exec 5>&-
+	printf '\r\033[K' >&2 2>/dev/null
+	_tl_painter=
+	unset TL_PROGRESS
 }
 
 # ---- stages ----
@@ -403,9 +487,11 @@ tl_stage() {
 		eval "[ \"\${${_ts_c%%=*}:-}\" = '${_ts_c#*=}' ]" || _ts_st=skip
 	done
 	if [ "$_ts_st" = 0 ]; then
+		tl_step "$_ts_name" start
 		(set -u; "$_ts_name") 2>"$TL_LOG/$_ts_name"
 		_ts_st=$?
 		[ ! -s "$TL_FAIL" ] || _ts_st=1
+		tl_step "$_ts_name" end
 	fi
 	case $_ts_st in
 	0 | skip)
@@ -468,8 +554,10 @@ tl_prog() {
 	printf '%s\n' "$1"
 }
 
+# tl_parse ARGS: tl-parse, reporting the bytes it reads to the progress
+# line, if there is one.
 tl_parse() {
-	"$(tl_prog tl-parse)" "$@"
+	"$(tl_prog tl-parse)" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
 }
 
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
