@@ -294,7 +294,7 @@ traces() {
 		tl_nospace "$work" "TMPDIR (${TMPDIR:-/tmp})" && exit 1
 		tl_nospace "$out" "$odir" && exit 1
 		if [ -s "$work/log/FAILED" ]; then
-			read -r _j _st <"$work/log/FAILED"
+			IFS=" " read -r _j _st <"$work/log/FAILED"
 			tl_progress_stop
 			tl_cat "$work/log/$_j" >&2 2>/dev/null
 			[ -s "$work/log/$_j" ] || note "job $_j failed"

@@ -118,10 +118,13 @@ tl_opt() {
 	optn=1
 	return 0
 }
-# tl_arg "$@" [int|posint]: the option takes a value: optarg, from
+# tl_arg [int|posint] "$@": the option takes a value: optarg, from
 # "--opt=VALUE" or the next argument (then optn=2); a whole number
-# (posint: above 0) when asked.
+# (posint: above 0) when asked.  (The kind comes first: after "$@" it
+# would be taken for the value of an option given last without one.)
 tl_arg() {
+	_ta_kind=
+	case $1 in int | posint) _ta_kind=$1; shift ;; esac
 	if [ "$_tl_hasinline" = 1 ]; then
 		optarg=$_tl_inline
 	else
@@ -129,12 +132,12 @@ tl_arg() {
 		optarg=$2
 		optn=2
 	fi
-	case ${3:-} in
+	case $_ta_kind in
 	int | posint)
 		case $optarg in
 		'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
 		esac
-		[ "$3" = int ] || [ "$optarg" -gt 0 ] ||
+		[ "$_ta_kind" = int ] || [ "$optarg" -gt 0 ] ||
 			usage_die "$opt must be positive" ;;
 	esac
 }
@@ -361,39 +364,54 @@ tl_progress() {
 	[ "$1" = 0 ] && [ -t 2 ] || return 0
 	mkfifo "$TL_WORK/progress" 2>/dev/null || return 0
 	exec 5<>"$TL_WORK/progress"
-	awk -F '\t' -v prog="$prog" '
-	function paint(   k, r, z, unk, s, i, l) {
-		r = z = unk = 0
-		for (k in rd) {
-			r += rd[k]
-			if (sz[k] == "") unk = 1; else z += sz[k]
-		}
-		l = prog ":"
-		if (nrd && !unk && z > 0)
-			l = l sprintf(" %d%% read", int(100 * r / z))
-		else if (nrd)
-			l = l sprintf(" %.1f MB read", r / 1e6)
-		s = ""
-		for (i = 1; i <= nst; i++)
-			if (run[st[i]] > 0) s = s (s == "" ? " " : ", ") st[i]
-		l = l (nrd && s != "" ? " |" : "") s
-		printf "\r%s\033[K", substr(l, 1, 78)
-		fflush()
-	}
-	$1 == "read" && NF >= 4 {
-		if (!($2 in rd)) nrd++
-		rd[$2] = $3; sz[$2] = $4
-		paint()
-	}
-	$1 == "stage" && NF >= 3 {
-		if (!($2 in run)) st[++nst] = $2
-		run[$2] += $3 == "start" ? 1 : -1
-		paint()
-	}
-	$1 == "end" { exit }' <&5 >&2 2>/dev/null &
+	_tl_paint <&5 >&2 2>/dev/null &
 	_tl_painter=$!
 	TL_PROGRESS=$TL_WORK/progress
 	export TL_PROGRESS
+}
+
+# _tl_paint: the painter: reads the events on stdin, draws the line on
+# stdout at each, ends at "end".  (sh, not awk: mawk reads a pipe a
+# whole buffer at a time, and would draw nothing until the end.)
+_tl_paint() {
+	# (the lists below are of words; the script's IFS may be a newline)
+	IFS=' '
+	_tp_ids= _tp_st=
+	while IFS=$TAB read -r _tp_k _tp_a _tp_b _tp_c; do
+		case $_tp_k in
+		read)
+			# (ID is PID.N; BYTES and SIZE whole numbers)
+			case $_tp_a$_tp_b$_tp_c in *[!0-9.]*) continue ;; esac
+			_tp_v=${_tp_a%%.*}_${_tp_a#*.}
+			case " $_tp_ids " in *" $_tp_v "*) ;; *) _tp_ids="$_tp_ids $_tp_v" ;; esac
+			eval "_tp_r_$_tp_v=\${_tp_b:-0} _tp_z_$_tp_v=\$_tp_c" ;;
+		stage)
+			case $_tp_a in '' | *[!A-Za-z0-9_]*) continue ;; esac
+			case " $_tp_st " in *" $_tp_a "*) ;; *) _tp_st="$_tp_st $_tp_a" ;; esac
+			eval "_tp_n=\${_tp_s_$_tp_a:-0}"
+			case $_tp_b in start) _tp_n=$((_tp_n + 1)) ;; *) _tp_n=$((_tp_n - 1)) ;; esac
+			eval "_tp_s_$_tp_a=\$_tp_n" ;;
+		end) return 0 ;;
+		*) continue ;;
+		esac
+		_tp_l="$prog:" _tp_r=0 _tp_z=0 _tp_u=0
+		for _tp_v in $_tp_ids; do
+			eval "_tp_r=\$((_tp_r + _tp_r_$_tp_v)) _tp_c=\$_tp_z_$_tp_v"
+			if [ -n "$_tp_c" ]; then _tp_z=$((_tp_z + _tp_c)); else _tp_u=1; fi
+		done
+		if [ -n "$_tp_ids" ] && [ "$_tp_u" = 0 ] && [ "$_tp_z" -gt 0 ]; then
+			_tp_l="$_tp_l $((100 * _tp_r / _tp_z))% read"
+		elif [ -n "$_tp_ids" ]; then
+			_tp_l="$_tp_l $((_tp_r / 1000000)).$((_tp_r / 100000 % 10)) MB read"
+		fi
+		_tp_s=
+		for _tp_v in $_tp_st; do
+			eval "_tp_n=\$_tp_s_$_tp_v"
+			[ "$_tp_n" -le 0 ] || _tp_s="$_tp_s${_tp_s:+, }$_tp_v"
+		done
+		[ -z "$_tp_s" ] || _tp_l="$_tp_l${_tp_ids:+ |} $_tp_s"
+		printf '\r%.78s\033[K' "$_tp_l"
+	done
 }
 
 # tl_step NAME start|end: the stage NAME began or ended (for the

@@ -36,10 +36,10 @@ while tl_opt "$@"; do
 	--quiet) quiet=1 ;;
 	--exact-time) xflag=-x ;;
 	--short-kernel-study) short=1 ;;
-	--short-kernel-threshold-us) tl_arg "$@" int; thresh=$optarg ;;
-	--short-kernel-histogram-bins) tl_arg "$@" posint; bins=$optarg ;;
-	--topk-short-kernels) tl_arg "$@" int; topk=$optarg ;;
-	--micro-idle-thresh-us) tl_arg "$@" int; micro=$optarg ;;
+	--short-kernel-threshold-us) tl_arg int "$@"; thresh=$optarg ;;
+	--short-kernel-histogram-bins) tl_arg posint "$@"; bins=$optarg ;;
+	--topk-short-kernels) tl_arg int "$@"; topk=$optarg ;;
+	--micro-idle-thresh-us) tl_arg int "$@"; micro=$optarg ;;
 	--include-unlinked-kernels) unlinked=1 ;;
 	--no-coll-analysis | --disable-coll-analysis) coll=0 ;;
 	--enable-kernel-summary) ksum=1 ;;

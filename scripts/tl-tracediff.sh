@@ -213,6 +213,7 @@ if [ "$records" = 1 ]; then
 		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
 	esac
 	mv -- "$R"/* "$out/" || die "cannot write into $out"
+	tl_step merge end
 	exit 0
 fi
 if [ "$nrows" -gt 0 ]; then
@@ -347,6 +348,7 @@ else
 	done
 fi
 tl_drop "$S"
+tl_step merge end
 tl_progress_stop
 tl_publish "$R"
 exit 0
