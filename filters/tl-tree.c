@@ -1209,19 +1209,27 @@ lf(const struct link *lk, const struct lrec *x, int col)
 	return arena_get(&lk->a, x->f + (size_t)col - 1);
 }
 
+/*
+ * An interval record of op for GPU event g, launched by runtime event e:
+ * by op, kind, ts, then e's UID and g's (TraceLens's gpu_events order,
+ * the launches' UID order, within a ts: a stable sort by ts keeps it).
+ */
 static void
-interval(struct link *lk, const char *op, char kind, const struct lrec *g)
+interval(struct link *lk, const char *op, char kind, const struct lrec *g,
+    const struct lrec *e)
 {
 	struct buf *b = &lk->b;
 
 	key_uid(b, atoid(op));
 	buf_addc(b, kind);
 	key_time(b, &g->ts);
+	key_uid(b, e->uid);
 	key_uid(b, g->uid);
 	buf_tab(b), buf_adds(b, op);
 	buf_tab(b), buf_addc(b, kind);
 	buf_tab(b), buf_adds(b, lf(lk, g, C_UID));
 	buf_tab(b), buf_adds(b, lf(lk, g, C_REF));
+	buf_tab(b), buf_num(b, e->uid);
 	buf_emit(stdout, b);
 }
 
@@ -1266,7 +1274,7 @@ claim(struct link *lk, struct lrec *g, size_t ei)
 		tl_die("UID %lld: launched event without a valid ts", g->uid);
 	g->claims++;
 	g->fin = ei;
-	interval(lk, lf(lk, e, E_UID), kind, g);
+	interval(lk, lf(lk, e, E_UID), kind, g, e);
 	for (p = anc; *p != '\0';) {
 		size_t n = strcspn(p, ",");
 
@@ -1274,7 +1282,7 @@ claim(struct link *lk, struct lrec *g, size_t ei)
 			tl_die("bad ancestor list '%s'", anc);
 		memcpy(op, p, n);
 		op[n] = '\0';
-		interval(lk, op, kind, g);
+		interval(lk, op, kind, g, e);
 		p += n;
 		if (*p == ',')
 			p++;
@@ -1342,7 +1350,7 @@ link_group(struct link *lk)
 		buf_tab(b), launch_root(b, lk, e);
 		buf_emit(lk->g, b);
 		if (g->role == R_GPU && *lf(lk, g, C_COMM) == '0')
-			interval(lk, lf(lk, e, E_LA), 'd', g);
+			interval(lk, lf(lk, e, E_LA), 'd', g, e);
 	}
 	arena_reset(&lk->a);
 	lk->n = 0;
@@ -1520,7 +1528,7 @@ intervals(const char *path)
 	char kind;
 
 	rec_open(&r, in, io_name(path));
-	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\n", out);
+	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\tlaunch\n", out);
 	/*
 	 * The events only once the first record is here: split may still
 	 * be writing them (tl_tree_stage with a trace), and the records
@@ -1533,9 +1541,9 @@ intervals(const char *path)
 		if (gvpath)
 			xsrc_open(&gv, gvpath);
 	}
-	/* records: key op kind gpu offset (in -G for a GPU event) */
+	/* records: key op kind gpu offset (in -G for a GPU event) launch */
 	for (; more; more = next(&r, &prev, 0)) {
-		want_nf(&r, 5);
+		want_nf(&r, 6);
 		kind = r.f[2].s[0];
 		x = gvpath && kind != 'n' ? &gv : &ev;
 		fetch_line(&x->ft, atoid(r.f[4].s), atoid(r.f[3].s));
@@ -1554,6 +1562,8 @@ intervals(const char *path)
 		}
 		buf_tab(&row);
 		buf_add(&row, r.f[4].s, r.f[4].len);
+		buf_tab(&row);
+		buf_add(&row, r.f[5].s, r.f[5].len);
 		buf_emit(out, &row);
 		if (kind == 'd')
 			continue;	/* s and n records are gpu_events */
