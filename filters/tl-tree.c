@@ -40,6 +40,7 @@
 
 static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static int python;		/* -p: python_function events join the tree */
+static int compat;		/* -C: only what TraceLens reads (no older flows) */
 static const char *dir;		/* -d: split's work folder, merge's tree folder */
 static const char *tpath;	/* -t: the tree records (host out, merge in) */
 static const char *gpath;	/* -g: the launched-event records (link out, merge in) */
@@ -66,7 +67,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-tree -m split [-px] -d dir [-e copy] [-G gpuevents]"
+	    "usage: tl-tree -m split [-Cpx] -d dir [-e copy] [-G gpuevents]"
 	    " [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
@@ -958,7 +959,8 @@ split(const char *path)
 	 */
 	fprintf(sp.h, "\tlinking_key\t%s\n", sp.key ? "External id" :
 	    "correlation");
-	fprintf(sp.l, "\tlegacy_flows\t%d\n", sp.ac2g == 0);
+	/* (TraceLens follows ac2g flows alone: --tracelens-compat too) */
+	fprintf(sp.l, "\tlegacy_flows\t%d\n", !compat && sp.ac2g == 0);
 	facts = io_create(dir, "facts", NULL);
 	fact(facts, "gpu_events_zero_duration", sp.zerodur);
 	fact(facts, "events_out_of_time_order", sp.outoforder);
@@ -966,6 +968,10 @@ split(const char *path)
 	    "correlation");
 	fact(facts, "flows_ac2g", sp.ac2g);
 	fact(facts, "flows_legacy", sp.legacy);
+	/* (only with --tracelens-compat: what tl reads and TraceLens not) */
+	if (compat)
+		fact(facts, "compat_flows_legacy_ignored",
+		    sp.ac2g == 0 ? sp.legacy : 0);
 	fact(facts, "flows_without_id", sp.noid);
 	fact(facts, "lone_surrogates", sp.lone);
 	/* the copy first: every later pass reads it; the host records
@@ -1955,7 +1961,7 @@ merge(const char *path)
 
 /* ==== main ==== */
 
-/* The two long options every mode takes, as their short forms. */
+/* The three long options every mode takes, as their short forms. */
 static void
 longopts(int argc, char *argv[])
 {
@@ -1966,6 +1972,8 @@ longopts(int argc, char *argv[])
 			argv[i] = "-p";
 		else if (strcmp(argv[i], "--exact-time") == 0)
 			argv[i] = "-x";
+		else if (strcmp(argv[i], "--tracelens-compat") == 0)
+			argv[i] = "-C";
 	}
 }
 
@@ -1978,9 +1986,10 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:c:d:e:f:G:g:m:n:o:ps:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:m:n:o:ps:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': apath = optarg; break;
+		case 'C': compat = 1; break;
 		case 'c': cpath = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'e': epath = optarg; break;

@@ -14,8 +14,8 @@ export TL_TREE_OPTS
 
 usage() {
 	cat <<EOF
-usage: tl-tracediff [--prune-non-gpu] [--force] TRACE1 TRACE2 OUT_DIR
-       tl-tracediff --records TRACE1 TRACE2 DIR
+usage: tl-tracediff [--prune-non-gpu] [--force] [--tracelens-compat] TRACE1 TRACE2 OUT_DIR
+       tl-tracediff --records [--tracelens-compat] TRACE1 TRACE2 DIR
 EOF
 	exit "$1"
 }
@@ -28,6 +28,8 @@ while tl_opt "$@"; do
 	--prune-non-gpu) prune=-p ;;
 	--force) force=1 ;;
 	--records) records=1 ;;
+	# (only what TraceLens reads: tl-tree(1))
+	--tracelens-compat) TL_TREE_OPTS=--tracelens-compat ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"
