@@ -720,7 +720,8 @@ tl_parse() {
 # health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
 # stage runs tl-parse on it itself, beside the first pass, and writes
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
-# alone and return 3.  TL_TREE_OPTS may add --python and --exact-time.
+# alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
+# --tracelens-compat.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
 	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||

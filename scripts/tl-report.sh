@@ -18,7 +18,8 @@ tl_init tl-report 4M
 
 usage() {
 	cat <<EOF
-usage: tl-report [--force] [--quiet] [--exact-time] [--short-kernel-study]
+usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
+                 [--short-kernel-study]
                  [--short-kernel-threshold-us N] [--short-kernel-histogram-bins N]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
                  [--include-unlinked-kernels] [--no-coll-analysis]
@@ -29,7 +30,7 @@ EOF
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
-force=0 quiet=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
+force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked, outputs replaced.
@@ -41,6 +42,7 @@ while tl_opt "$@"; do
 	--force) force=1 ;;
 	--quiet) quiet=1 ;;
 	--exact-time) xflag=-x ;;
+	--tracelens-compat) compat=--tracelens-compat ;;
 	--short-kernel-study) short=1 ;;
 	--short-kernel-threshold-us) tl_arg int "$@"; thresh=$optarg ;;
 	--short-kernel-histogram-bins) tl_arg posint "$@"; bins=$optarg ;;
@@ -108,7 +110,8 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q xflag "$xflag"; q short "$short"; q thresh "$thresh"; q bins "$bins"
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
-	q TL_TREE_OPTS "${TL_TREE_OPTS:-}"
+	q compat "$compat"
+	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
 # ---- the engine ----
