@@ -1,7 +1,8 @@
 #!/bin/sh
 # tl-report: TraceLens's perf report (one CSV per sheet) from a PyTorch
 # profiler trace, made by composing tl-parse, sort, tl-tree and
-# tl-aggregate (and tl-tracediff for --comparison).  See tl-report(1).
+# tl-aggregate (and tl-tracediff for --comparison); from a rocprofv3
+# trace, TraceLens's rocprof report (tl-lib-rocprof.sh).  See tl-report(1).
 set -u
 LC_ALL=C; export LC_ALL
 prog=tl-report
@@ -20,6 +21,7 @@ usage: tl-report [--force] [--exact-time] [--short-kernel-study]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
                  [--include-unlinked-kernels] [--no-coll-analysis]
                  [--no-kernel-summary] [--gpu-arch NAME|FILE]
+                 [--kernel-details] [--topk-kernels N]
                  [--comparison TRACE2] TRACE OUT_DIR
 EOF
 	exit "$1"
@@ -37,6 +39,7 @@ usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
+kdetails=0 ktopk=
 trace= out= cmp=
 needarg() { [ $# -ge 2 ] || usedie "option $1 needs a value"; }
 isint() { case $1 in ''|*[!0-9]*) usedie "$2: not a whole number: $1" ;; esac; }
@@ -58,7 +61,9 @@ while [ $# -gt 0 ]; do
 	--include-unlinked-kernels) unlinked=1 ;;
 	--no-coll-analysis|--disable-coll-analysis) coll=0 ;;
 	--enable-kernel-summary) ksum=1 ;;
-	--no-kernel-summary) ksum=0 ;;
+	--no-kernel-summary|--disable-kernel-summary) ksum=0 ;;
+	--kernel-details) kdetails=1 ;;
+	--topk-kernels) needarg "$@"; isint "$2" "$1"; ktopk=$2; shift ;;
 	--profile-json-path) needarg "$@"; trace=$2; shift ;;
 	--output-csvs-dir) needarg "$@"; out=$2; shift ;;
 	--gpu-arch|--gpu-arch-json-path|--gpu-arch-platform)
@@ -141,6 +146,27 @@ awkx() {
 	p=$1; shift
 	awk -F '\t' -v OFS='\t' "$AWKLIB$p" "$@"
 }
+
+# publish: OUT_DIR appears complete or not at all.
+publish() {
+	rm -rf "$w"
+	if [ -e "$out" ]; then
+		old=$tmp.old
+		mv "$out" "$old" || die "cannot move the old $out away"
+	fi
+	mv "$R" "$out" || { [ -n "$old" ] && mv "$old" "$out"; die "cannot rename into $out"; }
+	exit 0
+}
+
+# ---- a rocprofv3 trace: TraceLens's rocprof report ----
+# Told by content: tl-parse's default header for such a trace has the
+# field process (a trace it cannot read goes on, to fail below).
+if tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
+	[ -z "$cmp" ] || die "$trace: --comparison needs PyTorch traces, not rocprofv3"
+	. "$bindir/tl-lib-rocprof.sh"
+	rp_report "$trace"; ok
+	publish
+fi
 
 # ---- 0. --comparison: TraceDiff's records, beside the whole report ----
 # tl-tracediff --records writes diff_stats.csv and lca_totals.tsv into
@@ -774,11 +800,4 @@ if [ "$ngpu" = 0 ]; then
 	{ print cell($1) "," pyrepr($2) "," $3 "," pyrepr($4) }' "$w/cpu.tsv" >"$R/cpu_ops_summary.csv"; ok
 fi
 
-# ---- publish: OUT_DIR appears complete or not at all ----
-rm -rf "$w"
-if [ -e "$out" ]; then
-	old=$tmp.old
-	mv "$out" "$old" || die "cannot move the old $out away"
-fi
-mv "$R" "$out" || { [ -n "$old" ] && mv "$old" "$out"; die "cannot rename into $out"; }
-exit 0
+publish
