@@ -29,7 +29,8 @@ struct val {
 /* Node kinds of an expression. */
 enum {
 	E_NUM, E_FIELD, E_VAR, E_NEG, E_ADD, E_SUB, E_MUL, E_DIV,
-	E_LT, E_LE, E_GT, E_GE, E_EQ, E_NE, E_MAX, E_MIN, E_CUM, E_INT, E_IF
+	E_LT, E_LE, E_GT, E_GE, E_EQ, E_NE, E_MAX, E_MIN, E_CUM, E_INT, E_IF,
+	E_NS
 };
 
 /* One node of an expression tree; the tree is an array, children by index. */
@@ -225,6 +226,15 @@ eval(struct col *c, int i, struct rec_reader *r)
 	case E_IF:
 		a = eval(c, n->a, r);
 		return eval(c, truth(a) ? n->b : n->c, r);
+	case E_NS:
+		/* a time in microseconds, read exactly */
+		s = rec_get(r, c->n[n->a].col, &len);
+		if (len == 0)
+			return z;
+		if (num_us_to_ns(s, len, &a.i) < 0)
+			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
+			    r->name, r->lineno, c->name, c->n[n->a].name, s);
+		return mki(a.i);
 	default:
 		a = eval(c, n->a, r);
 		b = eval(c, n->b, r);
@@ -300,7 +310,7 @@ atom(struct parser *ps)
 		int nargs;		/* its arguments */
 	} fn[] = {
 		{ "max", E_MAX, 2 }, { "min", E_MIN, 2 }, { "cum", E_CUM, 1 },
-		{ "int", E_INT, 1 }, { "if", E_IF, 3 }
+		{ "int", E_INT, 1 }, { "if", E_IF, 3 }, { "ns", E_NS, 1 }
 	};
 	const char *s;
 	char *end;
@@ -375,6 +385,8 @@ atom(struct parser *ps)
 	}
 	if (!next(ps, ")"))
 		perr(ps, "')' expected");
+	if (fn[i].kind == E_NS && ps->c->n[args[0]].kind != E_FIELD)
+		perr(ps, "ns() takes a field");
 	n = addnode(ps, fn[i].kind, args[0], fn[i].nargs > 1 ? args[1] : -1);
 	if (fn[i].nargs > 2)
 		ps->c->n[n].c = args[2];

@@ -118,7 +118,6 @@ rp_gpu_timeline() {
 		  st $SORT -s -t "$TAB" -k1,1g -k3,3; } |
 		st tl-aggregate -x 'kernel=union:ts,dur,class=k' 'memory=union:ts,dur,class=m' \
 		    'busy=union:ts,dur' >"$w/tl.agg"
-		rp_tot='(end - start) / 1000'
 	else
 		{ printf 's\te\tclass\n'
 		  { cut -f14,15 "$w/k.tsv" | sed '1s/$/\tclass/; 2,$s/$/\tk/'
@@ -126,14 +125,21 @@ rp_gpu_timeline() {
 		  st tl-sheet -r s='start / 1000' e='end / 1000' class=class | sed 1d |
 		  st $SORT -s -t "$TAB" -k1,1g -k3,3; } |
 		st tl-aggregate -e 'kernel=union:s,e,class=k' 'memory=union:s,e,class=m' 'busy=union:s,e' >"$w/tl.agg"
-		rp_tot='end / 1000 - start / 1000'
 	fi
 	bgok || return 1
-	st tl-sheet -r T="$rp_tot" <"$w/meta" | paste - "$w/tl.agg" |
-	st tl-sheet -r tt='T / 1000' kt='kernel / 1000' kp='if(T > 0, kernel / T * 100, 0.0)' \
-	    mt='memory / 1000' mp='if(T > 0, memory / T * 100, 0.0)' \
-	    bt='busy / 1000' bp='if(T > 0, busy / T * 100, 0.0)' \
-	    it='max(0, T - busy) / 1000' ip='if(T > 0, max(0, T - busy) / T * 100, 0.0)' >"$w/tl.row"; bgok || return 1
+	# T (TraceLens: fini / 1000 - init / 1000), kernel, memory, busy:
+	# microseconds (doubles), or exact nanoseconds
+	if [ -n "$xflag" ]; then
+		set -- 'end - start' 'ns(kernel)' 'ns(memory)' 'ns(busy)' 1000000
+	else
+		set -- 'end / 1000 - start / 1000' kernel memory busy 1000
+	fi
+	st tl-sheet -r T="$1" <"$w/meta" | paste - "$w/tl.agg" |
+	st tl-sheet -r T=T K="$2" M="$3" B="$4" |
+	st tl-sheet -r tt="T / $5" kt="K / $5" kp='if(T > 0, K / T * 100, 0.0)' \
+	    mt="M / $5" mp='if(T > 0, M / T * 100, 0.0)' \
+	    bt="B / $5" bp='if(T > 0, B / T * 100, 0.0)' \
+	    it="max(0, T - B) / $5" ip='if(T > 0, max(0, T - B) / T * 100, 0.0)' >"$w/tl.row"; bgok || return 1
 	# one row of numbers, tl-sheet's text, laid out as five
 	st awk -F '\t' 'NR == 2 {
 		print "type,time ms,percent"
