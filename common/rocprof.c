@@ -838,6 +838,7 @@ keystart:
 	s->keep = !s->inrec && (r == R_TOP || r == R_PROC || r == R_BUF);
 	s->keylen = 0;
 	s->keyesc = 0;
+	s->keyoff = OFF(p - 1);
 	kseg = p;
 	goto str;
 
@@ -1036,8 +1037,11 @@ strend:
 	if (s->keep) {
 		keyadd(s, kseg, (size_t)(p - 1 - kseg));
 		if ((s->pending = keyrole(s, s->role[s->depth - 1])) < 0) {
-			p--;
-			goto fail;
+			/* (at the key given twice) */
+			s->erroff = s->keyoff;
+			s->errinrec = 0;
+			s->state = S_ERR;
+			return -1;
 		}
 	}
 	goto colon;

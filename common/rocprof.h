@@ -89,6 +89,7 @@ struct rpscan {
 	char key[24];		/* raw text of a key that may matter */
 	size_t keylen;		/* its length (may exceed sizeof key) */
 	int keyesc;		/* it has an escape */
+	uint64_t keyoff;	/* stream offset of its opening quote */
 	int seentool;		/* the rocprofiler-sdk-tool key was read */
 	int inrec;		/* a record's text is being gathered */
 	unsigned recdepth;	/* depth outside the record being gathered */
