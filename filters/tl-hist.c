@@ -80,6 +80,8 @@ main(int argc, char *argv[])
 		usage(TL_EUSAGE);
 	path = argv[0];
 	fp = tl_fopen(path, "r");
+	if (fseek(fp, 0, SEEK_SET) != 0)
+		tl_die("%s: cannot read it twice (not a regular file?):", path);
 
 	/* first pass: the range */
 	rec_open(&r, fp, path);
@@ -112,7 +114,7 @@ main(int argc, char *argv[])
 	/* second pass: the counts */
 	rec_close(&r);
 	if (fseek(fp, 0, SEEK_SET) != 0)
-		tl_die("%s: cannot read it twice (not a regular file?):", path);
+		tl_die("%s: cannot rewind:", path);
 	rec_open(&r, fp, path);
 	rec_read_header(&r);
 	while (rec_read(&r)) {
