@@ -9,6 +9,7 @@
  * gather.  A gathered record is valid JSON by then; jsmn takes it
  * apart, and TraceLens's RocprofParser says what to take from it.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,7 +410,7 @@ idkey(struct buf *b, const char *js, const jsmntok_t *t)
 {
 	const char *s = js + t->start;
 	size_t n = (size_t)(t->end - t->start);
-	char num[64], out[64];
+	char num[64], out[320];
 	double d;
 
 	buf_reset(b);
@@ -433,10 +434,14 @@ idkey(struct buf *b, const char *js, const jsmntok_t *t)
 		memcpy(num, s, n);
 		num[n] = '\0';
 		d = strtod(num, NULL);
-		if (d == (double)(long long)d && d > -9e18 && d < 9e18)
-			snprintf(out, sizeof(out), "i%lld", (long long)d);
+		/* a whole float is the int of its value (-0.0 is 0) */
+		if (d == 0)
+			snprintf(out, sizeof(out), "i0");
+		else if (isfinite(d) && d == floor(d))
+			snprintf(out, sizeof(out), "i%.0f", d);
 		else
-			snprintf(out, sizeof(out), "f%s", num_pyrepr(d, num, sizeof(num)));
+			snprintf(out, sizeof(out), "f%s", num_pyrepr(d, num,
+			    sizeof(num)));
 		buf_adds(b, out);
 	} else {
 		buf_addc(b, 'f');
