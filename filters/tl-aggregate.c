@@ -111,6 +111,7 @@ struct key {
 
 static int xflag;	/* -x: exact integer nanoseconds */
 static int eflag;	/* -e: interval operations read start and end, not ts and dur */
+static int nflag;	/* -n: times are nanoseconds, not microseconds */
 static int Hflag;	/* -H: grouped by the field hkey, not sorted by the keys */
 static struct key *kord;	/* -K: the order fields after the hash, owned */
 static int nkord;	/* -K: their number; 0 without -K */
@@ -122,7 +123,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-aggregate [-eHx] [-g key[,key...]] op[:field[,field...]][=name] ...\n"
+	    "usage: tl-aggregate [-eHnx] [-g key[,key...]] op[:field[,field...]][=name] ...\n"
 	    "       tl-aggregate -g key[,key...] -K field[,field...]\n");
 	exit(status);
 }
@@ -133,6 +134,8 @@ usage(int status)
 static int
 parsetime(const char *s, size_t len, union tv *t)
 {
+	if (nflag)
+		return ival_parse_ns(xflag, s, len, t);
 	return ival_parse(xflag, s, len, t);
 }
 
@@ -1438,10 +1441,13 @@ main(int argc, char *argv[])
 		if (strcmp(argv[i], "--exact-time") == 0)
 			argv[i] = "-x";
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "HK:eg:x")) != -1) {
+	while ((c = getopt(argc, argv, "HK:eg:nx")) != -1) {
 		switch (c) {
 		case 'e':
 			eflag = 1;
+			break;
+		case 'n':
+			nflag = 1;
 			break;
 		case 'H':
 			Hflag = 1;
@@ -1462,7 +1468,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (nkord > 0) {
-		if (argc > 0 || nkeys == 0 || Hflag || xflag || eflag)
+		if (argc > 0 || nkeys == 0 || Hflag || xflag || eflag || nflag)
 			usage(TL_EUSAGE);
 		keymode(stdin, "<stdin>", stdout, keys, nkeys);
 		st = tl_fshut(stdout, "<stdout>");

@@ -18,40 +18,40 @@
 # cumulative percentages follow the rows, and gpu_timeline is exact.
 
 # The fields the sheets read of tl-parse's records.
-RP_FIELDS=UID,cat,name,process,tid,start,end,ts,dur,stream,queue,agent,kernel_id,dispatch_id,symbol,grid_x,grid_y,grid_z,block_x,block_y,block_z
+RP_FIELDS=UID,cat,name,process,tid,start,end,stream,queue,agent,kernel_id,dispatch_id,symbol,grid_x,grid_y,grid_z,block_x,block_y,block_z
 
 # rp_prepare TRACE
 #   in:  TRACE, the rocprofv3 file
 #   out: $w/k.tsv, the first process's dispatches in trace order, named,
 #        TraceLens's defaults filled in, dur = end - start (nanoseconds):
 #          UID name dur stream dispatch_id grid_x grid_y grid_z block_x
-#          block_y block_z agent tid start end ts tdur queue symbol
-#        $w/m.tsv, its memory copies (start end ts dur); $w/meta, its
-#        metadata record (start end: init and fini); $w/rp.facts, counts
-#        for the health sheet.
+#          block_y block_z agent tid start end queue symbol
+#        $w/m.tsv, its memory copies (start end); $w/meta, its metadata
+#        record (start end: init and fini); $w/rp.facts, counts for the
+#        health sheet.
 rp_prepare() {
 	# the records, split by kind (awk: field selection and defaults only)
-	tl-parse -f "$RP_FIELDS" -- "$1" >"$w/rp.tsv" || return 1
+	st tl-parse -f "$RP_FIELDS" -- "$1" >"$w/rp.tsv"; bgok || return 1
 	st awk -F '\t' -v OFS='\t' -v w="$w" '
 	function d(v, x) { return v == "" ? x : v }
 	NR == 1 {
-		print "UID", "name", "start", "end", "ts", "tdur", "stream", "dispatch_id",
+		print "UID", "name", "start", "end", "stream", "dispatch_id",
 		    "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
 		    "agent", "tid", "queue", "symbol", "kernel_id" >(w "/k0.tsv")
 		print "UID", "kernel_id", "name" >(w "/syms.tsv")
-		print "start", "end", "ts", "dur" >(w "/m.tsv")
+		print "start", "end" >(w "/m.tsv")
 		next
 	}
 	$4 + 0 > np { np = $4 + 0 }
 	$4 != "0" { if ($2 == "kernel" || $2 == "gpu_memcpy") other++; next }
 	$2 == "kernel" {
-		if ($15 == "") late++
-		print $1, $3, d($6, 0), d($7, 0), d($8, 0), d($9, 0), d($10, 0), d($14, 0),
-		    d($16, 1), d($17, 1), d($18, 1), d($19, 1), d($20, 1), d($21, 1),
-		    d($12, 0), d($5, 0), $11, $15, $13 >(w "/k0.tsv")
+		if ($13 == "") late++
+		print $1, $3, d($6, 0), d($7, 0), d($8, 0), d($12, 0),
+		    d($14, 1), d($15, 1), d($16, 1), d($17, 1), d($18, 1), d($19, 1),
+		    d($10, 0), d($5, 0), $9, $13, $11 >(w "/k0.tsv")
 	}
-	$2 == "kernel_symbol" { print $1, $13, $3 >(w "/syms.tsv") }
-	$2 == "gpu_memcpy" { print d($6, 0), d($7, 0), d($8, 0), d($9, 0) >(w "/m.tsv") }
+	$2 == "kernel_symbol" { print $1, $11, $3 >(w "/syms.tsv") }
+	$2 == "gpu_memcpy" { print d($6, 0), d($7, 0) >(w "/m.tsv") }
 	$2 == "process" && !meta { print "start\tend\n" d($6, 0) "\t" d($7, 0) >(w "/meta"); meta = 1 }
 	END {
 		if (!meta) printf "start\tend\n0\t0\n" >(w "/meta")
@@ -67,7 +67,7 @@ rp_prepare() {
 	fi
 	st tl-sheet -r UID=UID name=name dur='end - start' stream=stream dispatch_id=dispatch_id \
 	    grid_x=grid_x grid_y=grid_y grid_z=grid_z block_x=block_x block_y=block_y block_z=block_z \
-	    agent=agent tid=tid start=start end=end ts=ts tdur=tdur queue=queue symbol=symbol \
+	    agent=agent tid=tid start=start end=end queue=queue symbol=symbol \
 	    <"$w/k0.tsv" >"$w/k.tsv"; bgok || return 1
 	rm -f "$w/k0.tsv" "$w/syms.tsv"
 }
@@ -82,16 +82,16 @@ rp_join() {
 	{ head -n 1 "$w/k0.tsv"
 	  # the symbols (class 0) before the dispatches (class 1) of an id
 	  { awk -F '\t' -v OFS='\t' 'NR > 1 { print $2, 0, $1, $3 }' "$w/syms.tsv"
-	    awk -F '\t' -v OFS='\t' 'NR > 1 { print $19, 1, $0 }' "$w/k0.tsv"; } |
+	    awk -F '\t' -v OFS='\t' 'NR > 1 { print $17, 1, $0 }' "$w/k0.tsv"; } |
 	  st $SORT -s -t "$TAB" -k1,1 -k2,2n |
 	  st awk -F '\t' -v OFS='\t' '
 	  $2 == 0 { if ($1 != id) { id = $1 } nm = $4; have = 1; next }
 	  {
 		if ($1 != id) { id = $1; have = 0 }
 		sub(/^[^\t]*\t[^\t]*\t/, "")
-		if ($18 == "") {
-			$18 = have ? 1 : 0
-			$2 = have ? nm : "unknown_kernel_" ($19 == "" ? "None" : $19)
+		if ($16 == "") {
+			$16 = have ? 1 : 0
+			$2 = have ? nm : "unknown_kernel_" ($17 == "" ? "None" : $17)
 		}
 		print
 	  }' | st $SORT -t "$TAB" -k1,1n; } >"$w/k0.join"; bgok || return 1
@@ -102,31 +102,36 @@ rp_join() {
 #   in:  $w/k.tsv, $w/m.tsv, $w/meta
 #   out: $R/gpu_timeline.csv: total_time (fini - init), kernel and memory
 #        (the union of their intervals), busy_time (of both), idle; no rows
-#        when there are no dispatches.
+#        when there are no dispatches.  $w/overlap: how many dispatches
+#        start before an earlier one on their agent's queue ended.
 rp_gpu_timeline() {
+	echo 0 >"$w/overlap"
 	if [ "$(sed -n '2{p;q;}' "$w/k.tsv" | wc -l)" = 0 ]; then
 		echo "type,time ms,percent" >"$R/gpu_timeline.csv"
 		return
 	fi
 	# TraceLens: intervals (start / 1000, end / 1000) in microseconds,
-	# merged in start order (kernels before copies on a tie); exact:
-	# [ts, ts + dur] in nanoseconds.
-	if [ -n "$xflag" ]; then
-		{ printf 'ts\tdur\tclass\n'
-		  { awk -F '\t' -v OFS='\t' 'NR > 1 { print $16, $17, "k" }' "$w/k.tsv"
-		    awk -F '\t' -v OFS='\t' 'NR > 1 { print $3, $4, "m" }' "$w/m.tsv"; } |
-		  st $SORT -s -t "$TAB" -k1,1g -k3,3; } |
-		st tl-aggregate -x 'kernel=union:ts,dur,class=k' 'memory=union:ts,dur,class=m' \
-		    'busy=union:ts,dur' >"$w/tl.agg"
-	else
-		{ printf 's\te\tclass\n'
-		  { cut -f14,15 "$w/k.tsv" | sed '1s/$/\tclass/; 2,$s/$/\tk/'
-		    sed '1s/$/\tclass/; 2,$s/$/\tm/' "$w/m.tsv" | cut -f1,2,5 | sed 1d; } |
-		  st tl-sheet -r s='start / 1000' e='end / 1000' class=class | sed 1d |
-		  st $SORT -s -t "$TAB" -k1,1g -k3,3; } |
-		st tl-aggregate -e 'kernel=union:s,e,class=k' 'memory=union:s,e,class=m' 'busy=union:s,e' >"$w/tl.agg"
-	fi
-	bgok || return 1
+	# merged in start order, kernels before copies on a tie (tl-aggregate
+	# -n; sorted by the nanoseconds, which order the doubles too); exact:
+	# in nanoseconds (-x).
+	{ printf 'start\tend\tclass\tq\n'
+	  { awk -F '\t' -v OFS='\t' 'NR > 1 { print $14, $15, "k", $12 "/" $16 }' "$w/k.tsv"
+	    awk -F '\t' -v OFS='\t' 'NR > 1 { print $1, $2, "m", "" }' "$w/m.tsv"; } |
+	  st $SORT -s -t "$TAB" -k1,1n -k3,3; } >"$w/iv.tsv"; bgok || return 1
+	st tl-aggregate -n -e $xflag 'kernel=union:start,end,class=k' 'memory=union:start,end,class=m' \
+	    'busy=union:start,end' <"$w/iv.tsv" >"$w/tl.agg"; bgok || return 1
+	# (the nanoseconds compared as decimal text: exact beyond 2^53)
+	st awk -F '\t' '
+	function lt(a, b) {
+		if (a ~ /^-/ || b ~ /^-/) return a + 0 < b + 0
+		return length(a) < length(b) || (length(a) == length(b) && ("" a) < ("" b))
+	}
+	$3 == "k" {
+		if (($4 in e) && lt($1, e[$4])) n++
+		if (!($4 in e) || lt(e[$4], $2)) e[$4] = $2
+	}
+	END { print n + 0 }' "$w/iv.tsv" >"$w/overlap"; bgok || return 1
+	rm -f "$w/iv.tsv"
 	# T (TraceLens: fini / 1000 - init / 1000), kernel, memory, busy:
 	# microseconds (doubles), or exact nanoseconds
 	if [ -n "$xflag" ]; then
@@ -275,14 +280,14 @@ rp_short_kernels() {
 }
 
 # rp_health
-#   in:  $w/k.tsv, $w/rp.facts
+#   in:  $w/k.tsv, $w/rp.facts, $w/overlap
 #   out: $R/health.csv (fact,count): what TraceLens passes over silently;
 #        the odd ones also on the standard error
 rp_health() {
 	{ printf 'fact\tcount\n'
 	  cat "$w/rp.facts"
 	  awk -F '\t' -v OFS='\t' 'NR > 1 {
-		n++; if ($19 == "0") nosym++
+		n++; if ($17 == "0") nosym++
 		if ($3 + 0 == 0) zero++; else if ($3 + 0 < 0) neg++
 	  } END {
 		print "kernel_dispatches", n + 0
@@ -291,14 +296,7 @@ rp_health() {
 		print "dispatches_negative_duration", neg + 0
 	  }' "$w/k.tsv"
 	  echo "memory_copies	$(($(wc -l <"$w/m.tsv") - 1))"
-	  # a dispatch that starts before an earlier one on its queue ended
-	  cut -f12,14,15,18 "$w/k.tsv" | sed 1d | st $SORT -t "$TAB" -k1,1 -k4,4 -k2,2n |
-	  awk -F '\t' '{
-		q = $1 "\t" $4
-		if (q == lq && $2 + 0 < end) n++
-		if (q != lq || $3 + 0 > end) end = $3 + 0
-		lq = q
-	  } END { print "dispatches_same_queue_overlap\t" n + 0 }'
+	  echo "dispatches_same_queue_overlap	$(cat "$w/overlap")"
 	} | st tl-sheet fact=fact count=count >"$R/health.csv"; bgok || return 1
 	awk -F ',' -v tr="$1" 'NR > 1 && $2 + 0 > 0 &&
 	    $1 ~ /^(records_other_processes|dispatches_without_symbol|dispatches_zero_duration|dispatches_negative_duration|dispatches_same_queue_overlap)$/ {
@@ -306,20 +304,26 @@ rp_health() {
 	} END { if (msg != "") print "tl-report: " tr ": health: " msg >"/dev/stderr" }' "$R/health.csv"
 }
 
-# rp_report TRACE: every sheet, into $R.
+# rp_report TRACE: every sheet, into $R.  The sheets read k.tsv each on
+# their own: two at a time, one in the background (a failure is in $F).
 rp_report() {
 	rp_prepare "$1" || return 1
-	rp_gpu_timeline || return 1
+	rp_gpu_timeline &
+	rp_p=$!
 	if [ "$ksum" = 1 ]; then
-		rp_kernel_summary || return 1
-		rp_kernel_summary_by_category || return 1
+		rp_kernel_summary && rp_kernel_summary_by_category
 	fi
+	wait "$rp_p"
+	bgok || return 1
 	if [ "$kdetails" = 1 ]; then
-		rp_kernel_details || return 1
+		rp_kernel_details &
+		rp_p=$!
 	fi
 	if [ "$short" = 1 ]; then
-		rp_short_kernels || return 1
+		rp_short_kernels
 	fi
+	[ "$kdetails" = 1 ] && wait "$rp_p"
+	bgok || return 1
 	rp_health "$1" || return 1
-	rm -f "$w/k.tsv" "$w/m.tsv" "$w/meta" "$w/ks.tsv" "$w/rp.facts"
+	rm -f "$w/k.tsv" "$w/m.tsv" "$w/meta" "$w/ks.tsv" "$w/rp.facts" "$w/overlap"
 }

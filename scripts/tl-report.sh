@@ -164,7 +164,7 @@ publish() {
 if tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
 	[ -z "$cmp" ] || die "$trace: --comparison needs PyTorch traces, not rocprofv3"
 	. "$bindir/tl-lib-rocprof.sh"
-	rp_report "$trace"; ok
+	rp_report "$trace" || { ok; die "rocprof report failed"; }
 	publish
 fi
 
