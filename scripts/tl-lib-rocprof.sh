@@ -166,8 +166,11 @@ rp_kernel_summary() {
 	st tl-aggregate -g name -K UID:n | st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -H -g name Count=count:dur sum=sum:dur mean=mean:dur median=median:dur \
 	    std=std:dur min=min:dur max=max:dur Category=kcat:name >"$w/ks0.tsv"; bgok || return 1
-	# pandas' group order: the names in code point order (tl-join -p's key)
-	st tl-join -p -k name "$w/ks0.tsv" | st hsort -s -t "$TAB" -k1,1 | cut -f2- >"$w/ks.tsv"; bgok || return 1
+	# pandas' group order: the names in code point order (tl-join -p's
+	# key; each name behind a k, so that an empty one is text, not missing)
+	awk -F '\t' -v OFS='\t' 'NR > 1 { $1 = "k" $1 } 1' "$w/ks0.tsv" |
+	st tl-join -p -k name | st hsort -s -t "$TAB" -k1,1 |
+	awk -F '\t' -v OFS='\t' 'NR > 1 { $2 = substr($2, 2) } { $1 = ""; print substr($0, 2) }' >"$w/ks.tsv"; bgok || return 1
 	rm -f "$w/ks0.tsv"
 	if [ "$(sed -n '2{p;q;}' "$w/ks.tsv" | wc -l)" = 0 ]; then
 		echo "name,Count,Mean Kernel Time (µs),Median Kernel Time (µs),Std Kernel Time (µs),Min Kernel Time (µs),Max Kernel Time (µs),Total Kernel Time (ms),Percentage (%),Cumulative Percentage (%),Category" >"$R/kernel_summary.csv"
