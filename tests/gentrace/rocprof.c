@@ -128,7 +128,8 @@ symbols(void)
 	for (r = 0; r < gt_nkernels(); r++) {
 		if (r == rp.nosym)
 			continue;
-		name = gt_kernel(r, &bx, &by, &smem);
+		/* (tl-gentrace -c renames kernels in every format) */
+		name = change_name(gt_kernel(r, &bx, &by, &smem));
 		putch(',');
 		symbol(r + 1, name, name, bx, smem);
 	}
