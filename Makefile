@@ -12,7 +12,13 @@ SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib%,$(wildcard 
 GENTRACE = bin/tl-gentrace
 GENSRC = $(wildcard tests/gentrace/*.c)
 SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
-BIN = $(FILTERS) $(SCRIPTS) $(SHLIB)
+# tl-report's engine: its stages and sheets (scripts/report/*.sh) and
+# the Makefile that schedules them, made by scripts/report/generate;
+# for rocprofv3 results, those of scripts/report/rocprof.
+REPORT = scripts/report/generate scripts/report/schedule $(wildcard scripts/report/*.sh)
+RPREPORT = scripts/report/generate scripts/report/rocprof/schedule $(wildcard scripts/report/rocprof/*.sh)
+ENGINE = bin/tl-report.mk bin/tl-report.stages bin/tl-report-rocprof.mk bin/tl-report-rocprof.stages
+BIN = $(FILTERS) $(SCRIPTS) $(SHLIB) $(ENGINE)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
 # libFuzzer, for tests/suites/valgrind and fuzz-short.
@@ -47,7 +53,23 @@ $(SHLIB): bin/%.sh: scripts/%.sh
 	@mkdir -p bin
 	cp $< $@
 
-$(GENTRACE): $(GENSRC) tests/gentrace/gentrace.h $(LIB) $(HDR)
+bin/tl-report.mk: $(REPORT)
+	@mkdir -p bin
+	sh scripts/report/generate mk >$@.tmp && mv $@.tmp $@
+
+bin/tl-report.stages: $(REPORT)
+	@mkdir -p bin
+	sh scripts/report/generate stages >$@.tmp && mv $@.tmp $@
+
+bin/tl-report-rocprof.mk: $(RPREPORT)
+	@mkdir -p bin
+	sh scripts/report/generate mk rocprof >$@.tmp && mv $@.tmp $@
+
+bin/tl-report-rocprof.stages: $(RPREPORT)
+	@mkdir -p bin
+	sh scripts/report/generate stages rocprof >$@.tmp && mv $@.tmp $@
+
+$(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(LDLIBS)
 

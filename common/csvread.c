@@ -98,6 +98,40 @@ onrow(int c, void *data)
 	w->nf = 0;
 }
 
+/*
+ * Is the first line s[0..n) a tl(7) header?  One with a TAB outside
+ * what CSV would quote (a field that starts with a double quote, to
+ * its closing quote): a TAB inside a quoted CSV field is CSV's, a
+ * double quote inside a tl(7) name (a tl-compare tag) is tl's.
+ */
+static int
+tabbed(const char *s, size_t n)
+{
+	size_t i;
+	int inq = 0, start = 1;
+
+	for (i = 0; i < n; i++) {
+		if (inq) {
+			if (s[i] == '"') {
+				if (i + 1 < n && s[i + 1] == '"')
+					i++;
+				else
+					inq = 0;
+			}
+			continue;
+		}
+		if (s[i] == '"' && start) {
+			inq = 1;
+			start = 0;
+			continue;
+		}
+		if (s[i] == '\t')
+			return 1;
+		start = s[i] == ',';
+	}
+	return 0;
+}
+
 /* Split one tl(7) line into a queued row, undoing the escapes. */
 static void
 tsvrow(struct csvr *r, char *line, size_t n)
@@ -203,7 +237,7 @@ feed(struct csvr *r)
 			s += 3;	/* a UTF-8 byte-order mark, as pandas skips it */
 			n -= 3;
 		}
-		if (memchr(s, '\t', (size_t)n) && !memchr(s, '"', (size_t)n))
+		if (tabbed(s, (size_t)n))
 			r->fmt = CSVR_TSV;
 		else {
 			r->fmt = CSVR_CSV;

@@ -3,8 +3,8 @@
  * csvread.h: read a table one row at a time, whether it is a CSV file
  * (RFC 4180 quoting, as pandas' to_csv writes it; parsed by libcsv) or
  * a tl(7) record stream (TAB-separated, backslash escapes).  The
- * format is told from the first line: a tl(7) header holds a TAB and
- * no double quote; anything else is CSV.
+ * format is told from the first line: a tl(7) header holds a TAB that
+ * is not inside a quoted CSV field; anything else is CSV.
  *
  * Ownership: the reader owns every buffer.  The fields of a row are
  * valid only until the next csvr_read(); a program that keeps a value

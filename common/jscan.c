@@ -2,15 +2,27 @@
 /*
  * The event scanner of jscan.h.  It is a resumable state machine: each
  * state is a label, and when a chunk runs out the label to resume at
- * is saved in s->state.  Strings, the bulk of a trace, are skipped 16
- * bytes at a time (SSE2) up to the next quote, backslash, control
- * byte or non-ASCII byte.
+ * is saved in s->state.  Strings are skipped 16 bytes at a time (SSE2)
+ * up to the next quote, backslash, control byte or non-ASCII byte.
+ *
+ * At the start of each event the block scanner (fastevents) takes
+ * over: it classifies the text 64 bytes at a time into bit masks and
+ * visits only the bytes where the byte scanner would stop, handing out
+ * whole events until it meets one it cannot finish or vouch for.  That
+ * one the byte scanner scans again from its start: every error and
+ * every event cut by a chunk's end is the byte scanner's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#define HAVE_AVX2 1
+/* The instructions the AVX2 block scanner uses, all there since Haswell. */
+#define AVX2 "avx2,bmi,popcnt"
+#include <immintrin.h>
 #endif
 
 #include "jscan.h"
@@ -79,6 +91,36 @@ strscan(const unsigned char *p, const unsigned char *end)
 	return p;
 }
 
+/*
+ * The first byte c of a UTF-8 sequence (RFC 3629's table): how many
+ * bytes follow, 0 if c cannot start one, and the range [lo, hi] of the
+ * first of them (no overlongs, no surrogates, nothing past U+10FFFF);
+ * the others are 80 to bf.
+ */
+static int
+utf8lead(int c, int *lo, int *hi)
+{
+	*lo = 0x80;
+	*hi = 0xbf;
+	if (c >= 0xc2 && c <= 0xdf)
+		return 1;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (c == 0xe0)
+			*lo = 0xa0;
+		else if (c == 0xed)
+			*hi = 0x9f;	/* no surrogates */
+		return 2;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (c == 0xf0)
+			*lo = 0x90;
+		else if (c == 0xf4)
+			*hi = 0x8f;
+		return 3;
+	}
+	return 0;
+}
+
 static int
 hexval(int c)
 {
@@ -89,6 +131,636 @@ hexval(int c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/* ---- events a block at a time ---- */
+
+#define NONE ((size_t)-1)	/* no such offset */
+#define FASTDEPTH 64		/* deepest nesting in an event scanned so */
+#define DIGIT(c) ((unsigned)(c) - '0' < 10)
+#define INLINE static inline __attribute__((always_inline))
+
+/*
+ * The classes of 64 bytes, a bit a byte (bit i: byte i).  Bytes 0x0c
+ * and 0x1a count as structural, the price of a cheap test: whatever
+ * the scanners stop at, they read, and fail on those as they should.
+ */
+struct raw {
+	uint64_t q;	/* '"' */
+	uint64_t ws;	/* JSON whitespace */
+	uint64_t op;	/* { } [ ] , : (and 0x0c 0x1a) */
+	uint64_t sp;	/* '\\', control and non-ASCII bytes */
+};
+
+typedef void classify_fn(const unsigned char *, struct raw *);
+
+/*
+ * The stops of a text, a 64-bit mask a block: the bytes where the byte
+ * scanner would stop.  Outside strings these are the structural
+ * characters, the quotes and the first byte of every other run (a
+ * number, literal or garbage); inside a string, its closing quote and
+ * every backslash, control and non-ASCII byte.  Whitespace and the rest
+ * of a run are never stops.  An escaped quote is taken for a real one,
+ * so the string scan starts afresh after one.  The block scanner takes
+ * the stops from the mask as it goes (tzcnt, then clear the bit): no
+ * list of them is written.  This is where classifying goes on.
+ */
+struct blocks {
+	const unsigned char *t;	/* the text */
+	size_t n;		/* its length */
+	size_t b;		/* offset of the next block to classify */
+	uint64_t instr;		/* ~0: block b starts inside a string */
+	uint64_t other;		/* 1: the byte before block b is in a run */
+};
+
+typedef uint64_t index_fn(struct blocks *);
+
+static inline void
+cls_scalar(const unsigned char *p, struct raw *r)
+{
+	uint64_t bit;
+	int i, c;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < 64; i++) {
+		bit = (uint64_t)1 << i;
+		c = p[i];
+		r->q |= c == '"' ? bit : 0;
+		r->ws |= c == ' ' || c == '\n' || c == '\r' || c == '\t' ?
+		    bit : 0;
+		/* [ and ] become { and } */
+		r->op |= (c | 0x20) == '{' || (c | 0x20) == '}' ||
+		    (c | 0x20) == ',' || (c | 0x20) == ':' ? bit : 0;
+		r->sp |= c == '\\' || c < 0x20 || c >= 0x80 ? bit : 0;
+	}
+}
+
+#ifdef __SSE2__
+static inline void
+cls_sse2(const unsigned char *p, struct raw *r)
+{
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i blank = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n');
+	const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+	const __m128i lbrace = _mm_set1_epi8('{'), rbrace = _mm_set1_epi8('}');
+	const __m128i comma = _mm_set1_epi8(','), colon = _mm_set1_epi8(':');
+	__m128i v, w;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < 64; i += 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		/* [ and ] become { and } */
+		w = _mm_or_si128(v, blank);
+		r->q |= (uint64_t)(unsigned)_mm_movemask_epi8(
+		    _mm_cmpeq_epi8(v, quote)) << i;
+		r->ws |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, blank), _mm_cmpeq_epi8(v, nl)),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab))))
+		    << i;
+		r->op |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(w, lbrace),
+		    _mm_cmpeq_epi8(w, rbrace)), _mm_or_si128(
+		    _mm_cmpeq_epi8(w, comma), _mm_cmpeq_epi8(w, colon)))) << i;
+		/* Signed: bytes >= 0x80 are below 0x20 too. */
+		r->sp |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, bslash), _mm_cmplt_epi8(v, blank))) << i;
+	}
+}
+#endif
+
+#ifdef HAVE_AVX2
+/* simdjson's tables: a byte is of the class if it is its low nibble's entry. */
+__attribute__((target(AVX2))) static inline void
+cls_avx2(const unsigned char *p, struct raw *r)
+{
+	const __m256i wst = _mm256_setr_epi8(' ', 100, 100, 100, 17, 100, 113,
+	    2, 100, '\t', '\n', 112, 100, '\r', 100, 100, ' ', 100, 100, 100,
+	    17, 100, 113, 2, 100, '\t', '\n', 112, 100, '\r', 100, 100);
+	const __m256i opt = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	    ':', '{', ',', '}', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{',
+	    ',', '}', 0, 0);
+	const __m256i quote = _mm256_set1_epi8('"');
+	const __m256i bslash = _mm256_set1_epi8('\\');
+	const __m256i blank = _mm256_set1_epi8(' ');
+	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+	__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+
+#define MASK(x) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x))
+	r->q = MASK(_mm256_cmpeq_epi8(a, quote)) |
+	    MASK(_mm256_cmpeq_epi8(b, quote)) << 32;
+	r->ws = MASK(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(wst, a), a)) |
+	    MASK(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(wst, b), b)) << 32;
+	r->op = MASK(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(opt, a),
+	    _mm256_or_si256(a, blank))) | MASK(_mm256_cmpeq_epi8(
+	    _mm256_shuffle_epi8(opt, b), _mm256_or_si256(b, blank))) << 32;
+	/* Signed: bytes >= 0x80 are below 0x20 too. */
+	r->sp = MASK(_mm256_or_si256(_mm256_cmpeq_epi8(a, bslash),
+	    _mm256_cmpgt_epi8(blank, a))) | MASK(_mm256_or_si256(
+	    _mm256_cmpeq_epi8(b, bslash), _mm256_cmpgt_epi8(blank, b))) << 32;
+#undef MASK
+}
+#endif
+
+/* The stops of the block at st->b, as bits; st->b moves past it. */
+INLINE uint64_t
+blockbits(struct blocks *st, classify_fn *classify)
+{
+	unsigned char pad[64];
+	struct raw r;
+	uint64_t in, other, bits;
+
+	if (st->n - st->b >= 64) {
+		classify(st->t + st->b, &r);
+	} else {
+		/* Blanks after the end: no stops, no carries. */
+		memcpy(pad, st->t + st->b, st->n - st->b);
+		memset(pad + (st->n - st->b), ' ', sizeof(pad) - (st->n - st->b));
+		classify(pad, &r);
+	}
+	/* Inside strings: each quote flips, from the opening one on. */
+	in = r.q;
+	in ^= in << 1;
+	in ^= in << 2;
+	in ^= in << 4;
+	in ^= in << 8;
+	in ^= in << 16;
+	in ^= in << 32;
+	in ^= st->instr;
+	other = ~(r.ws | r.op | r.q);
+	bits = r.q | (~in & (r.op | (other & ~(other << 1 | st->other)))) |
+	    (in & r.sp);
+	st->instr = 0 - (in >> 63);
+	st->other = other >> 63;
+	st->b += 64;
+	return bits;
+}
+
+#ifdef __SSE2__
+static uint64_t
+index_sse2(struct blocks *st)
+{
+	return blockbits(st, cls_sse2);
+}
+#endif
+
+static uint64_t
+index_scalar(struct blocks *st)
+{
+	return blockbits(st, cls_scalar);
+}
+
+#ifdef HAVE_AVX2
+__attribute__((target(AVX2))) static uint64_t
+index_avx2(struct blocks *st)
+{
+	return blockbits(st, cls_avx2);
+}
+#endif
+
+/* Hex digits s[0..4) as a number, or more than 0xffff if not hex. */
+static unsigned
+hex4v(const unsigned char *s)
+{
+	unsigned v = 0;
+	int i, h;
+
+	for (i = 0; i < 4; i++) {
+		if ((h = hexval(s[i])) < 0)
+			return 0x10000;
+		v = v << 4 | (unsigned)h;
+	}
+	return v;
+}
+
+/*
+ * The end of the escape at t[k] ('\\'), or NONE if it is not valid; a
+ * surrogate without its other half counts in *lone.
+ */
+static size_t
+fastesc(const unsigned char *t, size_t k, size_t n, uint64_t *lone)
+{
+	unsigned u;
+
+	if (n - k < 2)
+		return NONE;
+	switch (t[k + 1]) {
+	case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
+	case 't':
+		return k + 2;
+	case 'u':
+		break;
+	default:
+		return NONE;
+	}
+	if (n - k < 6 || (u = hex4v(t + k + 2)) > 0xffff)
+		return NONE;
+	if (u < 0xd800 || u > 0xdfff)
+		return k + 6;
+	if (n - k < 12)
+		return NONE;	/* the other half may be past the end */
+	if (u < 0xdc00 && t[k + 6] == '\\' && t[k + 7] == 'u' &&
+	    (u = hex4v(t + k + 8)) >= 0xdc00 && u <= 0xdfff)
+		return k + 12;
+	(*lone)++;
+	return k + 6;
+}
+
+/* The end of the UTF-8 sequence at t[k], or NONE. */
+static size_t
+fastutf8(const unsigned char *t, size_t k, size_t n)
+{
+	int need, lo, hi;
+
+	if ((need = utf8lead(t[k], &lo, &hi)) == 0)
+		return NONE;
+	if (n - k <= (size_t)need)
+		return NONE;
+	for (k++; need > 0; need--, k++) {
+		if (t[k] < lo || t[k] > hi)
+			return NONE;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return k;
+}
+
+/* The end of the run of digits from t[k]. */
+INLINE size_t
+digits(const unsigned char *t, size_t k, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i lo = _mm_set1_epi8('0' - 1), hi = _mm_set1_epi8('9' + 1);
+	__m128i v;
+	unsigned m;
+
+	while (n - k >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)(t + k));
+		m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+		    _mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi)));
+		if (m != 0xffff)
+			return k + (size_t)__builtin_ctz(~m);
+		k += 16;
+	}
+#endif
+	while (k < n && DIGIT(t[k]))
+		k++;
+	return k;
+}
+
+/*
+ * The end of the number at t[k], if one whole number is there; *exp is
+ * set if it has an exponent.
+ */
+INLINE size_t
+fastnum(const unsigned char *t, size_t k, size_t n, int *exp)
+{
+	if (t[k] == '-' && ++k == n)
+		return NONE;
+	if (t[k] == '0')
+		k++;
+	else if (DIGIT(t[k]))
+		k = digits(t, k + 1, n);
+	else
+		return NONE;
+	if (k < n && t[k] == '.') {
+		if (++k == n || !DIGIT(t[k]))
+			return NONE;
+		k = digits(t, k + 1, n);
+	}
+	if (k < n && (t[k] | 0x20) == 'e') {
+		*exp = 1;
+		if (++k < n && (t[k] == '+' || t[k] == '-'))
+			k++;
+		if (k >= n || !DIGIT(t[k]))
+			return NONE;
+		k = digits(t, k + 1, n);
+	}
+	return k < n && (cls[t[k]] & C_DELIM) ? k : NONE;
+}
+
+/* The end of the literal at t[k] ('t', 'f' or 'n'), if it is one. */
+INLINE size_t
+fastlit(const unsigned char *t, size_t k, size_t n)
+{
+	const char *w = t[k] == 't' ? "true" : t[k] == 'f' ? "false" : "null";
+	size_t len = t[k] == 'f' ? 5 : 4;
+
+	if (n - k <= len || memcmp(t + k, w, len) != 0 ||
+	    !(cls[t[k + len]] & C_DELIM))
+		return NONE;
+	return k + len;
+}
+
+/* A new member, zeroed, at the end of s->mem. */
+static struct jmember *
+grow(struct jscan *s, size_t nmem)
+{
+	tl_grow((void **)&s->mem, &s->memcap, nmem + 1, sizeof(*s->mem));
+	return s->mem;
+}
+
+/*
+ * Scan the events of the events array from t[k], the '{' of one, for
+ * as long as they lie whole and valid in t[0..n): hand each out, and go
+ * on past the ',' after it.  Returns where the byte scanner goes on:
+ * with *atev set, at the start of an event it must scan (cut by the
+ * end, or wrong somewhere); else just past the last event handed out,
+ * before whatever follows it.
+ */
+static size_t
+fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	struct blocks st;
+	index_fn *ix;
+	uint64_t bits = 0;	/* stops of the current block not yet taken */
+	size_t base = 0;	/* offset of the current block */
+	struct jmember *mem = s->mem, *m = NULL;	/* mem: s->mem, as it moves */
+	char kind[FASTDEPTH];	/* '{' or '[' for each open level, [1] the event */
+	char rl[FASTDEPTH];	/* 1: the values of the level are members' */
+	int valof[FASTDEPTH];	/* the member each level is the value of, or -1 */
+	size_t ev = k, done = NONE, q, e, nmem;
+	uint64_t lone;		/* surrogates alone in the event */
+	int d, esc, cur1, sret, top;
+
+	switch (s->mode) {
+#ifdef HAVE_AVX2
+	case JSCAN_AVX2: ix = index_avx2; break;
+#endif
+#ifdef __SSE2__
+	case JSCAN_SSE2: ix = index_sse2; break;
+#endif
+	default: ix = index_scalar; break;
+	}
+	st.t = t;
+	st.n = n;
+/* Classify afresh from offset at (inside a string or not). */
+#define RESTART(at, str) do { \
+	st.b = (at); \
+	st.instr = (str) ? ~(uint64_t)0 : 0; \
+	st.other = 0; \
+	bits = 0; \
+} while (0)
+#define NEXT(k) do { \
+	while (bits == 0) { \
+		if (st.b >= st.n) \
+			goto bail; \
+		base = st.b; \
+		bits = ix(&st); \
+	} \
+	(k) = base + (size_t)__builtin_ctzll(bits); \
+	bits &= bits - 1; \
+} while (0)
+	RESTART(k, 0);
+	NEXT(k);
+event:
+	ev = k;
+	lone = 0;
+	nmem = 0;
+	cur1 = -1;
+	d = 1;
+	kind[1] = '{';
+	rl[1] = 1;
+	valof[1] = -1;
+objfirst:
+	NEXT(k);
+	if (t[k] == '}')
+		goto close;
+	if (t[k] != '"')
+		goto bail;
+	goto key;
+objnext:
+	NEXT(k);
+	if (t[k] != '"')
+		goto bail;
+key:
+	esc = 0;
+	NEXT(q);
+	if (t[q] != '"') {
+		sret = 0;
+		goto strslow;
+	}
+keyend:
+	if (d <= 2) {
+		if (nmem == JSCAN_MAXMEMBERS)
+			goto bail;
+		if (nmem == s->memcap)
+			mem = grow(s, nmem);
+		m = &mem[nmem++];
+		memset(m, 0, sizeof(*m));
+		m->key = (uint32_t)(k + 1 - ev);
+		m->keylen = (uint32_t)(q - k - 1);
+		m->esc = (char)(esc ? JM_KEYESC : 0);
+		/* Without branches: keys of both levels alternate. */
+		top = d == 1;
+		m->parent = cur1 | -top;
+		cur1 += top * ((int)nmem - 1 - cur1);
+	}
+	NEXT(k);
+	if (t[k] != ':')
+		goto bail;
+value:
+	NEXT(k);
+valuek:
+	/* A value of the event object, or of an object that is one of those. */
+	m = rl[d] ? &mem[nmem - 1] : NULL;
+	switch (t[k]) {
+	case '{':
+	case '[':
+		if (d == FASTDEPTH - 1)
+			goto bail;
+		kind[++d] = (char)t[k];
+		rl[d] = d == 2 && t[k] == '{';
+		valof[d] = m ? (int)nmem - 1 : -1;
+		if (m) {
+			m->val = (uint32_t)(k - ev);
+			m->type = (char)t[k];
+		}
+		if (t[k] == '{')
+			goto objfirst;
+		NEXT(k);
+		if (t[k] == ']')
+			goto close;
+		goto valuek;
+	case '"':
+		esc = 0;
+		NEXT(q);
+		if (t[q] != '"') {
+			sret = 1;
+			goto strslow;
+		}
+valstrend:
+		if (m) {
+			m->val = (uint32_t)(k + 1 - ev);
+			m->vallen = (uint32_t)(q - k - 1);
+			m->type = '"';
+			m->esc |= (char)(esc ? JM_VALESC : 0);
+		}
+		goto after;
+	case 't':
+	case 'f':
+	case 'n':
+		if ((q = fastlit(t, k, n)) == NONE)
+			goto bail;
+		if (m) {
+			m->val = (uint32_t)(k - ev);
+			m->vallen = (uint32_t)(q - k);
+			m->type = 't';
+		}
+		goto after;
+	default:
+		esc = 0;
+		if ((q = fastnum(t, k, n, &esc)) == NONE)
+			goto bail;
+		if (m) {
+			m->val = (uint32_t)(k - ev);
+			m->vallen = (uint32_t)(q - k);
+			m->type = '0';
+			m->esc |= (char)(esc ? JM_VALEXP : 0);
+		}
+		goto after;
+	}
+after:
+	NEXT(k);
+	if (t[k] == ',') {
+		if (kind[d] == '{')
+			goto objnext;
+		goto value;
+	}
+	/* '{' + 2 is '}', '[' + 2 is ']' */
+	if (t[k] != kind[d] + 2)
+		goto bail;
+close:
+	if (valof[d] >= 0) {
+		m = &mem[valof[d]];
+		m->vallen = (uint32_t)(k + 1 - ev) - m->val;
+	}
+	if (--d > 0)
+		goto after;
+	if (k + 1 - ev > s->maxevent)
+		goto bail;
+	s->nmem = nmem;
+	s->evoff = s->off + ev;
+	s->lone0 = s->nlone;
+	s->nlone += lone;
+	s->onevent(s->arg, (const char *)t + ev, k + 1 - ev, mem, nmem);
+	s->nevent++;
+	s->lastend = s->off + k + 1;
+	/* From here, a stop is the byte scanner's from after the event. */
+	ev = done = k + 1;
+	NEXT(k);
+	if (t[k] != ',')
+		goto bail;
+	NEXT(k);
+	if (t[k] != '{')
+		goto bail;
+	goto event;
+
+strslow:
+	/* q is a stop inside the string other than its closing quote. */
+	if (t[q] == '\\') {
+		esc = 1;
+		if ((e = fastesc(t, q, n, &lone)) == NONE)
+			goto bail;
+		if (t[q + 1] == '"') {
+			/* Taken for a closing quote: index afresh. */
+			RESTART(e, 1);
+			goto strnext;
+		}
+	} else if (t[q] >= 0x80) {
+		if ((e = fastutf8(t, q, n)) == NONE)
+			goto bail;
+	} else {
+		goto bail;	/* a control byte */
+	}
+	/* Past the stops inside the escape or sequence. */
+	while (e - base >= 64 && st.b < st.n) {
+		base = st.b;
+		bits = ix(&st);
+	}
+	if (e - base < 64)
+		bits &= ~(uint64_t)0 << (e - base);
+	else
+		bits = 0;
+strnext:
+	NEXT(q);
+	if (t[q] != '"')
+		goto strslow;
+	if (sret == 0)
+		goto keyend;
+	goto valstrend;
+
+bail:
+	*atev = ev != done;
+	return ev;
+#undef NEXT
+#undef RESTART
+}
+
+static int
+bestmode(void)
+{
+#ifdef HAVE_AVX2
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+	    __builtin_cpu_supports("popcnt"))
+		return JSCAN_AVX2;
+#endif
+#ifdef __SSE2__
+	return JSCAN_SSE2;
+#else
+	return JSCAN_SCALAR;
+#endif
+}
+
+int
+jscan_setmode(struct jscan *s, int mode)
+{
+	switch (mode) {
+	case JSCAN_BYTES:
+	case JSCAN_SCALAR:
+		break;
+	case JSCAN_SSE2:
+#ifdef __SSE2__
+		break;
+#else
+		return -1;
+#endif
+	case JSCAN_AVX2:
+#ifdef HAVE_AVX2
+		if (__builtin_cpu_supports("avx2") &&
+		    __builtin_cpu_supports("bmi") &&
+		    __builtin_cpu_supports("popcnt"))
+			break;
+#endif
+		return -1;
+	default:
+		return -1;
+	}
+	s->mode = mode;
+	return 0;
+}
+
+/* The mode TL_JSCAN names, else the best this CPU has. */
+static void
+envmode(struct jscan *s)
+{
+	static const char *const names[] = { "bytes", "scalar", "sse2", "avx2" };
+	const char *e = getenv("TL_JSCAN");
+	size_t i;
+
+	if (e == NULL || *e == '\0') {
+		s->mode = bestmode();
+		return;
+	}
+	for (i = 0; i < LEN(names); i++)
+		if (strcmp(e, names[i]) == 0)
+			break;
+	if (i == LEN(names))
+		tl_die("TL_JSCAN: unknown mode '%s' (bytes, scalar, sse2 or "
+		    "avx2)", e);
+	if (jscan_setmode(s, JSCAN_BYTES + (int)i) < 0)
+		tl_die("TL_JSCAN: this CPU has no %s", e);
 }
 
 void
@@ -106,6 +778,7 @@ jscan_init(struct jscan *s, size_t maxevent, jscan_fn *fn, void *arg)
 	s->onevent = fn;
 	s->arg = arg;
 	s->state = S_VALUE;
+	envmode(s);
 }
 
 void
@@ -170,7 +843,8 @@ jscan_feed(struct jscan *s, const char *buf, size_t n)
 	const unsigned char *seg = p;	/* the current event's bytes start here */
 	const unsigned char *kseg = p;	/* the current top-level key starts here */
 	struct jmember *m;
-	int c, v, rec;
+	size_t k;
+	int c, v, rec, atev;
 
 	if (s->err)
 		return -1;
@@ -205,7 +879,16 @@ value:
 		if (c != '{')
 			FAIL(strchr("[\"-0123456789tfn", c) && c != '\0' ?
 			    "event is not an object" : "expected a value");
+		if (s->mode != JSCAN_BYTES) {
+			k = fastevents(s, base, (size_t)(p - base),
+			    (size_t)(cend - base), &atev);
+			p = base + k;
+			if (!atev)
+				goto after;
+		}
 		s->inev = 1;
+		s->evoff = s->off + (uint64_t)(p - base);
+		s->lone0 = s->nlone;
 		s->evlen = 0;
 		s->nmem = 0;
 		s->cur1 = -1;
@@ -409,26 +1092,8 @@ str:
 	}
 	if (c < 0x20)
 		FAIL("control character in string");
-	/* The first byte of a UTF-8 sequence: RFC 3629's table. */
-	s->lo = 0x80;
-	s->hi = 0xbf;
-	if (c >= 0xc2 && c <= 0xdf) {
-		s->need = 1;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		s->need = 2;
-		if (c == 0xe0)
-			s->lo = 0xa0;
-		else if (c == 0xed)
-			s->hi = 0x9f;	/* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		s->need = 3;
-		if (c == 0xf0)
-			s->lo = 0x90;
-		else if (c == 0xf4)
-			s->hi = 0x8f;
-	} else {
+	if ((s->need = utf8lead(c, &s->lo, &s->hi)) == 0)
 		FAIL("invalid UTF-8 in string");
-	}
 	p++;
 utf8cont:
 	while (s->need > 0) {
@@ -469,26 +1134,39 @@ uhex:
 		s->sub++;
 		p++;
 	}
+	/*
+	 * A surrogate without its other half is valid JSON to Python,
+	 * read as U+FFFD (jstr_decode) and counted: nlone.
+	 */
 	if (s->hisurr) {
-		if (s->hex < 0xdc00 || s->hex > 0xdfff)
-			FAIL("unpaired surrogate in \\u escape");
 		s->hisurr = 0;
+		if (s->hex >= 0xdc00 && s->hex <= 0xdfff)
+			goto str;
+		s->nlone++;	/* the high half before; this one as it is */
+	}
+	if (s->hex >= 0xdc00 && s->hex <= 0xdfff) {
+		s->nlone++;
 		goto str;
 	}
-	if (s->hex >= 0xdc00 && s->hex <= 0xdfff)
-		FAIL("unpaired surrogate in \\u escape");
 	if (s->hex < 0xd800 || s->hex > 0xdbff)
 		goto str;
 	s->hisurr = 1;
 surr1:
 	NEED(S_SURR1);
-	if (*p != '\\')
-		FAIL("unpaired surrogate in \\u escape");
+	if (*p != '\\') {
+		s->hisurr = 0;
+		s->nlone++;
+		goto str;
+	}
 	p++;
 surr2:
 	NEED(S_SURR2);
-	if (*p != 'u')
-		FAIL("unpaired surrogate in \\u escape");
+	if (*p != 'u') {
+		/* Another escape after the lone high half. */
+		s->hisurr = 0;
+		s->nlone++;
+		goto esc;
+	}
 	p++;
 	s->sub = 0;
 	s->hex = 0;
@@ -596,6 +1274,8 @@ nexp:
 nend:
 	if (!(cls[*p] & C_DELIM))
 		FAIL("invalid number");
+	if (s->sub == N_EXP && RECVAL())
+		s->mem[s->nmem - 1].esc |= JM_VALEXP;
 scalarend:
 	if (RECVAL()) {
 		m = &s->mem[s->nmem - 1];
@@ -704,7 +1384,7 @@ decode(char *out, const char *s, size_t n, int tsv)
 {
 	const char *end = s + n, *q;
 	char *w = out;
-	unsigned cp;
+	unsigned cp, lo;
 
 	while ((q = memchr(s, '\\', (size_t)(end - s))) != NULL) {
 		memcpy(w, s, (size_t)(q - s));
@@ -719,10 +1399,14 @@ decode(char *out, const char *s, size_t n, int tsv)
 		case 'u':
 			cp = hex4(q + 2);
 			s = q + 6;
-			if (cp >= 0xd800 && cp <= 0xdbff) {
+			if (cp >= 0xd800 && cp <= 0xdbff && end - s >= 6 &&
+			    s[0] == '\\' && s[1] == 'u' &&
+			    (lo = hex4(s + 2)) >= 0xdc00 && lo <= 0xdfff) {
 				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				    (hex4(q + 8) - 0xdc00);
-				s = q + 12;
+				    (lo - 0xdc00);
+				s += 6;
+			} else if (cp >= 0xd800 && cp <= 0xdfff) {
+				cp = 0xfffd;	/* a lone half (jscan_feed) */
 			}
 			break;
 		default: cp = (unsigned char)q[1]; break;
@@ -746,45 +1430,184 @@ jstr_decode(char *out, const char *s, size_t n)
 	return decode(out, s, n, 0);
 }
 
+/*
+ * Copy t[p..) to *w up to the first byte that stops (whitespace or a
+ * quote outside strings, a quote or backslash inside), at most to end;
+ * returns that byte.  16 bytes at a time are copied whole, so *w needs
+ * room up to wend, 15 bytes past what it keeps.
+ */
+static inline const unsigned char *
+copyrun(const unsigned char *p, const unsigned char *end, char **wp,
+    char *wend, int instr)
+{
+	char *w = *wp;
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i blank = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n');
+	const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+	__m128i v, m;
+	unsigned bits;
+
+	while (end - p >= 16 && wend - w >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		m = _mm_cmpeq_epi8(v, quote);
+		if (instr)
+			m = _mm_or_si128(m, _mm_cmpeq_epi8(v, bslash));
+		else
+			m = _mm_or_si128(_mm_or_si128(m, _mm_cmpeq_epi8(v, blank)),
+			    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+			    _mm_cmpeq_epi8(v, cr)), _mm_cmpeq_epi8(v, tab)));
+		_mm_storeu_si128((__m128i *)(void *)w, v);
+		if ((bits = (unsigned)_mm_movemask_epi8(m)) != 0) {
+			*wp = w + __builtin_ctz(bits);
+			return p + __builtin_ctz(bits);
+		}
+		p += 16;
+		w += 16;
+	}
+#endif
+	while (p < end && *p != '"' && (instr ? *p != '\\' : !(cls[*p] & C_WS)))
+		*w++ = (char)*p++;
+	*wp = w;
+	return p;
+}
+
+/* The first byte in [p, end) that is not JSON whitespace, or end. */
+static inline const unsigned char *
+skipws(const unsigned char *p, const unsigned char *end)
+{
+#ifdef __SSE2__
+	const __m128i blank = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n');
+	const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+	__m128i v;
+	unsigned bits;
+
+	while (end - p >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		bits = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, blank), _mm_cmpeq_epi8(v, nl)),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab))))
+		    & 0xffff;
+		if (bits != 0)
+			return p + __builtin_ctz(bits);
+		p += 16;
+	}
+#endif
+	while (p < end && (cls[*p] & C_WS))
+		p++;
+	return p;
+}
+
+/*
+ * jval_tsv from p on, inside a string when instr is set (its opening
+ * quote written); w has room up to wend.  Returns the end written.
+ */
+static char *
+jval_rest(char *w, char *wend, const unsigned char *p,
+    const unsigned char *end, int instr)
+{
+	if (instr)
+		goto instring;
+	while ((p = copyrun(p, end, &w, wend, 0)) < end) {
+		if (*p != '"') {
+			/* Whitespace outside strings goes. */
+			p = skipws(p + 1, end);
+			continue;
+		}
+		*w++ = '"';
+		p++;
+instring:
+		/* The only byte of a string to escape is '\\'. */
+		while (*(p = copyrun(p, end, &w, wend, 1)) == '\\') {
+			*w++ = '\\';
+			*w++ = '\\';
+			if (*++p == '\\') {
+				*w++ = '\\';
+				*w++ = '\\';
+			} else {
+				*w++ = (char)*p;
+			}
+			p++;
+		}
+		*w++ = '"';
+		p++;
+	}
+	return w;
+}
+
+#ifdef HAVE_AVX2
+/*
+ * Whitespace outside strings squeezed out of 16 bytes at a time, with
+ * pshufb and a table of the shuffles that keep the bytes of each 8-bit
+ * mask; a block with a backslash goes to jval_rest, byte by byte.
+ */
+__attribute__((target("ssse3,popcnt"))) static size_t
+jval_ssse3(char *out, const char *s, size_t n)
+{
+	static unsigned char shuf[256][8];	/* shuf[m]: m's bits, first */
+	static int made;			/* shuf is filled in */
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i blank = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n');
+	const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	char *w = out, *wend = out + 2 * n;
+	unsigned q, ws, in, keep, instr = 0;
+	__m128i v;
+	int m, b, k;
+
+	if (!made) {
+		for (m = 0; m < 256; m++)
+			for (b = k = 0; b < 8; b++)
+				if (m & 1 << b)
+					shuf[m][k++] = (unsigned char)b;
+		made = 1;
+	}
+	while (end - p >= 16 && wend - w >= 16) {
+		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, bslash)) != 0)
+			break;
+		q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
+		ws = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, blank), _mm_cmpeq_epi8(v, nl)),
+		    _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab))));
+		/* Inside strings: each quote flips, from the opening one on. */
+		in = q ^ q << 1;
+		in ^= in << 2;
+		in ^= in << 4;
+		in ^= in << 8;
+		in = (in ^ (0 - instr)) & 0xffff;
+		keep = ~(ws & ~in) & 0xffff;
+		_mm_storel_epi64((__m128i *)(void *)w, _mm_shuffle_epi8(v,
+		    _mm_loadl_epi64((const __m128i *)(const void *)
+		    shuf[keep & 0xff])));
+		w += __builtin_popcount(keep & 0xff);
+		_mm_storel_epi64((__m128i *)(void *)w, _mm_shuffle_epi8(
+		    _mm_srli_si128(v, 8), _mm_loadl_epi64((const __m128i *)
+		    (const void *)shuf[keep >> 8])));
+		w += __builtin_popcount(keep >> 8);
+		instr = in >> 15;
+		p += 16;
+	}
+	return (size_t)(jval_rest(w, wend, p, end, (int)instr) - out);
+}
+#endif
+
 size_t
 jval_tsv(char *out, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + n, *q;
-	char *w = out;
-	int c;
+#ifdef HAVE_AVX2
+	/* (one test of the CPU and of TL_JSCAN, for the life of the process) */
+	static int simd = -1;
+	const char *e;
 
-	while (p < end) {
-		c = *p++;
-		switch (c) {
-		case ' ': case '\t': case '\n': case '\r':
-			break;
-		case '"':
-			*w++ = (char)c;
-			/* Copy the string; the only byte to escape is '\\'. */
-			for (;;) {
-				q = strscan(p, end);
-				memcpy(w, p, (size_t)(q - p));
-				w += q - p;
-				p = q + 1;
-				if ((c = *q) == '"')
-					break;
-				*w++ = (char)c;
-				if (c == '\\') {
-					*w++ = '\\';
-					if ((c = *p++) == '\\') {
-						*w++ = '\\';
-						*w++ = '\\';
-					} else {
-						*w++ = (char)c;
-					}
-				}
-			}
-			*w++ = '"';
-			break;
-		default:
-			*w++ = (char)c;
-			break;
-		}
-	}
-	return (size_t)(w - out);
+	if (simd < 0)
+		simd = __builtin_cpu_supports("ssse3") &&
+		    __builtin_cpu_supports("popcnt") &&
+		    ((e = getenv("TL_JSCAN")) == NULL ||
+		    (strcmp(e, "bytes") != 0 && strcmp(e, "scalar") != 0));
+	if (simd)
+		return jval_ssse3(out, s, n);
+#endif
+	return (size_t)(jval_rest(out, out + 2 * n,
+	    (const unsigned char *)s, (const unsigned char *)s + n, 0) - out);
 }

@@ -5,7 +5,7 @@
  *
  * The scanner (jscan_*) is fed the JSON text in chunks of any size.  It
  * checks the whole text against the JSON grammar (strings: escapes,
- * surrogate pairs, UTF-8; numbers; nesting up to JSCAN_MAXDEPTH) while
+ * UTF-8; numbers; nesting up to JSCAN_MAXDEPTH) while
  * holding only a depth stack, and hands every element of the
  * traceEvents array (or of a bare top-level array) to a callback as one
  * contiguous, valid JSON object.  Everything else in the trace
@@ -17,6 +17,13 @@
  * name nothing deeper, so nothing deeper is taken apart: a second pass
  * with a tokeniser (jsmn) costs as much again as the whole scan.
  * jstr_tsv and jval_tsv render one value as a tl(7) field.
+ *
+ * Inside the events array, whole events are scanned a 64-byte block at
+ * a time (simdjson's way: bit masks of quotes, structural characters
+ * and string bodies, then only the tokens visited), with SSE2 or AVX2
+ * where the CPU has them.  Anything that block scan cannot vouch for
+ * (an event cut by the end of a chunk, any error) is scanned again
+ * byte by byte, which alone decides what is an error and where.
  */
 #ifndef JSCAN_H
 #define JSCAN_H
@@ -28,8 +35,20 @@
 #define JSCAN_MAXEVENT (64 << 20)	/* default largest event, bytes */
 #define JSCAN_MAXMEMBERS (1 << 20)	/* most keys recorded for one event */
 
-/* Escape flags of a member (jmember.esc). */
-enum { JM_KEYESC = 1, JM_VALESC = 2 };
+/* How events are scanned (jscan.mode; TL_JSCAN names them). */
+enum {
+	JSCAN_BYTES = 1,	/* byte by byte only: "bytes" */
+	JSCAN_SCALAR,		/* blocks classified in plain C: "scalar" */
+	JSCAN_SSE2,		/* ... with SSE2: "sse2" */
+	JSCAN_AVX2		/* ... with AVX2: "avx2" */
+};
+
+/* Flags of a member (jmember.esc). */
+enum {
+	JM_KEYESC = 1,	/* the key has \ escapes */
+	JM_VALESC = 2,	/* the string value has \ escapes */
+	JM_VALEXP = 4	/* the number value has an exponent */
+};
 
 /*
  * One key of an event object, or of an object that is the value of
@@ -42,7 +61,7 @@ struct jmember {
 	uint32_t vallen;	/* its length in bytes */
 	int parent;		/* the member whose value holds this key, or -1 */
 	char type;		/* '"' string, '{' object, '[' array, '0' number, 't' literal */
-	char esc;		/* JM_KEYESC, JM_VALESC: the text has \ escapes */
+	char esc;		/* JM_KEYESC, JM_VALESC, JM_VALEXP */
 };
 
 /*
@@ -61,9 +80,13 @@ struct jscan {
 	size_t maxevent;	/* an event longer than this is an error */
 	jscan_fn *onevent;	/* called for each complete event */
 	void *arg;		/* passed to onevent */
+	int mode;		/* JSCAN_BYTES ... JSCAN_AVX2 */
 
 	uint64_t off;		/* stream offset of the next chunk's first byte */
 	uint64_t nevent;	/* events done: the UID of the one being read or handed out */
+	uint64_t evoff;		/* stream offset of the event handed out */
+	uint64_t nlone;		/* \u surrogates without their other half */
+	uint64_t lone0;		/* nlone when the event handed out began */
 	uint64_t lastend;	/* offset just past the last complete event */
 	int state;		/* where scanning resumes (enum in jscan.c) */
 	int sub;		/* step inside a string escape, number or literal */
@@ -103,8 +126,12 @@ struct jscan {
 /*
  * Start scanning a new stream; maxevent 0 means JSCAN_MAXEVENT.  s is
  * zeroed memory or a scanner used before, whose buffers are reused.
+ * The mode is the best this CPU has, or the environment's TL_JSCAN
+ * (bytes, scalar, sse2, avx2: for tests; a mode the CPU lacks is fatal).
  */
 void jscan_init(struct jscan *s, size_t maxevent, jscan_fn *fn, void *arg);
+/* Scan in mode (JSCAN_BYTES ...); -1 if this CPU cannot. */
+int jscan_setmode(struct jscan *s, int mode);
 /* Scan the next n bytes; 0, or -1 with s->err set. */
 int jscan_feed(struct jscan *s, const char *p, size_t n);
 /* The stream ended; 0 if the trace was whole, else -1 with s->err set. */
@@ -117,7 +144,11 @@ void jscan_free(struct jscan *s);
  * escape grows); returns the bytes written.
  */
 size_t jstr_tsv(char *out, const char *s, size_t n);
-/* Decode the JSON string body s[0..n) into out (room for n bytes). */
+/*
+ * Decode the JSON string body s[0..n) into out (room for n bytes).  A
+ * \u surrogate without its other half, which Python reads as a lone
+ * surrogate, becomes U+FFFD: UTF-8 cannot hold it.
+ */
 size_t jstr_decode(char *out, const char *s, size_t n);
 /*
  * Write the valid JSON value s[0..n) as compact JSON text (whitespace

@@ -364,3 +364,97 @@ num_ns_to_us(int64_t ns, char *buf, size_t size)
 	}
 	return buf;
 }
+
+/*
+ * numpy's pairwise summation (np.sum, np.mean, np.std): blocks of
+ * eight partial sums up to 128 values, halves (multiples of 8) above.
+ */
+double
+num_pwsum(const double *a, size_t n)
+{
+	double r[8], res;
+	size_t i, j, n2;
+
+	if (n < 8) {
+		res = 0.;
+		for (i = 0; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	if (n <= 128) {
+		for (j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		res = ((r[0] + r[1]) + (r[2] + r[3])) +
+		    ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	n2 = n / 2;
+	n2 -= n2 % 8;
+	return num_pwsum(a, n2) + num_pwsum(a + n2, n - n2);
+}
+
+size_t
+num_plain(char *out, size_t size, const char *s, size_t len)
+{
+	const char *end = s + len, *p = s, *m;
+	char d[64];		/* the mantissa's digits, point dropped */
+	size_t nd = 0, w = 0, lo, hi;
+	long point = -1, exp = 0, i;
+	int neg = 0, eneg = 0;
+
+	if (p < end && *p == '-')
+		neg = *p++ == '-';
+	for (m = p; p < end && ((*p >= '0' && *p <= '9') || *p == '.'); p++) {
+		if (*p == '.')
+			point = (long)nd;
+		else if (nd < sizeof(d))
+			d[nd++] = *p;
+		else
+			return 0;
+	}
+	if (point < 0)
+		point = (long)nd;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		if (++p < end && (*p == '-' || *p == '+'))
+			eneg = *p++ == '-';
+		for (; p < end; p++)
+			if ((exp = exp * 10 + (*p - '0')) > 100000)
+				exp = 100000;
+	}
+	(void)m;
+	/* The value is 0.d[0..nd) times 10^point. */
+	point += eneg ? -exp : exp;
+	for (lo = 0; lo < nd && d[lo] == '0'; lo++)
+		;
+	if (lo == nd || point - (long)lo < -400) {
+		/* Zero, or below 1e-400: zero as a double too. */
+		if (size < 3 + (size_t)neg)
+			return 0;
+		memcpy(out, &"-0.0"[!neg], 3 + (size_t)neg);
+		return 3 + (size_t)neg;
+	}
+	/* Whole part d[lo..point), fraction d[point..hi), zeros trimmed. */
+	for (lo = 0; lo < nd && (long)lo < point && d[lo] == '0'; lo++)
+		;
+	for (hi = nd; hi > 0 && (long)hi > point && d[hi - 1] == '0'; hi--)
+		;
+#define PUT(c) do { if (w >= size) return 0; out[w++] = (c); } while (0)
+	if (neg)
+		PUT('-');
+	if ((long)lo >= point)
+		PUT('0');
+	for (i = (long)lo; i < point; i++)
+		PUT(i < (long)nd ? d[i] : '0');
+	PUT('.');
+	if ((long)hi <= point)
+		PUT('0');
+	for (i = point; i < (long)hi; i++)
+		PUT(i < 0 ? '0' : d[i]);
+#undef PUT
+	return w;
+}

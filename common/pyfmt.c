@@ -12,7 +12,8 @@
 
 #include "tl.h"
 
-#define PYLIT_DEPTH 256	/* deeper JSON is not a shape; refuse it */
+/* As deep as tl-parse lets a value nest (JSCAN_MAXDEPTH): all of it. */
+#define PYLIT_DEPTH 1024
 
 /* A cursor over JSON text. */
 struct jcur {
@@ -50,31 +51,6 @@ hex4(const char *p, unsigned *v)
 	return 0;
 }
 
-static void
-utf8(struct buf *b, unsigned cp)
-{
-	char u[4];
-
-	if (cp < 0x80) {
-		buf_addc(b, (char)cp);
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 2);
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 3);
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		u[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		u[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		buf_add(b, u, 4);
-	}
-}
-
 int
 json_unescape(struct buf *out, const char *s, size_t n)
 {
@@ -108,7 +84,7 @@ json_unescape(struct buf *out, const char *s, size_t n)
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				p += 6;
 			}
-			utf8(out, cp);
+			buf_addcp(out, cp);
 			break;
 		default:
 			return -1;
@@ -335,8 +311,13 @@ pylit_field(struct buf *b, const char *s, size_t len)
 
 /* ---- JSON out: the kernel lists TraceLens keeps as lists of dicts ---- */
 
-void
-json_str(struct buf *b, const char *s, size_t len)
+/*
+ * s[0..len) as a JSON string: quote and backslash escaped, the other
+ * bytes below 0x20 as \u00XX, or with py as Python's json module
+ * writes \b \f \n \r \t.
+ */
+static void
+jstr(struct buf *b, const char *s, size_t len, int py)
 {
 	size_t i, run;
 	char u[8];
@@ -344,13 +325,23 @@ json_str(struct buf *b, const char *s, size_t len)
 	buf_addc(b, '"');
 	for (i = run = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		const char *e = NULL;
 
 		if (c != '"' && c != '\\' && c >= 0x20)
 			continue;
 		/* (the bytes that need no escape go in runs) */
 		buf_add(b, s + run, i - run);
 		run = i + 1;
-		if (c < 0x20) {
+		switch (py ? c : 0) {
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		}
+		if (e != NULL) {
+			buf_adds(b, e);
+		} else if (c < 0x20) {
 			snprintf(u, sizeof(u), "\\u%04x", c);
 			buf_adds(b, u);
 		} else {
@@ -360,6 +351,18 @@ json_str(struct buf *b, const char *s, size_t len)
 	}
 	buf_add(b, s + run, len - run);
 	buf_addc(b, '"');
+}
+
+void
+json_str(struct buf *b, const char *s, size_t len)
+{
+	jstr(b, s, len, 0);
+}
+
+void
+json_pystr(struct buf *b, const char *s, size_t len)
+{
+	jstr(b, s, len, 1);
 }
 
 void
@@ -388,3 +391,4 @@ json_val(struct buf *b, const char *s, size_t len)
 	json_str(b, t, n);
 	free(t);
 }
+

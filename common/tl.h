@@ -187,6 +187,28 @@ void rec_puts(FILE *fp, const char *s);
 /* Write fields as one record (each escaped), then a newline. */
 void rec_write(FILE *fp, const char *const *fields, size_t n);
 
+/* ---- reread.c: rows read twice, by offset ---- */
+
+/* A record stream read once in order, then again row by row by offset. */
+struct reread {
+	struct rec_reader *r;	/* the stream's reader (its header read), not owned */
+	FILE *fp;		/* what the rows are read again from: r->fp or copy */
+	FILE *copy;		/* the copy of a stream that cannot seek, or NULL; owned */
+	int flushed;		/* copy is flushed, for reading */
+	off_t base;		/* offset of the first record in fp */
+	off_t off;		/* offset of the next record, from base */
+	char *line;		/* the row read again, owned */
+	size_t cap;		/* allocated size of line */
+};
+
+/* Start, after rec_read_header(r); copies r's stream when it cannot seek. */
+void rr_open(struct reread *rr, struct rec_reader *r);
+/* The next record into r's fields (rec_read) and its offset; 0 at EOF. */
+int rr_next(struct reread *rr, off_t *off);
+/* The record at off into r's fields; lineno for messages. */
+void rr_read(struct reread *rr, off_t off, size_t lineno);
+void rr_close(struct reread *rr);
+
 /* ---- num.c: numbers ---- */
 
 /*
@@ -203,6 +225,17 @@ int num_int64(const char *s, size_t len, int64_t *v);
 char *num_pyrepr(double d, char *buf, size_t size);
 /* Format integer nanoseconds as microseconds, shortest exact decimal. */
 char *num_ns_to_us(int64_t ns, char *buf, size_t size);
+/* numpy's pairwise sum of a[0..n) (np.sum of a float64 array). */
+double num_pwsum(const double *a, size_t n);
+/*
+ * Write the valid JSON number s[0..len), which has a fraction or an
+ * exponent (a float to Python), as a plain decimal of the same exact
+ * value that reads as a float: "1.12e3" as "1120.0", "-5E-3" as
+ * "-0.005".  Returns its length, 0 if it needs more than size bytes
+ * (or its mantissa more than 64 digits).  A value below 1e-400, 0
+ * as a double, is "0.0".
+ */
+size_t num_plain(char *out, size_t size, const char *s, size_t len);
 
 /* ---- buf.c: growable buffers ---- */
 
@@ -216,6 +249,8 @@ struct buf {
 void buf_add(struct buf *b, const char *s, size_t n);
 void buf_adds(struct buf *b, const char *s);
 void buf_addc(struct buf *b, char c);
+/* Append the code point cp as UTF-8. */
+void buf_addcp(struct buf *b, unsigned cp);
 void buf_reset(struct buf *b);
 void buf_free(struct buf *b);
 
@@ -241,6 +276,9 @@ int json_unescape(struct buf *b, const char *s, size_t n);
 void pystr(struct buf *b, const char *s, size_t len);
 /* Append s[0..len) as a JSON string, quotes included. */
 void json_str(struct buf *b, const char *s, size_t len);
+/* Append s[0..len) as Python's json.dumps(ensure_ascii=False) writes a
+ * string: \b \f \n \r \t short, other controls \u00XX. */
+void json_pystr(struct buf *b, const char *s, size_t len);
 /*
  * Append the record field s[0..len) (escaped, as rec.c keeps it) as a
  * JSON value: a finite number stays as written, "" is null, anything
@@ -254,5 +292,14 @@ void json_val(struct buf *b, const char *s, size_t len);
 void csv_cell(FILE *fp, const char *s, size_t len);
 /* Write the separator before every cell but the first of a row. */
 void csv_sep(FILE *fp, int first);
+/* Append s[0..len) to b as one cell, quoted as csv_cell quotes it. */
+void csv_bcell(struct buf *b, const char *s, size_t len);
+/* Append the record field s[0..len) (escaped, tl(7)) as a text cell. */
+void csv_bfield(struct buf *b, const char *s, size_t len);
+/* Append d as pandas writes a float: repr, NaN an empty cell. */
+void csv_bnum(struct buf *b, double d);
+/* Append the record field s[0..len), JSON, as a Python literal with
+ * lists ([[4, 197, 768], []]); a field that is not JSON as text. */
+void csv_blist(struct buf *b, const char *s, size_t len);
 
 #endif

@@ -26,14 +26,16 @@
 enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT, OP_KCAT,
-	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS
+	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
+	OP_ADD, OP_JOIN
 };
 
 /* The name of each operation on the command line, by enum opkind. */
 static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
-	"kstats", "ktrunc", "union", "span", "gaps", "minus"
+	"kstats", "ktrunc", "union", "span", "gaps", "minus",
+	"add", "join"
 };
 
 /* A growable array of intervals. */
@@ -349,36 +351,6 @@ dblcmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* numpy's pairwise summation (np.sum, np.mean, np.std). */
-static double
-pairwise(const double *a, size_t n)
-{
-	double r[8], res;
-	size_t i, j, n2;
-
-	if (n < 8) {
-		res = 0.;
-		for (i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		for (j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		    ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	n2 = n / 2;
-	n2 -= n2 % 8;
-	return pairwise(a, n2) + pairwise(a + n2, n - n2);
-}
-
 /* Median of a[0..n), n > 0; sorts a. */
 static double
 median(double *a, size_t n)
@@ -591,7 +563,7 @@ kput(FILE *fp, struct op *o)
 		if (k->name.s == NULL)
 			buf_add(&k->name, "", 0);
 		n = k->n;
-		res[i].total = pairwise(k->d, n);
+		res[i].total = num_pwsum(k->d, n);
 		if (n == 0) {
 			res[i].empty = 1;
 			continue;
@@ -605,7 +577,7 @@ kput(FILE *fp, struct op *o)
 
 			sq[j] = dv * dv;
 		}
-		res[i].std = sqrt(pairwise(sq, n) / (double)n);
+		res[i].std = sqrt(num_pwsum(sq, n) / (double)n);
 		res[i].med = median(x, n);
 		res[i].min = x[0];
 		res[i].max = x[n - 1];
@@ -745,6 +717,20 @@ opadd(struct op *o, struct rec_reader *r)
 		o->comp = t - o->sum - y;
 		o->sum = t;
 		o->n++;
+		break;
+	case OP_ADD:
+		if (len == 0)
+			break;
+		/* Python's sum() or +=: one after another, in order */
+		o->sum += getnum(o, s, len, r);
+		o->n++;
+		break;
+	case OP_JOIN:
+		if (len == 0)
+			break;
+		if (o->n++ > 0)
+			buf_adds(&o->txt, "; ");
+		buf_add(&o->txt, s, len);
 		break;
 	case OP_STD:
 		if (len == 0)
@@ -900,7 +886,11 @@ opput(FILE *fp, struct op *o)
 		fprintf(fp, "%zu", o->n);
 		break;
 	case OP_SUM:
+	case OP_ADD:
 		putnum(fp, o->sum);
+		break;
+	case OP_JOIN:
+		fwrite(o->txt.s ? o->txt.s : "", 1, o->txt.len, fp);
 		break;
 	case OP_MEAN:
 		if (o->n > 0)
@@ -915,7 +905,7 @@ opput(FILE *fp, struct op *o)
 			putnum(fp, median(o->vals, o->nvals));
 		break;
 	case OP_NPSUM:
-		putnum(fp, pairwise(o->vals, o->nvals));
+		putnum(fp, num_pwsum(o->vals, o->nvals));
 		break;
 	case OP_MIN:
 	case OP_MAX:

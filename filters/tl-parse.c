@@ -18,6 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "jscan.h"
 #include "rocprof.h"
@@ -29,6 +32,7 @@
 #define SLOTSZ (1 << 20)	/* bytes of text in one chunk */
 #define OUTBUF (1 << 20)	/* records are written in blocks of this */
 #define SNIFFMAX (64 << 10)	/* bytes looked at to tell a rocprofv3 file */
+#define NUMMAX 1024		/* longest number written without exponent */
 
 /* Top-level keys of an event that can be fields. */
 enum { K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ID, K_BP, K_S,
@@ -41,14 +45,14 @@ static const char deffields[] = "UID,ph,cat,name,pid,tid,ts,dur,id,bp,"
     "correlation,External id,stream,Sequence number,Input Dims,Input type,"
     "Input Strides,Concrete Inputs,value,Process Group Name,"
     "Process Group Ranks,Collective name,Group size,dtype,In msg nelems,"
-    "Out msg nelems,In split size,Out split size";
+    "Out msg nelems,In split size,Out split size,lone surrogates";
 
 /* What an output field is made of. */
-enum { F_UID, F_TOP, F_ARG, F_VALUE };
+enum { F_UID, F_TOP, F_ARG, F_VALUE, F_LONE };
 
 /* One output field. */
 struct field {
-	int kind;		/* F_UID, F_TOP, F_ARG or F_VALUE */
+	int kind;		/* F_UID, F_TOP, F_ARG, F_VALUE or F_LONE */
 	int idx;		/* the K_ key (F_TOP) or argkey index (F_ARG) */
 };
 
@@ -56,7 +60,7 @@ struct field {
 struct argkey {
 	const char *s;		/* the key, points into the -f list */
 	size_t len;		/* its length */
-	int next;		/* the next argkey in its bylen chain, or -1 */
+	int next;		/* the next argkey in its chain of argidx, or -1 */
 };
 
 /* Options and what they parse into. */
@@ -65,7 +69,7 @@ static const char **fieldname;	/* their names, for the header */
 static size_t nfields;		/* how many fields */
 static struct argkey *argkeys;	/* keys of args some field needs */
 static size_t nargkeys;		/* how many argkeys */
-static int bylen[64];		/* argkeys by length mod 64: first of a chain */
+static int argidx[256];		/* argkeys by keyhash: first of a chain */
 static int vname = -1, vlabels = -1, vsort = -1;	/* argkeys for value */
 static size_t maxref;		/* most fields that can show one member */
 static struct argkey *cats;	/* -c: categories kept, or none */
@@ -80,6 +84,10 @@ struct obuf {
 	size_t cap;	/* bytes allocated */
 };
 
+/* A field's member (parse.slot) that is not one: the UID, the count. */
+#define M_UID (-2)
+#define M_LONE (-3)
+
 /* Parsing the traces.  Ownership: all owned but name. */
 struct parse {
 	const char *name;	/* the current trace's name for messages */
@@ -92,10 +100,18 @@ struct parse {
 	struct buf rec;		/* one rocprofv3 record */
 	int top[NTOP];		/* member of each top-level key, or -1 */
 	int *arg;		/* member of each argkey in args, or -1 */
-	int **slot;		/* per field: its entry of top or arg, or NULL */
+	int value;		/* the member value stands for, or -1 */
+	int uid;		/* M_UID, what slot points to for UID */
+	int lone;		/* M_LONE, ... for lone surrogates */
+	int **slot;		/* per field: its member (top, arg, value, uid) */
+	int hasvalue;		/* some field is value */
+	char uidtext[24];	/* the last UID written, in decimal */
+	size_t uidlen;		/* its length; 0 before the first */
+	uint64_t uidnum;	/* its value */
 	char *key;		/* a key or string decoded, when it has escapes */
 	size_t keycap;		/* allocated size of key */
 	struct obuf out;	/* records to write */
+	size_t room;		/* room reserved for the record being written */
 };
 
 /* One buffer of inflated text passed from the inflater to the parser. */
@@ -199,15 +215,22 @@ findkey(const struct argkey *keys, size_t nkeys, const char *k, size_t n)
 	return -1;
 }
 
-/* The argkey named k[0..n), found through the chains of bylen. */
+/* Where in argidx the chain of key k[0..n) starts. */
+static size_t
+keyhash(const char *k, size_t n)
+{
+	return n == 0 ? 0 : (n * 31 + (unsigned char)k[0] * 7 +
+	    (unsigned char)k[n - 1]) % LEN(argidx);
+}
+
+/* The argkey named k[0..n), or -1; most keys of args are none. */
 static int
 findarg(const char *k, size_t n)
 {
 	int i;
 
-	for (i = bylen[n % LEN(bylen)]; i >= 0; i = argkeys[i].next)
-		if (argkeys[i].len == n && argkeys[i].s[0] == k[0] &&
-		    memcmp(argkeys[i].s, k, n) == 0)
+	for (i = argidx[keyhash(k, n)]; i >= 0; i = argkeys[i].next)
+		if (argkeys[i].len == n && memcmp(argkeys[i].s, k, n) == 0)
 			return i;
 	return -1;
 }
@@ -215,6 +238,47 @@ findarg(const char *k, size_t n)
 /* Which top-level key k[0..n) is, or -1: every event has several. */
 static int
 findtop(const char *k, size_t n)
+{
+	uint32_t w;
+
+	/*
+	 * A key in the event's text is followed by at least 3 bytes (":0}"),
+	 * so 4 can be read; those past the key are masked off.
+	 */
+#define W(a, b, c, d) ((uint32_t)(unsigned char)(a) | \
+	(uint32_t)(unsigned char)(b) << 8 | \
+	(uint32_t)(unsigned char)(c) << 16 | (uint32_t)(unsigned char)(d) << 24)
+	/* Each key as 4 bytes, and by length and first letter (mod 32). */
+	static const uint32_t word[NTOP] = {
+		W('p', 'h', 0, 0), W('c', 'a', 't', 0), W('n', 'a', 'm', 'e'),
+		W('p', 'i', 'd', 0), W('t', 'i', 'd', 0), W('t', 's', 0, 0),
+		W('d', 'u', 'r', 0), W('i', 'd', 0, 0), W('b', 'p', 0, 0),
+		W('s', 0, 0, 0), W('a', 'r', 'g', 's')
+	};
+#define AT(n, c) [(n) << 5 | ((c) & 31)]
+	static const signed char cand[5 << 5] = {
+		AT(1, 's') = K_S + 1, AT(2, 'p') = K_PH + 1,
+		AT(2, 't') = K_TS + 1, AT(2, 'i') = K_ID + 1,
+		AT(2, 'b') = K_BP + 1, AT(3, 'c') = K_CAT + 1,
+		AT(3, 'p') = K_PID + 1, AT(3, 't') = K_TID + 1,
+		AT(3, 'd') = K_DUR + 1, AT(4, 'n') = K_NAME + 1,
+		AT(4, 'a') = K_ARGS + 1
+	};
+#undef AT
+	int i;
+
+	if (n > 4)
+		return -1;
+	w = W(k[0], k[1], k[2], k[3]) & (n == 4 ? ~(uint32_t)0 :
+	    ((uint32_t)1 << 8 * n) - 1);
+#undef W
+	i = cand[n << 5 | ((unsigned char)k[0] & 31)] - 1;
+	return i >= 0 && word[i] == w ? i : -1;
+}
+
+/* findtop of any k[0..n), however short its buffer. */
+static int
+findtopname(const char *k, size_t n)
 {
 	int i;
 
@@ -267,14 +331,12 @@ streq(struct parse *ps, const char *ev, const struct jmember *m, int i,
 	return n == strlen(s) && memcmp(k, s, n) == 0;
 }
 
-/* The member that value stands for: a metadata event's payload. */
+/* The member that value stands for in a metadata event: its payload. */
 static int
 valueof(struct parse *ps, const char *ev, const struct jmember *m)
 {
 	int k = ps->top[K_NAME];
 
-	if (!streq(ps, ev, m, ps->top[K_PH], "M"))
-		return -1;
 	if (streq(ps, ev, m, k, "process_name") ||
 	    streq(ps, ev, m, k, "thread_name"))
 		return ps->arg[vname];
@@ -299,6 +361,115 @@ keepcat(struct parse *ps, const char *ev, const struct jmember *m)
 	return findkey(cats, ncats, k, n) >= 0;
 }
 
+/*
+ * Copy n bytes from src, which can be read for room bytes, to dst,
+ * which has 16 bytes of room: most values are short, and a copy of 16
+ * bytes whatever their length is faster than memcpy's choices.
+ */
+static inline void
+copy(char *dst, const char *src, size_t n, size_t room)
+{
+#ifdef __SSE2__
+	if (n <= 16 && room >= 16) {
+		_mm_storeu_si128((__m128i *)(void *)dst,
+		    _mm_loadu_si128((const __m128i *)(const void *)src));
+		return;
+	}
+#else
+	(void)room;
+#endif
+	memcpy(dst, src, n);
+}
+
+/*
+ * Write a number with an exponent as a plain decimal (num_plain), so
+ * that sort -n and the later stages read its value; the record being
+ * written, at w, grows to hold it.  Field i names it in an error.
+ */
+static char *
+plain(struct parse *ps, char *w, const char *s, size_t n, size_t i)
+{
+	char num[NUMMAX];
+	size_t len, at = (size_t)(w - ps->out.b);
+
+	if ((len = num_plain(num, sizeof(num), s, n)) == 0) {
+		oflushall(&ps->out);
+		tl_die("%s: event %" PRIu64 ": %s: number too large: %.*s",
+		    ps->name, ps->js.nevent, fieldname[i], (int)MIN(n, 40), s);
+	}
+	/* Room as reserved for the whole record, past the number. */
+	tl_grow((void **)&ps->out.b, &ps->out.cap, at + len + ps->room, 1);
+	memcpy(ps->out.b + at, num, len);
+	return ps->out.b + at + len;
+}
+
+/* Is member i (or -1) the one-byte string c? */
+static int
+streq1(const char *ev, const struct jmember *m, int i, int c)
+{
+	return i >= 0 && m[i].type == '"' && m[i].vallen == 1 &&
+	    !(m[i].esc & JM_VALESC) && ev[m[i].val] == c;
+}
+
+/*
+ * A GPU event without a number ts and dur stops TraceLens (a KeyError
+ * on "dur"), and makes no sense in a timeline: name it here, where the
+ * trace and the event are known.
+ */
+static void
+gputimes(struct parse *ps, const char *ev, const struct jmember *m)
+{
+	static const char *const gpucat[] = { "kernel", "gpu_memcpy",
+	    "gpu_memset" };
+	const char *cat, *what = NULL;
+	size_t i, n;
+	int ts = ps->top[K_TS], dur = ps->top[K_DUR];
+
+	cat = text(ps, ev, m[ps->top[K_CAT]].val, m[ps->top[K_CAT]].vallen,
+	    m[ps->top[K_CAT]].esc & JM_VALESC, &n);
+	for (i = 0; i < LEN(gpucat); i++)
+		if (n == strlen(gpucat[i]) && memcmp(cat, gpucat[i], n) == 0)
+			break;
+	if (i == LEN(gpucat))
+		return;
+	if (ts < 0)
+		what = "without ts";
+	else if (m[ts].type != '0')
+		what = "whose ts is not a number";
+	else if (dur < 0)
+		what = "without dur";
+	else if (m[dur].type != '0')
+		what = "whose dur is not a number";
+	if (what == NULL)
+		return;
+	oflushall(&ps->out);
+	tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): %s event %s",
+	    ps->name, ps->js.evoff, ps->js.nevent, gpucat[i], what);
+}
+
+/* Write the UID n, counted up from the last one where it can be. */
+static char *
+putuid(struct parse *ps, char *w, uint64_t n)
+{
+	size_t i;
+
+	if (ps->uidlen > 0 && n == ps->uidnum + 1) {
+		for (i = ps->uidlen; i > 0 && ps->uidtext[i - 1] == '9'; i--)
+			ps->uidtext[i - 1] = '0';
+		if (i > 0) {
+			ps->uidtext[i - 1]++;
+		} else {
+			memmove(ps->uidtext + 1, ps->uidtext, ps->uidlen++);
+			ps->uidtext[0] = '1';
+		}
+	} else {
+		ps->uidlen = (size_t)(putu64(ps->uidtext, n) - ps->uidtext);
+	}
+	ps->uidnum = n;
+	memcpy(w, ps->uidtext, ps->uidlen);
+	return w + ps->uidlen;
+}
+
 /* Find the fields of one event and write its record. */
 static void
 onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
@@ -317,9 +488,14 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		ps->arg[i] = -1;
 	/* Duplicate keys: the last wins, as in Python's json. */
 	for (i = 0; i < nm; i++) {
-		k = text(ps, ev, m[i].key, m[i].keylen, m[i].esc & JM_KEYESC, &n);
 		if (m[i].parent < 0) {
-			if ((idx = findtop(k, n)) < 0)
+			if (!(m[i].esc & JM_KEYESC)) {
+				idx = findtop(ev + m[i].key, m[i].keylen);
+			} else {
+				k = text(ps, ev, m[i].key, m[i].keylen, 1, &n);
+				idx = findtopname(k, n);
+			}
+			if (idx < 0)
 				continue;
 			ps->top[idx] = (int)i;
 			if (idx == K_ARGS && m[i].type == '{') {
@@ -327,47 +503,59 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 				for (n = 0; n < nargkeys; n++)
 					ps->arg[n] = -1;
 			}
-		} else if (m[i].parent == args && nargkeys > 0 &&
-		    (idx = findarg(k, n)) >= 0) {
-			ps->arg[idx] = (int)i;
+		} else if (m[i].parent == args && nargkeys > 0) {
+			k = text(ps, ev, m[i].key, m[i].keylen,
+			    m[i].esc & JM_KEYESC, &n);
+			if ((idx = findarg(k, n)) >= 0)
+				ps->arg[idx] = (int)i;
 		}
 	}
 	if (ps->top[K_ARGS] != args)
 		for (i = 0; i < nargkeys; i++)
 			ps->arg[i] = -1;
+	if ((idx = ps->top[K_CAT]) >= 0 && m[idx].type == '"' &&
+	    (ev[m[idx].val] == 'k' || ev[m[idx].val] == 'g' ||
+	    (m[idx].esc & JM_VALESC)))
+		gputimes(ps, ev, m);
 	if (ncats > 0 && !keepcat(ps, ev, m))
 		return;
+	ps->value = -1;
+	if (ps->hasvalue && (idx = ps->top[K_PH]) >= 0 &&
+	    (m[idx].esc & JM_VALESC ? streq(ps, ev, m, idx, "M") :
+	    streq1(ev, m, idx, 'M')))
+		ps->value = valueof(ps, ev, m);
 
 	/*
 	 * Room for the record: values come from the event and escapes at
-	 * most double them; no member is in more than maxref fields.
+	 * most double them; no member is in more than maxref fields; copy
+	 * writes up to 16 bytes past a value.
 	 */
-	w = oroom(&ps->out, nfields + 24 + 2 * len * maxref);
+	ps->room = nfields + 24 + 16 + 2 * len * maxref;
+	w = oroom(&ps->out, ps->room);
 	for (i = 0; i < nfields; i++) {
-		if (i > 0)
-			*w++ = '\t';
-		if (ps->slot[i] != NULL)
-			idx = *ps->slot[i];
-		else if (fields[i].kind == F_VALUE)
-			idx = valueof(ps, ev, m);
-		else {
-			w = putu64(w, ps->js.nevent);
-			continue;
+		if ((idx = *ps->slot[i]) >= 0) {
+			f = &m[idx];
+			if (f->type == '{' || f->type == '[') {
+				w += jval_tsv(w, ev + f->val, f->vallen);
+			} else if (f->esc & JM_VALESC) {
+				w += jstr_tsv(w, ev + f->val, f->vallen);
+			} else if (f->esc & JM_VALEXP) {
+				w = plain(ps, w, ev + f->val, f->vallen, i);
+			} else {
+				/* No escapes: no byte that tl(7) escapes. */
+				copy(w, ev + f->val, f->vallen, len - f->val);
+				w += f->vallen;
+			}
+		} else if (idx == -1) {
+			/* missing: the most common */
+		} else if (idx == M_UID) {
+			w = putuid(ps, w, ps->js.nevent);
+		} else if (ps->js.nlone > ps->js.lone0) {
+			w = putu64(w, ps->js.nlone - ps->js.lone0);
 		}
-		if (idx < 0)
-			continue;
-		f = &m[idx];
-		if (f->type == '{' || f->type == '[') {
-			w += jval_tsv(w, ev + f->val, f->vallen);
-		} else if (f->esc & JM_VALESC) {
-			w += jstr_tsv(w, ev + f->val, f->vallen);
-		} else {
-			/* No escapes: no byte that tl(7) escapes. */
-			memcpy(w, ev + f->val, f->vallen);
-			w += f->vallen;
-		}
+		*w++ = '\t';
 	}
-	*w++ = '\n';
+	w[-1] = '\n';
 	ps->out.len = (size_t)(w - ps->out.b);
 	if (ps->out.len >= OUTBUF)
 		oflush(&ps->out);
@@ -534,7 +722,7 @@ inflater(void *arg)
 	struct slot *sl;
 	z_stream z;
 	ssize_t r;
-	int i, zr, ended = 0, last = 0;
+	int i, zr, ended = 0, last = 0, padded = 0;
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
@@ -571,6 +759,19 @@ inflater(void *arg)
 				}
 				z.next_in = g->in;
 				z.avail_in = r > 0 ? (uInt)r : 0;
+				continue;
+			}
+			if (ended && (padded || z.next_in[0] == 0)) {
+				/* Zeros to the end, as gzip -t allows (tar pads so). */
+				padded = 1;
+				while (z.avail_in > 0 && z.next_in[0] == 0) {
+					z.next_in++;
+					z.avail_in--;
+				}
+				if (z.avail_in == 0)
+					continue;
+				sl->err = "trailing garbage after gzip data";
+				last = 1;
 				continue;
 			}
 			if (ended) {
@@ -663,18 +864,47 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 	pthread_cond_destroy(&g.cv);
 }
 
+/* The compression other than gzip that buf[0..n) starts with, or NULL. */
+static const char *
+compressed(const char *buf, size_t n)
+{
+	static const struct {
+		const char *magic;	/* the first bytes of such a file */
+		size_t len;		/* how many */
+		const char *name;	/* the compression's */
+	} fmt[] = {
+		{ "\x28\xb5\x2f\xfd", 4, "zstd" },
+		{ "BZh", 3, "bzip2" },
+		{ "\xfd" "7zXZ\0", 6, "xz" },
+		{ "\x04\x22\x4d\x18", 4, "lz4" },
+		{ "PK\x03\x04", 4, "zip" },
+	};
+	size_t i;
+
+	for (i = 0; i < LEN(fmt); i++)
+		if (n >= fmt[i].len && memcmp(buf, fmt[i].magic, fmt[i].len) == 0)
+			return fmt[i].name;
+	return NULL;
+}
+
 static void
 parsefd(struct parse *ps, int fd, const char *name)
 {
 	char *buf = tl_malloc(INBUF);
+	const char *what;
 	size_t n = 0, r;
 
 	ps->name = name;
 	ps->kind = 0;
 	jscan_init(&ps->js, maxevent, onevent, ps);
 	/* Told apart by content, not name: gzip starts with 1f 8b. */
-	while (n < 2 && (r = xread(ps, fd, buf + n, INBUF - n)) > 0)
+	while (n < 6 && (r = xread(ps, fd, buf + n, INBUF - n)) > 0)
 		n += r;
+	if ((what = compressed(buf, n)) != NULL) {
+		unsniff(ps);	/* (the header, as for any trace) */
+		oflushall(&ps->out);
+		tl_die("%s: compressed with %s: decompress it first", name, what);
+	}
 	if (n >= 2 && (unsigned char)buf[0] == 0x1f &&
 	    (unsigned char)buf[1] == 0x8b) {
 		gunzip(ps, fd, buf, n);
@@ -685,6 +915,10 @@ parsefd(struct parse *ps, int fd, const char *name)
 		}
 		finish(ps);
 	}
+	if (ps->js.nlone > 0)
+		tl_warn("%s: %" PRIu64 " lone UTF-16 surrogate%s in \\u escapes "
+		    "read as U+FFFD", name, ps->js.nlone,
+		    ps->js.nlone == 1 ? "" : "s");
 	free(buf);
 }
 
@@ -766,7 +1000,9 @@ setfields(char *list)
 			tl_usage_die("-f: empty field name");
 		if (strcmp(names[i], "UID") == 0) {
 			fields[i].kind = F_UID;
-		} else if ((k = findtop(names[i], strlen(names[i]))) >= 0) {
+		} else if (strcmp(names[i], "lone surrogates") == 0) {
+			fields[i].kind = F_LONE;
+		} else if ((k = findtopname(names[i], strlen(names[i]))) >= 0) {
 			fields[i].kind = F_TOP;
 			fields[i].idx = k;
 		} else if (strcmp(names[i], "value") == 0) {
@@ -780,11 +1016,12 @@ setfields(char *list)
 		}
 	}
 	maxref = maxrefs();
-	for (i = 0; i < LEN(bylen); i++)
-		bylen[i] = -1;
+	for (i = 0; i < LEN(argidx); i++)
+		argidx[i] = -1;
 	for (k = (int)nargkeys - 1; k >= 0; k--) {
-		argkeys[k].next = bylen[argkeys[k].len % LEN(bylen)];
-		bylen[argkeys[k].len % LEN(bylen)] = k;
+		i = keyhash(argkeys[k].s, argkeys[k].len);
+		argkeys[k].next = argidx[i];
+		argidx[i] = k;
 	}
 }
 
@@ -875,11 +1112,20 @@ parseinit(struct parse *ps)
 
 	ps->arg = tl_calloc(nargkeys + 1, sizeof(*ps->arg));
 	ps->slot = tl_calloc(nfields, sizeof(*ps->slot));
+	ps->uid = M_UID;
+	ps->lone = M_LONE;
 	for (i = 0; i < nfields; i++) {
 		if (fields[i].kind == F_TOP)
 			ps->slot[i] = &ps->top[fields[i].idx];
 		else if (fields[i].kind == F_ARG)
 			ps->slot[i] = &ps->arg[fields[i].idx];
+		else if (fields[i].kind == F_VALUE)
+			ps->slot[i] = &ps->value;
+		else if (fields[i].kind == F_LONE)
+			ps->slot[i] = &ps->lone;
+		else
+			ps->slot[i] = &ps->uid;
+		ps->hasvalue |= fields[i].kind == F_VALUE;
 	}
 }
 

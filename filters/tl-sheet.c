@@ -1,562 +1,763 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * tl-sheet: lay out a table of records as one of TraceLens's sheets.
- * Each output column is an expression over the fields of the record,
- * evaluated with Python's and pandas' arithmetic (ints stay ints, a
- * division gives a float, a missing value propagates as NaN, cum() is
- * a running sum down the rows), and the rows are written as the CSV
- * that pandas' to_csv writes, or as records (-r).  One record at a
- * time: the arithmetic and the number formatting of the sheets live
- * here, in C, not in the scripts' awk.
+ * tl-sheet: write one sheet of a report as CSV, from a record stream.
+ *
+ * Every cell of every tl sheet goes through here, so that the way
+ * pandas writes a DataFrame (Python's repr of a float, QUOTE_MINIMAL
+ * quoting, list cells as Python literals), the way TraceLens orders
+ * its rows (sort_values descending, numpy's quicksort) and the
+ * Percentage columns (numpy's pairwise sum) are written once, in C.
+ *
+ * A column is NAME=FORMAT:EXPR: an input field, or arithmetic on
+ * fields, numbers and -v variables, written in one of a few formats.
+ * Rows come out in input order, or with -s in TraceLens's descending
+ * order of an expression.  Ordering and the percentage columns need
+ * every row's value before the first row is written: the first pass
+ * keeps, per row, the line's offset and the few numbers it needs, and
+ * the second reads the rows again by offset (from a copy in TMPDIR
+ * when the input is a pipe).  The text of the rows is never held.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tl.h"
 
-/* A value: Python's int or float, or missing (pandas' NaN, an empty field). */
-struct val {
-	char t;		/* 'i' int, 'f' float, 0 missing */
-	int64_t i;	/* the int */
-	double d;	/* the float */
+/* The cell formats. */
+enum fmt {
+	FMT_TEXT,	/* t: the field as text */
+	FMT_FLOAT,	/* f: Python's repr of the value, NaN empty */
+	FMT_INT,	/* i: the value as a whole number, NaN empty */
+	FMT_LIST,	/* l: JSON text as a Python literal with lists */
+	FMT_PCT,	/* pct: percent of the column's sum */
+	FMT_CUM		/* cum: running sum of pct */
 };
 
-/* Node kinds of an expression. */
-enum {
-	E_NUM, E_FIELD, E_VAR, E_NEG, E_ADD, E_SUB, E_MUL, E_DIV,
-	E_LT, E_LE, E_GT, E_GE, E_EQ, E_NE, E_MAX, E_MIN, E_CUM, E_INT, E_IF,
-	E_NS
-};
+/* The name of each format on the command line, by enum fmt. */
+static const char *const fmtnames[] = { "t", "f", "i", "l", "pct", "cum" };
 
-/* One node of an expression tree; the tree is an array, children by index. */
-struct node {
-	int kind;		/* E_* */
-	int a, b, c;		/* operands (indexes into the column's nodes), -1 none */
-	struct val v;		/* E_NUM: the constant; E_CUM: the running sum */
-	char *name;		/* E_FIELD, E_VAR: the name, owned */
-	int col;		/* E_FIELD: the input column; E_VAR: the variable */
+/* A node of an arithmetic expression. */
+struct expr {
+	int op;			/* 'f' field, 'n' number, or + - * / */
+	char *name;		/* 'f': field name as given, owned */
+	int col;		/* 'f': input column */
+	double num;		/* 'n': the number */
+	struct expr *l, *r;	/* operands of + - * /, owned */
 };
 
 /* One output column. */
 struct col {
-	char *name;		/* its header, owned */
-	char *src;		/* the expression text, owned */
-	struct node *n;		/* its nodes, owned; the root is n[root] */
-	int nn;			/* nodes used */
-	int root;		/* the root node */
-	int copy;		/* the expression is one field: copied as text */
+	char *name;		/* header cell, owned */
+	const char *text;	/* the expression as given, not owned */
+	enum fmt fmt;		/* how its cells are written */
+	struct expr *e;		/* its value or field, owned */
+	int pct;		/* pct, cum: index of its value in a row's numbers */
+	int full;		/* -E: some row has a non-empty cell */
 };
 
-/* A -v variable. */
+/* A variable given with -v. */
 struct var {
-	char *name;	/* its name, owned */
-	struct val v;	/* its value */
+	char *name;		/* owned */
+	double v;		/* its value; NaN when empty */
 };
 
-static int rflag;		/* -r: records, not CSV */
+/* What the first pass keeps of each row. */
+struct rows {
+	off_t *off;		/* offset of each row's line, owned */
+	double *key;		/* -s: each row's sort value, owned */
+	double *val;		/* the pct values, npct per row, owned */
+	size_t n;		/* rows */
+	size_t cap;		/* allocated */
+};
+
 static struct var *vars;	/* -v variables, owned */
-static int nvars;		/* how many */
+static int nvars;		/* their number */
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: %s [-r] [-v name=value] ... column=expr ...\n",
-	    tl_progname());
+	    "usage: %s [-AE] [-n count] [-s expr] [-v name=value] ... "
+	    "[-x field] ... [name=]format:expr ...\n", tl_progname());
 	exit(status);
 }
 
-/* ---- values ---- */
+/* ---- expressions: fields, numbers, $variables, + - * / and ( ) ---- */
 
-/* The value of a field's text: empty is missing; else an int or a float. */
-static int
-parseval(const char *s, size_t len, struct val *v)
-{
-	size_t i = len > 0 && s[0] == '-';
-
-	memset(v, 0, sizeof(*v));
-	if (len == 0)
-		return 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (i == len && num_int64(s, len, &v->i) == 0) {
-		v->t = 'i';
-		return 0;
-	}
-	if (num_double(s, len, &v->d) < 0)
-		return -1;
-	v->t = 'f';
-	return 0;
-}
-
-static double
-dbl(struct val v)
-{
-	return v.t == 'i' ? (double)v.i : v.d;
-}
-
-static struct val
-mkf(double d)
-{
-	struct val v = { 'f', 0, d };
-
-	return v;
-}
-
-static struct val
-mki(int64_t i)
-{
-	struct val v = { 'i', i, 0 };
-
-	return v;
-}
-
-/* Is v true, as Python's if takes it (NaN is true, missing is not)? */
-static int
-truth(struct val v)
-{
-	return v.t == 'i' ? v.i != 0 : v.t == 'f' ? v.d != 0 : 0;
-}
-
-/* a op b, with ints kept whole where Python keeps them. */
-static struct val
-arith(int op, struct val a, struct val b, const struct col *c)
-{
-	struct val r = { 0, 0, 0 };
-	double x, y;
-	int64_t k;
-	int cmp, ovf = 0;
-
-	if (a.t == 0 || b.t == 0) {
-		/* NaN compares false; anything else with NaN is NaN */
-		if (op >= E_LT && op <= E_NE)
-			return mki(op == E_NE);
-		return r;
-	}
-	if (a.t == 'i' && b.t == 'i' && op != E_DIV) {
-		switch (op) {
-		case E_ADD: ovf = __builtin_add_overflow(a.i, b.i, &k); break;
-		case E_SUB: ovf = __builtin_sub_overflow(a.i, b.i, &k); break;
-		case E_MUL: ovf = __builtin_mul_overflow(a.i, b.i, &k); break;
-		default:
-			cmp = (a.i > b.i) - (a.i < b.i);
-			goto compare;
-		}
-		if (ovf)
-			tl_die("%s: integer overflow in %s", c->name, c->src);
-		return mki(k);
-	}
-	x = dbl(a);
-	y = dbl(b);
-	switch (op) {
-	case E_ADD: return mkf(x + y);
-	case E_SUB: return mkf(x - y);
-	case E_MUL: return mkf(x * y);
-	case E_DIV: return mkf(x / y);
-	}
-	if (isnan(x) || isnan(y))
-		return mki(op == E_NE);
-	cmp = (x > y) - (x < y);
-compare:
-	switch (op) {
-	case E_LT: return mki(cmp < 0);
-	case E_LE: return mki(cmp <= 0);
-	case E_GT: return mki(cmp > 0);
-	case E_GE: return mki(cmp >= 0);
-	case E_EQ: return mki(cmp == 0);
-	default: return mki(cmp != 0);
-	}
-}
-
-/* The value of node i of column c for record r. */
-static struct val
-eval(struct col *c, int i, struct rec_reader *r)
-{
-	struct node *n = &c->n[i];
-	struct val a, b, z = { 0, 0, 0 };
-	const char *s;
-	size_t len;
-
-	switch (n->kind) {
-	case E_NUM:
-		return n->v;
-	case E_VAR:
-		return vars[n->col].v;
-	case E_FIELD:
-		s = rec_get(r, n->col, &len);
-		if (parseval(s, len, &a) < 0)
-			tl_die("%s: line %zu: %s: '%s' is not a number: %.40s",
-			    r->name, r->lineno, c->name, n->name, s);
-		return a;
-	case E_NEG:
-		a = eval(c, n->a, r);
-		if (a.t == 'i') {
-			if (a.i == INT64_MIN)
-				tl_die("%s: integer overflow in %s", c->name, c->src);
-			a.i = -a.i;
-		} else
-			a.d = -a.d;
-		return a;
-	case E_MAX:
-	case E_MIN:
-		/* Python's max(a, b): b only when it is greater */
-		a = eval(c, n->a, r);
-		b = eval(c, n->b, r);
-		return truth(arith(n->kind == E_MAX ? E_GT : E_LT, b, a, c)) ?
-		    b : a;
-	case E_CUM:
-		/* pandas' cumsum: NaN rows stay NaN and are skipped */
-		a = eval(c, n->a, r);
-		if (a.t == 0)
-			return a;
-		n->v = n->v.t == 0 ? a : arith(E_ADD, n->v, a, c);
-		return n->v;
-	case E_INT:
-		a = eval(c, n->a, r);
-		if (a.t != 'f')
-			return a;
-		if (!isfinite(a.d) || a.d >= 9.2e18 || a.d <= -9.2e18)
-			tl_die("%s: cannot make %g an integer", c->name, a.d);
-		return mki((int64_t)a.d);
-	case E_IF:
-		a = eval(c, n->a, r);
-		return eval(c, truth(a) ? n->b : n->c, r);
-	case E_NS:
-		/* a time in microseconds, read exactly */
-		s = rec_get(r, c->n[n->a].col, &len);
-		if (len == 0)
-			return z;
-		if (num_us_to_ns(s, len, &a.i) < 0)
-			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
-			    r->name, r->lineno, c->name, c->n[n->a].name, s);
-		return mki(a.i);
-	default:
-		a = eval(c, n->a, r);
-		b = eval(c, n->b, r);
-		return arith(n->kind, a, b, c);
-	}
-	return z;
-}
-
-/* ---- expressions ---- */
-
-/* The parser's state: the text of one expression. */
-struct parser {
-	struct col *c;		/* the column being built */
-	const char *p;		/* the next character */
+/* A parse of one expression, for its error messages. */
+struct eparse {
+	const char *s;		/* the whole expression */
+	const char *p;		/* next byte */
 };
 
-static int expr(struct parser *);
+static struct expr *esum(struct eparse *);
 
-static _Noreturn void
-perr(struct parser *ps, const char *what)
+static struct expr *
+enew(int op)
 {
-	tl_usage_die("%s: %s at '%s'", ps->c->src, what, ps->p);
-}
+	struct expr *e = tl_calloc(1, sizeof(*e));
 
-static int
-addnode(struct parser *ps, int kind, int a, int b)
-{
-	struct col *c = ps->c;
-	struct node *n;
-
-	c->n = tl_realloc(c->n, (size_t)(c->nn + 1) * sizeof(*c->n));
-	n = &c->n[c->nn];
-	memset(n, 0, sizeof(*n));
-	n->kind = kind;
-	n->a = a;
-	n->b = b;
-	n->c = -1;
-	n->col = -1;
-	return c->nn++;
+	e->op = op;
+	e->col = -1;
+	return e;
 }
 
 static void
-skipws(struct parser *ps)
+efree(struct expr *e)
 {
-	while (*ps->p == ' ' || *ps->p == '\t')
-		ps->p++;
+	if (e == NULL)
+		return;
+	efree(e->l);
+	efree(e->r);
+	free(e->name);
+	free(e);
 }
 
-/* Is the next token s (then taken)? */
-static int
-next(struct parser *ps, const char *s)
+static void
+eskip(struct eparse *ep)
 {
-	skipws(ps);
-	if (strncmp(ps->p, s, strlen(s)) != 0)
-		return 0;
-	ps->p += strlen(s);
-	return 1;
+	while (*ep->p == ' ')
+		ep->p++;
 }
 
-static int
-isname(int ch, int first)
+/* A term: a number, a $variable, a field (a name, or {any name}), (expr). */
+static struct expr *
+eterm(struct eparse *ep)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	    ch == '_' || (!first && ch >= '0' && ch <= '9');
-}
-
-static int
-atom(struct parser *ps)
-{
-	static const struct {
-		const char *name;	/* the function */
-		int kind;		/* its node */
-		int nargs;		/* its arguments */
-	} fn[] = {
-		{ "max", E_MAX, 2 }, { "min", E_MIN, 2 }, { "cum", E_CUM, 1 },
-		{ "int", E_INT, 1 }, { "if", E_IF, 3 }, { "ns", E_NS, 1 }
-	};
-	const char *s;
+	struct expr *e;
+	const char *st;
 	char *end;
-	size_t i, len;
-	int n, args[3] = { -1, -1, -1 }, k, var = 0;
+	int i;
 
-	skipws(ps);
-	s = ps->p;
-	if (next(ps, "(")) {
-		n = expr(ps);
-		if (!next(ps, ")"))
-			perr(ps, "')' expected");
-		return n;
+	eskip(ep);
+	st = ep->p;
+	if (*ep->p == '(') {
+		ep->p++;
+		e = esum(ep);
+		eskip(ep);
+		if (*ep->p++ != ')')
+			tl_usage_die("%s: missing )", ep->s);
+		return e;
 	}
-	if ((*s >= '0' && *s <= '9') || *s == '.') {
-		n = addnode(ps, E_NUM, -1, -1);
-		len = strspn(s, "0123456789");
-		if (s[len] == '.' || s[len] == 'e' || s[len] == 'E') {
-			errno = 0;
-			ps->c->n[n].v = mkf(strtod(s, &end));
-		} else {
-			errno = 0;
-			ps->c->n[n].v = mki(strtoll(s, &end, 10));
-		}
-		if (end == s || errno != 0)
-			perr(ps, "bad number");
-		ps->p = end;
-		return n;
+	if ((*ep->p >= '0' && *ep->p <= '9') || *ep->p == '.') {
+		e = enew('n');
+		errno = 0;
+		e->num = strtod(st, &end);
+		if (end == st || errno != 0)
+			tl_usage_die("%s: bad number at '%s'", ep->s, st);
+		ep->p = end;
+		return e;
 	}
-	if (*s == '{') {
-		/* {any field name} */
-		if ((end = strchr(s, '}')) == NULL)
-			perr(ps, "'}' expected");
-		n = addnode(ps, E_FIELD, -1, -1);
-		ps->c->n[n].name = tl_strndup(s + 1, (size_t)(end - s - 1));
-		ps->p = end + 1;
-		return n;
+	if (*ep->p == '$') {
+		for (ep->p++; *ep->p == '_' || (*ep->p >= 'a' && *ep->p <= 'z') ||
+		    (*ep->p >= 'A' && *ep->p <= 'Z') || (*ep->p >= '0' && *ep->p <= '9');)
+			ep->p++;
+		for (i = 0; i < nvars; i++)
+			if (strlen(vars[i].name) == (size_t)(ep->p - st - 1) &&
+			    memcmp(vars[i].name, st + 1, (size_t)(ep->p - st - 1)) == 0)
+				break;
+		if (i == nvars)
+			tl_usage_die("%s: no variable '%.*s' (-v)", ep->s,
+			    (int)(ep->p - st), st);
+		e = enew('n');
+		e->num = vars[i].v;
+		return e;
 	}
-	if (*s == '$') {
-		var = 1;
-		s++;
+	e = enew('f');
+	if (*ep->p == '{') {
+		st = ++ep->p;
+		while (*ep->p != '\0' && *ep->p != '}')
+			ep->p++;
+		if (*ep->p != '}')
+			tl_usage_die("%s: missing }", ep->s);
+		e->name = tl_strndup(st, (size_t)(ep->p++ - st));
+		return e;
 	}
-	for (len = 0; isname((unsigned char)s[len], len == 0); len++)
-		;
-	if (len == 0)
-		perr(ps, "a value expected");
-	ps->p = s + len;
-	if (var) {
-		n = addnode(ps, E_VAR, -1, -1);
-		ps->c->n[n].name = tl_strndup(s, len);
-		for (k = 0; k < nvars; k++)
-			if (strcmp(vars[k].name, ps->c->n[n].name) == 0)
-				ps->c->n[n].col = k;
-		if (ps->c->n[n].col < 0)
-			perr(ps, "no such -v variable");
-		return n;
-	}
-	if (!next(ps, "(")) {
-		n = addnode(ps, E_FIELD, -1, -1);
-		ps->c->n[n].name = tl_strndup(s, len);
-		return n;
-	}
-	for (i = 0; i < LEN(fn); i++)
-		if (strlen(fn[i].name) == len && strncmp(fn[i].name, s, len) == 0)
-			break;
-	if (i == LEN(fn))
-		perr(ps, "unknown function");
-	for (k = 0; k < fn[i].nargs; k++) {
-		if (k > 0 && !next(ps, ","))
-			perr(ps, "',' expected");
-		args[k] = expr(ps);
-	}
-	if (!next(ps, ")"))
-		perr(ps, "')' expected");
-	if (fn[i].kind == E_NS && ps->c->n[args[0]].kind != E_FIELD)
-		perr(ps, "ns() takes a field");
-	n = addnode(ps, fn[i].kind, args[0], fn[i].nargs > 1 ? args[1] : -1);
-	if (fn[i].nargs > 2)
-		ps->c->n[n].c = args[2];
-	return n;
+	while (*ep->p == '_' || (*ep->p >= 'a' && *ep->p <= 'z') ||
+	    (*ep->p >= 'A' && *ep->p <= 'Z') || (*ep->p >= '0' && *ep->p <= '9'))
+		ep->p++;
+	if (ep->p == st)
+		tl_usage_die("%s: a field, number or $variable expected at '%s'",
+		    ep->s, st);
+	e->name = tl_strndup(st, (size_t)(ep->p - st));
+	return e;
 }
 
-static int
-unary(struct parser *ps)
+/* Products and quotients, left to right, as Python evaluates them. */
+static struct expr *
+eprod(struct eparse *ep)
 {
-	if (next(ps, "-"))
-		return addnode(ps, E_NEG, unary(ps), -1);
-	return atom(ps);
-}
-
-static int
-term(struct parser *ps)
-{
-	int n = unary(ps);
+	struct expr *e = eterm(ep), *o;
 
 	for (;;) {
-		if (next(ps, "*"))
-			n = addnode(ps, E_MUL, n, unary(ps));
-		else if (next(ps, "/"))
-			n = addnode(ps, E_DIV, n, unary(ps));
-		else
-			return n;
+		eskip(ep);
+		if (*ep->p != '*' && *ep->p != '/')
+			return e;
+		o = enew(*ep->p++);
+		o->l = e;
+		o->r = eterm(ep);
+		e = o;
 	}
 }
 
-static int
-sum(struct parser *ps)
+static struct expr *
+esum(struct eparse *ep)
 {
-	int n = term(ps);
+	struct expr *e = eprod(ep), *o;
 
 	for (;;) {
-		if (next(ps, "+"))
-			n = addnode(ps, E_ADD, n, term(ps));
-		else if (next(ps, "-"))
-			n = addnode(ps, E_SUB, n, term(ps));
-		else
-			return n;
+		eskip(ep);
+		if (*ep->p != '+' && *ep->p != '-')
+			return e;
+		o = enew(*ep->p++);
+		o->l = e;
+		o->r = eprod(ep);
+		e = o;
 	}
 }
 
-static int
-expr(struct parser *ps)
+/*
+ * EXPR: a field named so in the header as a whole ("TB/s_mean" is a
+ * field, not a division), else arithmetic.  Fields are resolved later.
+ */
+static struct expr *
+eparse(const char *s)
 {
-	/* two-character operators first */
-	static const struct { const char *op; int kind; } cmp[] = {
-		{ "<=", E_LE }, { ">=", E_GE }, { "==", E_EQ }, { "!=", E_NE },
-		{ "<", E_LT }, { ">", E_GT }
-	};
-	size_t i;
-	int n = sum(ps);
+	struct eparse ep = { s, s };
+	struct expr *e;
 
-	for (i = 0; i < LEN(cmp); i++)
-		if (next(ps, cmp[i].op))
-			return addnode(ps, cmp[i].kind, n, sum(ps));
-	return n;
+	e = esum(&ep);
+	eskip(&ep);
+	if (*ep.p != '\0')
+		tl_usage_die("%s: unexpected '%s'", s, ep.p);
+	return e;
 }
 
-/* Parse "name=expr" into c. */
+/* Resolve the fields of e in r's header. */
 static void
-colparse(struct col *c, const char *spec)
+eresolve(struct expr *e, const struct rec_reader *r)
 {
-	struct parser ps;
-	const char *eq = strchr(spec, '=');
-
-	memset(c, 0, sizeof(*c));
-	if (eq == NULL || eq == spec)
-		tl_usage_die("%s: want name=expr", spec);
-	c->name = tl_strndup(spec, (size_t)(eq - spec));
-	c->src = tl_strdup(eq + 1);
-	ps.c = c;
-	ps.p = c->src;
-	c->root = expr(&ps);
-	skipws(&ps);
-	if (*ps.p != '\0')
-		perr(&ps, "operator expected");
-	c->copy = c->n[c->root].kind == E_FIELD;
+	if (e == NULL)
+		return;
+	if (e->op == 'f') {
+		e->col = rec_col(r, e->name);
+		if (e->col < 0)
+			tl_die("%s: no field '%s' in the header", r->name, e->name);
+		return;
+	}
+	eresolve(e->l, r);
+	eresolve(e->r, r);
 }
 
-/* ---- output ---- */
-
-static void
-putval(FILE *fp, struct val v)
+/*
+ * The expression text, parsed and resolved in r's header.  A field
+ * named by the whole text wins: "TB/s_mean" or "Kernel Time (µs)_sum"
+ * need no braces when the header has them.
+ */
+static struct expr *
+resolve(const char *text, const struct rec_reader *r)
 {
-	char b[64];
+	struct expr *e;
+	int col = rec_col(r, text);
 
-	if (v.t == 'i')
-		fprintf(fp, "%lld", (long long)v.i);
-	else if (v.t == 'f' && !isnan(v.d))
-		fputs(num_pyrepr(v.d, b, sizeof(b)), fp);
-	/* (NaN and missing: an empty cell, as pandas writes NaN) */
+	if (col >= 0) {
+		e = enew('f');
+		e->name = tl_strdup(text);
+		e->col = col;
+		return e;
+	}
+	e = eparse(text);
+	eresolve(e, r);
+	return e;
 }
 
-static void
-sheet(struct rec_reader *r, struct col *cols, int ncols)
+/* A field as a number: NaN when empty; not a number is an error. */
+static double
+fieldnum(const struct rec_reader *r, int col)
 {
-	struct buf t = {0};
 	const char *s;
 	size_t len;
-	int i, j;
+	double d;
 
-	rec_read_header(r);
-	for (i = 0; i < ncols; i++)
-		for (j = 0; j < cols[i].nn; j++)
-			if (cols[i].n[j].kind == E_FIELD)
-				cols[i].n[j].col = rec_need(r, cols[i].n[j].name);
+	s = rec_get(r, col, &len);
+	if (len == 0)
+		return NAN;
+	if (num_double(s, len, &d) < 0)
+		tl_die("%s: line %zu: %s: not a number: %.*s", r->name, r->lineno,
+		    r->hdr[col], (int)MIN(len, 40), s);
+	return d;
+}
+
+/*
+ * The value of e for the current record, in IEEE doubles, as pandas
+ * computes it on columns: x / 0 is inf (NaN when x is 0 or NaN).
+ */
+static double
+eval(const struct expr *e, const struct rec_reader *r)
+{
+	double a, b;
+
+	switch (e->op) {
+	case 'f':
+		return fieldnum(r, e->col);
+	case 'n':
+		return e->num;
+	}
+	a = eval(e->l, r);
+	b = eval(e->r, r);
+	switch (e->op) {
+	case '+':
+		return a + b;
+	case '-':
+		return a - b;
+	case '*':
+		return a * b;
+	default:
+		return a / b;
+	}
+}
+
+/* ---- columns ---- */
+
+static void
+colparse(struct col *c, const char *arg)
+{
+	const char *eq, *colon, *fmt;
+	size_t i, n;
+
+	eq = strchr(arg, '=');
+	colon = strchr(eq ? eq + 1 : arg, ':');
+	if (colon == NULL)
+		tl_usage_die("%s: a column is [name=]format:expr", arg);
+	fmt = eq ? eq + 1 : arg;
+	n = (size_t)(colon - fmt);
+	for (i = 0; i < LEN(fmtnames); i++)
+		if (strlen(fmtnames[i]) == n && memcmp(fmtnames[i], fmt, n) == 0)
+			break;
+	if (i == LEN(fmtnames))
+		tl_usage_die("%s: unknown format '%.*s' (t, f, i, l, pct, cum)",
+		    arg, (int)n, fmt);
+	c->fmt = (enum fmt)i;
+	c->name = eq ? tl_strndup(arg, (size_t)(eq - arg)) : tl_strdup(colon + 1);
+	c->text = colon + 1;
+	c->pct = -1;
+}
+
+/* Append the cell of column c for the current record to b (CSV). */
+static void
+cell(struct buf *b, const struct col *c, const struct rec_reader *r,
+    double pctv, double cumv)
+{
+	const char *s;
+	char num[64];
+	size_t len;
+	double d;
+
+	switch (c->fmt) {
+	case FMT_TEXT:
+		s = rec_get(r, c->e->col, &len);
+		csv_bfield(b, s, len);
+		return;
+	case FMT_LIST:
+		s = rec_get(r, c->e->col, &len);
+		csv_blist(b, s, len);
+		return;
+	case FMT_FLOAT:
+		d = eval(c->e, r);
+		break;
+	case FMT_INT:
+		d = eval(c->e, r);
+		if (!isnan(d)) {
+			/* (+ 0.0: an integer has no -0) */
+			snprintf(num, sizeof(num), "%.0f", nearbyint(d) + 0.0);
+			buf_adds(b, num);
+		}
+		return;
+	case FMT_PCT:
+		d = pctv;
+		break;
+	default:
+		d = cumv;
+		break;
+	}
+	csv_bnum(b, d);
+}
+
+/* ---- row order: pandas' sort_values(ascending=False), quicksort ---- */
+
+static int
+msb(size_t n)
+{
+	int d = 0;
+
+	while (n >>= 1)
+		d++;
+	return d;
+}
+
+/* numpy's aheapsort of the indexes t[0..n) by v. */
+static void
+aheapsort(const double *v, size_t *t, size_t n)
+{
+	size_t *a = t - 1, i, j, l, tmp;
+
+	for (l = n >> 1; l > 0; --l) {
+		tmp = a[l];
+		for (i = l, j = l << 1; j <= n;) {
+			if (j < n && v[a[j]] < v[a[j + 1]])
+				j++;
+			if (v[tmp] < v[a[j]]) {
+				a[i] = a[j];
+				i = j;
+				j += j;
+			} else
+				break;
+		}
+		a[i] = tmp;
+	}
+	for (; n > 1;) {
+		tmp = a[n];
+		a[n] = a[1];
+		n--;
+		for (i = 1, j = 2; j <= n;) {
+			if (j < n && v[a[j]] < v[a[j + 1]])
+				j++;
+			if (v[tmp] < v[a[j]]) {
+				a[i] = a[j];
+				i = j;
+				j += j;
+			} else
+				break;
+		}
+		a[i] = tmp;
+	}
+}
+
+#define SWAP(a, b) do { size_t sw_ = (a); (a) = (b); (b) = sw_; } while (0)
+
+/*
+ * numpy's argsort(kind="quicksort") of v[t[0..num)], in place on t:
+ * its introsort (median of three, insertion sort below 16 elements,
+ * heapsort past 2 log2(num) levels), so that ties come out as numpy's.
+ */
+static void
+aquicksort(const double *v, size_t *t, size_t num)
+{
+	size_t *pl = t, *pr = t + num - 1, *stack[128], **sp = stack;
+	size_t *pm, *pi, *pj, *pk, vi;
+	int depth[64], *psd = depth, cdepth = msb(num) * 2;
+	double vp;
+
+	if (num < 2)
+		return;
+	for (;;) {
+		if (cdepth < 0) {
+			aheapsort(v, pl, (size_t)(pr - pl + 1));
+			goto pop;
+		}
+		while (pr - pl > 15) {
+			pm = pl + ((pr - pl) >> 1);
+			if (v[*pm] < v[*pl])
+				SWAP(*pm, *pl);
+			if (v[*pr] < v[*pm])
+				SWAP(*pr, *pm);
+			if (v[*pm] < v[*pl])
+				SWAP(*pm, *pl);
+			vp = v[*pm];
+			pi = pl;
+			pj = pr - 1;
+			SWAP(*pm, *pj);
+			for (;;) {
+				do
+					++pi;
+				while (v[*pi] < vp);
+				do
+					--pj;
+				while (vp < v[*pj]);
+				if (pi >= pj)
+					break;
+				SWAP(*pi, *pj);
+			}
+			pk = pr - 1;
+			SWAP(*pi, *pk);
+			if (pi - pl < pr - pi) {
+				*sp++ = pi + 1;
+				*sp++ = pr;
+				pr = pi - 1;
+			} else {
+				*sp++ = pl;
+				*sp++ = pi - 1;
+				pl = pi + 1;
+			}
+			*psd++ = --cdepth;
+		}
+		for (pi = pl + 1; pi <= pr; ++pi) {
+			vi = *pi;
+			vp = v[vi];
+			pj = pi;
+			pk = pi - 1;
+			while (pj > pl && vp < v[*pk])
+				*pj-- = *pk--;
+			*pj = vi;
+		}
+pop:
+		if (sp == stack)
+			break;
+		pr = *--sp;
+		pl = *--sp;
+		cdepth = *--psd;
+	}
+}
+
+/*
+ * The row order of pandas' sort_values(ascending=False) on key[0..n)
+ * (nargsort: the rows with a value reversed, argsorted, reversed
+ * again; the NaN rows last, in input order).
+ */
+static size_t *
+descorder(const double *key, size_t n)
+{
+	size_t *ord, *t, *row, i, m = 0, k = 0;
+	double *v;
+
+	ord = tl_calloc(n + 1, sizeof(*ord));
+	row = tl_calloc(n + 1, sizeof(*row));
+	t = tl_calloc(n + 1, sizeof(*t));
+	v = tl_calloc(n + 1, sizeof(*v));
+	for (i = n; i-- > 0;)
+		if (!isnan(key[i])) {
+			row[m] = i;
+			v[m] = key[i];
+			t[m] = m;
+			m++;
+		}
+	aquicksort(v, t, m);
+	for (i = m; i-- > 0;)
+		ord[k++] = row[t[i]];
+	for (i = 0; i < n; i++)
+		if (isnan(key[i]))
+			ord[k++] = i;
+	free(row);
+	free(t);
+	free(v);
+	return ord;
+}
+
+/* ---- the sheet ---- */
+
+/*
+ * pandas' sum of the rows' value j in the output order: NaN counts as
+ * 0 (skipna), and numpy adds the rest pairwise.
+ */
+static double
+pctsum(const struct rows *rw, const size_t *ord, size_t npct, int j)
+{
+	double *a = tl_calloc(rw->n + 1, sizeof(*a)), s;
+	size_t i;
+
+	for (i = 0; i < rw->n; i++) {
+		a[i] = rw->val[(ord ? ord[i] : i) * npct + (size_t)j];
+		if (isnan(a[i]))
+			a[i] = 0;
+	}
+	s = num_pwsum(a, rw->n);
+	free(a);
+	return s;
+}
+
+/*
+ * Append the CSV row of the current record to b: the columns (with
+ * check, only the full ones), pct and cum from the row's values pv
+ * and the totals tot.
+ */
+static void
+row(struct buf *b, struct col *cols, int ncols, const struct rec_reader *r,
+    const double *pv, const double *tot, double *cum, int check)
+{
+	size_t st0 = b->len, st;
+	int i, first = 1;
+
 	for (i = 0; i < ncols; i++) {
-		if (rflag) {
-			if (i > 0)
-				putchar('\t');
-			rec_puts(stdout, cols[i].name);
-		} else {
-			csv_sep(stdout, i == 0);
-			csv_cell(stdout, cols[i].name, strlen(cols[i].name));
+		double p = NAN;
+
+		if (check > 0 && !cols[i].full)
+			continue;
+		if (!first)
+			buf_addc(b, ',');
+		if (cols[i].pct >= 0) {
+			/* (a NaN stays one, and cum goes on past it: cumsum) */
+			p = pv[cols[i].pct] / tot[cols[i].pct] * 100;
+			if (!isnan(p))
+				cum[i] += p;
 		}
+		st = b->len;
+		cell(b, &cols[i], r, p, isnan(p) ? p : cum[i]);
+		if (check < 0 && b->len > st)
+			cols[i].full = 1;
+		first = 0;
 	}
-	putchar('\n');
-	while (rec_read(r)) {
-		rec_check_width(r);
-		for (i = 0; i < ncols; i++) {
-			if (rflag && i > 0)
-				putchar('\t');
-			else if (!rflag)
-				csv_sep(stdout, i == 0);
-			if (!cols[i].copy) {
-				putval(stdout, eval(&cols[i], cols[i].root, r));
-				continue;
-			}
-			s = rec_get(r, cols[i].n[cols[i].root].col, &len);
-			if (rflag) {
-				fwrite(s, 1, len, stdout);
-				continue;
-			}
-			buf_reset(&t);
-			buf_add(&t, s, len);
-			csv_cell(stdout, t.s, rec_unescape(t.s, t.len));
+	/* (Python's csv writes a lone empty cell as "") */
+	if (b->len == st0 && !first)
+		buf_adds(b, "\"\"");
+	buf_addc(b, '\n');
+}
+
+static void
+header(FILE *out, const struct col *cols, int ncols, int check)
+{
+	struct buf b = {0};
+	int i, first = 1;
+
+	buf_adds(&b, "");
+	for (i = 0; i < ncols; i++) {
+		if (check && !cols[i].full)
+			continue;
+		if (!first)
+			buf_addc(&b, ',');
+		first = 0;
+		csv_bcell(&b, cols[i].name, strlen(cols[i].name));
+	}
+	if (b.len == 0 && !first)
+		buf_adds(&b, "\"\"");
+	buf_addc(&b, '\n');
+	fwrite(b.s, 1, b.len, out);
+	buf_free(&b);
+}
+
+/* Write the rows as they come: no order, no percentages. */
+static void
+onepass(struct rec_reader *r, FILE *out, struct col *cols, int ncols,
+    size_t limit)
+{
+	struct buf b = {0};
+	double none = 0;
+	size_t i;
+
+	header(out, cols, ncols, 0);
+	for (i = 0; i < limit && rec_read(r); i++) {
+		buf_reset(&b);
+		buf_adds(&b, "");
+		row(&b, cols, ncols, r, &none, &none, &none, 0);
+		fwrite(b.s, 1, b.len, out);
+	}
+	buf_free(&b);
+}
+
+/*
+ * The first pass: each row's offset, sort value and pct values; with
+ * Eflag, which columns are full.
+ */
+static void
+firstpass(struct reread *rr, struct rows *rw, struct col *cols, int ncols,
+    const struct expr *skey, int npct, int Eflag)
+{
+	struct rec_reader *r = rr->r;
+	struct buf b = {0};
+	double *cum = tl_calloc((size_t)ncols + 1, sizeof(*cum));
+	off_t off;
+	int c;
+
+	while (rr_next(rr, &off)) {
+		if (rw->n == rw->cap) {
+			rw->cap = rw->cap ? 2 * rw->cap : 1024;
+			rw->off = tl_realloc(rw->off, rw->cap * sizeof(*rw->off));
+			rw->key = tl_realloc(rw->key, rw->cap * sizeof(*rw->key));
+			rw->val = tl_realloc(rw->val,
+			    rw->cap * ((size_t)npct + 1) * sizeof(*rw->val));
 		}
-		putchar('\n');
+		rw->off[rw->n] = off;
+		rw->key[rw->n] = skey ? eval(skey, r) : 0;
+		for (c = 0; c < ncols; c++)
+			if (cols[c].pct >= 0)
+				rw->val[rw->n * (size_t)npct + (size_t)cols[c].pct] =
+				    eval(cols[c].e, r);
+		if (Eflag) {
+			buf_reset(&b);
+			row(&b, cols, ncols, r, rw->val, rw->val, cum, -1);
+		}
+		rw->n++;
 	}
-	buf_free(&t);
+	for (c = 0; c < ncols; c++)
+		if (cols[c].pct >= 0)
+			cols[c].full = 1;
+	buf_free(&b);
+	free(cum);
+}
+
+/* The second pass: the rows in order, each read again at its offset. */
+static void
+secondpass(struct reread *rr, const struct rows *rw, const size_t *ord,
+    FILE *out, struct col *cols, int ncols, int npct, size_t limit, int Eflag)
+{
+	struct buf b = {0};
+	size_t i, k;
+	double *tot, *cum;
+	int c;
+
+	tot = tl_calloc((size_t)npct + 1, sizeof(*tot));
+	cum = tl_calloc((size_t)ncols + 1, sizeof(*cum));
+	for (c = 0; c < ncols; c++)
+		if (cols[c].pct >= 0)
+			tot[cols[c].pct] = pctsum(rw, ord, (size_t)npct, cols[c].pct);
+	header(out, cols, ncols, Eflag);
+	for (i = 0; i < rw->n && i < limit; i++) {
+		k = ord ? ord[i] : i;
+		rr_read(rr, rw->off[k], k + 2);
+		buf_reset(&b);
+		buf_adds(&b, "");
+		row(&b, cols, ncols, rr->r, rw->val + k * (size_t)npct, tot, cum, Eflag);
+		fwrite(b.s, 1, b.len, out);
+	}
+	free(tot);
+	free(cum);
+	buf_free(&b);
 }
 
 int
 main(int argc, char *argv[])
 {
 	struct rec_reader r;
+	struct rows rw = {0};
 	struct col *cols;
-	const char *eq;
-	int c, i, j, ncols, st;
+	struct expr *skey = NULL;
+	const char *sarg = NULL, *eq;
+	struct reread rr;
+	size_t *ord = NULL, limit = (size_t)-1;
+	const char **xnames = NULL;
+	int c, ncols, npct = 0, Eflag = 0, Aflag = 0, nx = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "hrv:")) != -1) {
+	while ((c = getopt(argc, argv, "AEn:s:v:x:")) != -1) {
 		switch (c) {
-		case 'h':
-			usage(TL_OK);
+		case 'A':
+			Aflag = 1;
 			break;
-		case 'r':
-			rflag = 1;
+		case 'E':
+			Eflag = 1;
+			break;
+		case 'x':
+			xnames = tl_realloc(xnames, (size_t)(nx + 1) * sizeof(*xnames));
+			xnames[nx++] = optarg;
+			break;
+		case 'n':
+			limit = (size_t)tl_strtonum(optarg, 0, 1LL << 62, "-n");
+			break;
+		case 's':
+			sarg = optarg;
 			break;
 		case 'v':
-			if ((eq = strchr(optarg, '=')) == NULL || eq == optarg)
-				tl_usage_die("-v: want name=value: %s", optarg);
+			eq = strchr(optarg, '=');
+			if (eq == NULL || eq == optarg)
+				tl_usage_die("-v %s: want name=value", optarg);
 			vars = tl_realloc(vars, (size_t)(nvars + 1) * sizeof(*vars));
 			vars[nvars].name = tl_strndup(optarg, (size_t)(eq - optarg));
-			if (parseval(eq + 1, strlen(eq + 1), &vars[nvars].v) < 0)
-				tl_usage_die("-v: not a number: %s", eq + 1);
+			vars[nvars].v = NAN;
+			if (eq[1] != '\0' &&
+			    num_double(eq + 1, strlen(eq + 1), &vars[nvars].v) < 0)
+				tl_usage_die("-v %s: not a number", optarg);
 			nvars++;
 			break;
 		default:
@@ -565,27 +766,72 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1)
+	if (argc < 1 && !Aflag)
 		usage(TL_EUSAGE);
 	ncols = argc;
-	cols = tl_calloc((size_t)ncols, sizeof(*cols));
-	for (i = 0; i < ncols; i++)
-		colparse(&cols[i], argv[i]);
+	cols = tl_calloc((size_t)ncols + 1, sizeof(*cols));
+	for (c = 0; c < ncols; c++) {
+		colparse(&cols[c], argv[c]);
+		if (cols[c].fmt == FMT_PCT || cols[c].fmt == FMT_CUM)
+			cols[c].pct = npct++;
+	}
 
 	rec_open(&r, stdin, "<stdin>");
-	sheet(&r, cols, ncols);
-	rec_close(&r);
-	st = tl_fshut(stdout, "<stdout>");
-	for (i = 0; i < ncols; i++) {
-		for (j = 0; j < cols[i].nn; j++)
-			free(cols[i].n[j].name);
-		free(cols[i].n);
-		free(cols[i].name);
-		free(cols[i].src);
+	rec_read_header(&r);
+	if (Aflag) {
+		/* every field not left out, as text, after the columns given */
+		size_t i;
+		int k;
+
+		cols = tl_realloc(cols, ((size_t)ncols + r.nhdr + 1) * sizeof(*cols));
+		for (i = 0; i < r.nhdr; i++) {
+			for (k = 0; k < nx; k++)
+				if (strcmp(xnames[k], r.hdr[i]) == 0)
+					break;
+			if (k < nx)
+				continue;
+			memset(&cols[ncols], 0, sizeof(*cols));
+			cols[ncols].name = tl_strdup(r.hdr[i]);
+			cols[ncols].text = r.hdr[i];
+			cols[ncols].fmt = FMT_TEXT;
+			cols[ncols].pct = -1;
+			ncols++;
+		}
+	}
+	for (c = 0; c < ncols; c++)
+	{
+		cols[c].e = resolve(cols[c].text, &r);
+		if ((cols[c].fmt == FMT_TEXT || cols[c].fmt == FMT_LIST) &&
+		    cols[c].e->op != 'f')
+			tl_usage_die("%s: format %s takes a field", cols[c].text,
+			    fmtnames[cols[c].fmt]);
+	}
+	if (sarg)
+		skey = resolve(sarg, &r);
+	if (skey == NULL && npct == 0 && !Eflag) {
+		onepass(&r, stdout, cols, ncols, limit);
+	} else {
+		rr_open(&rr, &r);
+		firstpass(&rr, &rw, cols, ncols, skey, npct, Eflag);
+		if (skey)
+			ord = descorder(rw.key, rw.n);
+		secondpass(&rr, &rw, ord, stdout, cols, ncols, npct, limit, Eflag);
+		rr_close(&rr);
+	}
+	free(ord);
+	free(rw.off);
+	free(rw.key);
+	free(rw.val);
+	for (c = 0; c < ncols; c++) {
+		free(cols[c].name);
+		efree(cols[c].e);
 	}
 	free(cols);
-	for (i = 0; i < nvars; i++)
-		free(vars[i].name);
+	free(xnames);
+	efree(skey);
+	for (c = 0; c < nvars; c++)
+		free(vars[c].name);
 	free(vars);
-	return st;
+	rec_close(&r);
+	return tl_fshut(stdout, "<stdout>");
 }

@@ -553,6 +553,7 @@ struct split {
 	long long ac2g;		/* ac2g flow events */
 	long long legacy;	/* async_cpu_to_gpu / async flow events */
 	long long noid;		/* flow events without an id */
+	long long lone;		/* lone surrogates read as U+FFFD (tl-parse) */
 	struct strtab thrs;	/* threads: grouping keys of pid and tid */
 	struct thr *thr;	/* each thread's last ts, by its number */
 	size_t thrcap;		/* threads allocated in thr */
@@ -858,7 +859,7 @@ split(const char *path)
 	FILE *gev = NULL;
 	long long prev = -1, uid, ref, gref = 0;
 	struct buf last = {0};	/* the last line, when the copy left it out */
-	int st = 0, keep;
+	int st = 0, keep, lone;
 	size_t len;
 
 	memset(&sp, 0, sizeof(sp));
@@ -867,6 +868,7 @@ split(const char *path)
 	rec_open(&r, in, io_name(path));
 	rec_read_header(&r);
 	evcols(&r, &c);
+	lone = rec_col(&r, "lone surrogates");
 	/*
 	 * Later passes fetch lines by their offset: a file, not a pipe.
 	 * -e: the events come through a pipe, and the file is our copy,
@@ -940,6 +942,9 @@ split(const char *path)
 		if (lazy_width(&z) != r.nhdr)
 			tl_die("%s: line %zu: %zu fields, header has %zu", z.name,
 			    z.lineno, lazy_width(&z), r.nhdr);
+		/* (tl-parse's last field: empty, but in a broken string) */
+		if (lone >= 0 && (lone + 1 != (int)r.nhdr || z.end[-1] != '\t'))
+			sp.lone += atoid(lazy_get(&z, lone, &len));
 	}
 	if (last.len > 0)
 		putline(copy, last.s, last.len);
@@ -962,6 +967,7 @@ split(const char *path)
 	fact(facts, "flows_ac2g", sp.ac2g);
 	fact(facts, "flows_legacy", sp.legacy);
 	fact(facts, "flows_without_id", sp.noid);
+	fact(facts, "lone_surrogates", sp.lone);
 	/* the copy first: every later pass reads it; the host records
 	 * last: their reader's end must find l whole */
 	if (copy)

@@ -17,16 +17,9 @@
 # into place, so it appears complete or not at all.
 set -u
 set -f
-LC_ALL=C
-export LC_ALL
-
-prog=tl-compare
-# The awk functions the scripts share (unesc, cell): tl-lib.sh.
-. "$(cd "$(dirname "$0")" && pwd)/tl-lib.sh"
-tab=$(printf '\t')
-nl='
-'
-sortmem=${TL_SORT_MEM:-64M}
+case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+tl_init tl-compare 64M
+tab=$TAB nl=$NL
 
 usage() {
 	if [ "${1:-2}" = 0 ]; then exec 2>&1; fi
@@ -39,23 +32,23 @@ usage() {
 work=
 flushnotes() {
 	if [ -n "$work" ] && [ -s "$work/notes" ]; then
-		cat "$work/notes" >&2
+		tl_cat "$work/notes" >&2 2>/dev/null
 		: >"$work/notes"
 	fi
 }
-die() { flushnotes; echo "$prog: $*" >&2; exit 1; }
-udie() { echo "$prog: $*" >&2; exit 2; }
-note() {
+die() { flushnotes; note "$@"; exit 1; }
+udie() { note "$@"; exit 2; }
+notice() {
 	if [ -n "$work" ]; then
 		echo "$prog: $*" >>"$work/notes"
 	else
-		echo "$prog: $*" >&2
+		note "$@"
 	fi
 }
 # skip LABEL WHY: a group or sheet left out; WHY names the sheet.
 skipped=
 skip() {
-	note "$1: skipped: $2"
+	notice "$1: skipped: $2"
 	skipped=$skipped${skipped:+; }$3
 }
 
@@ -107,7 +100,7 @@ done
 IFS=$nl
 if [ -n "$csvdir" ]; then
 	case $odir in
-	*.xlsx | *.xls) note "no Excel output: writing CSV files to $csvdir" ;;
+	*.xlsx | *.xls) notice "no Excel output: writing CSV files to $csvdir" ;;
 	?*) [ "$odir" = "$csvdir" ] ||
 		udie "two output directories: -o $odir and --output_csvs_dir $csvdir" ;;
 	esac
@@ -147,6 +140,8 @@ fi
 for t in $names; do
 	case $t in
 	*/*) udie "invalid tag '$t': a tag names files" ;;
+	*\\* | *"$tab"* | *"$(printf '\r')"*)
+		udie "invalid tag '$t': no backslash, TAB or CR in a tag" ;;
 	esac
 done
 n=0 seen=$nl
@@ -171,22 +166,20 @@ odir=${odir%/}
 if [ -e "$odir" ] && [ "$force" = 0 ]; then
 	die "$odir exists (use --force to replace it)"
 fi
-case $odir in */*) parent=${odir%/*} ;; *) parent=. ;; esac
-[ -n "$parent" ] || parent=/
-[ -d "$parent" ] || die "$parent: no such directory"
-work=$(mktemp -d "$parent/.tl-compare.XXXXXX") || die "cannot create a directory in $parent"
-trap 'flushnotes; rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
-out=$work/out
-tmp=$work/tmp
-mkdir "$out" "$tmp" || die "cannot create $work"
+# (an OUT_DIR that is, or holds, a report is refused: --force would
+# delete it)
+tl_outdir "$odir" 1 $reports
+tl_workdir
+work=$TL_WORK
+out=$TL_STAGE/out
+tmp=$TL_WORK
+mkdir "$out" || die "cannot create $out"
 
 # ---- helpers ----
 
 # LC_ALL=C sort on the first field only, stable: one byte-comparable key.
 keysort() {
-	sort --parallel=1 -s -t "$tab" -k1,1 -S "$sortmem" -T "$tmp" "$1" >"$2" ||
-		die "sort failed"
+	tl_sort -s -t "$tab" -k1,1 "$1" >"$2" || die "sort failed"
 }
 
 # havesheet SHEET: do all reports have SHEET.csv, not empty?  If not,
@@ -215,7 +208,7 @@ convert() {
 	i=0 conv=
 	for f in $files; do
 		i=$((i + 1))
-		"$join" -p "$f" >"$tmp/c.$i" || exit 1
+		"$join" -p -- "$f" >"$tmp/c.$i" || exit 1
 		conv=$conv$tmp/c.$i$nl
 	done
 	files=$conv
@@ -227,11 +220,13 @@ convert() {
 # has a field NAME (1 or 0).
 headers() {
 	if [ "$1" = -k ]; then field=$2; shift 2; else field=; fi
-	awk -F '\t' -v n="$#" -v want="$field" "$TL_AWKLIB"'
+	awk -F '\t' -v n="$#" -v want="$field" '
 	FNR == 1 {
 		nf++
 		for (i = 2; i <= NF; i++) {
-			h = unesc($i)
+			# (the names as written: no tag or report column holds
+			# what tl(7) escapes)
+			h = $i
 			if (nf == 1 && h == want)
 				found = 1
 			if (h ~ /^param:/ && !((nf, h) in seen)) {
@@ -272,7 +267,7 @@ joinsheet() {
 		for k in $keys; do set -- "$@" -k "$k"; done
 		for x in $dropall; do set -- "$@" -x "$x"; done
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
-		"$join" "$@" "$f" >"$tmp/p" || exit 1
+		"$join" "$@" -- "$f" >"$tmp/p" || exit 1
 		if [ ! -s "$tmp/p" ]; then
 			skip "$label" "$f is empty" "$f is empty"
 			return 1
@@ -291,7 +286,7 @@ joinsheet() {
 		exit 1
 	fi
 	while IFS= read -r line; do
-		note "$label: ${line#tl-join: }"
+		notice "$label: ${line#tl-join: }"
 	done <"$tmp/err"
 	return 0
 }
@@ -311,11 +306,19 @@ sortdesc() {
 # variant TAG: NAME_intersect_TAG (rows where the baseline and TAG both
 # have $dcol), NAME_only_baseline_TAG and NAME_only_variant_TAG, each
 # with the key columns and the columns of its reports, less the columns
-# left empty.  FILE must be sorted by the baseline's sort column, and
-# rows without it by TAG's.
+# left empty (tl-sheet -E).  FILE must be sorted by the baseline's sort
+# column, and rows without it by TAG's.
 csv() {
-	awk -F '\t' -v skip="$1" -v out="$3" -v name="${4:-}" -v tag="${5:-}" \
-	    -v base="$base" -v dcol="$dcol" -v dir="$out" "$TL_AWKLIB"'
+	if [ "$3" != -s ]; then
+		if [ "$1" = 1 ]; then
+			tl-sheet -A -x '#key' <"$2" >"$3" || die "$3: write failed"
+		else
+			tl-sheet -A <"$2" >"$3" || die "$3: write failed"
+		fi
+		return
+	fi
+	awk -F '\t' -v OFS='\t' -v skip="$1" -v base="$base" -v tag="$5" -v dcol="$dcol" \
+	    -v f1="$tmp/split.1" -v f2="$tmp/split.2" -v f3="$tmp/split.3" '
 	# The tag of a diff or pct column, as re.findall("__(.+?)_(?:diff|pct)$")
 	# finds it; SUBSEP when the name is not one.
 	function difftag(n,   p, t) {
@@ -341,96 +344,35 @@ csv() {
 		v = ti > 0 && $ti != ""
 		return b && v ? 1 : b ? 2 : v ? 3 : 0
 	}
-	function emit(k, f,   j, n, b, c, line) {
-		n = ncol[k]
-		b = k * 100000
-		if (n == 1 && $col[b + 1] == "") {
-			print "\"\"" >f	# as Python csv writes a lone empty field
-			return
-		}
-		line = ""
-		for (j = 1; j <= n; j++) {
-			c = $col[b + j]
-			if (c ~ /[\\",\r]/)
-				c = cell(c)
-			line = j > 1 ? line "," c : c
-		}
-		print line >f
-	}
-	BEGIN {
-		spl = out == "-s"
-		nk = spl ? 3 : 1
-		if (spl) {
-			file[1] = dir "/" name "_intersect_" tag ".csv"
-			file[2] = dir "/" name "_only_baseline_" tag ".csv"
-			file[3] = dir "/" name "_only_variant_" tag ".csv"
-		} else
-			file[1] = out
+	# the row into split k, its kept columns
+	function out(k,   i, l, n) {
+		l = ""; n = 0
+		for (i = 1 + skip; i <= NF; i++)
+			if (keep[k, i]) l = l (n++ ? "\t" : "") $i
+		print l >file[k]
 	}
 	NR == 1 {
+		file[1] = f1; file[2] = f2; file[3] = f3
 		for (i = 1 + skip; i <= NF; i++) {
-			n = unesc($i)
+			n = $i
 			if (n == base "::" dcol) bi = i
 			if (n == tag "::" dcol) ti = i
 			p = index(n, "::")
 			t = p > 0 ? substr(n, 1, p - 1) : difftag(n)
-			for (k = 1; k <= nk; k++)
-				keep[k, i] = !spl || kept(k, t)
-			if (!spl)
-				col[100000 + ++ncol[1]] = i
+			for (k = 1; k <= 3; k++)
+				keep[k, i] = kept(k, t)
 		}
-		if (!spl) {
-			emit(1, file[1])
-			OFS = ","
-		}
+		for (k = 1; k <= 3; k++) out(k)
 		next
 	}
-	!spl {
-		# every column: quote in place, let awk join the fields
-		for (i = 1 + skip; i <= NF; i++)
-			if ($i ~ /[\\",\r]/)
-				$i = cell($i)
-		if (NF == 1 + skip && $NF == "")
-			$NF = "\"\""
-		if (skip) {
-			$1 = ""
-			print substr($0, 2) >file[1]
-		} else {
-			$1 = $1
-			print >file[1]
-		}
-		next
-	}
-	NR == FNR {
-		if ((k = which()) == 0)
-			next
-		rows[k]++
-		for (i = 1 + skip; i <= NF; i++)
-			if ($i != "")
-				full[k, i] = 1
-		next
-	}
-	FNR == 1 {
-		for (k = 1; k <= nk; k++) {
-			if (spl && !rows[k]) {
-				print "" >file[k]	# pandas: an empty frame is one newline
-				continue
-			}
-			for (i = 1 + skip; i <= NF; i++)
-				if (keep[k, i] && full[k, i])
-					col[k * 100000 + ++ncol[k]] = i
-			emit(k, file[k])
-		}
-		next
-	}
-	(k = which()) > 0 {
-		emit(k, file[k])
-	}
-	END {
-		for (k = 1; k <= nk; k++)
-			if (close(file[k]) < 0)
-				exit 1
-	}' "$2" ${4:+"$2"} || die "$out: write failed"
+	(k = which()) > 0 { out(k) }
+	END { for (k = 1; k <= 3; k++) if (close(file[k]) < 0) exit 1 }
+	' "$2" || die "$4: cannot split the rows"
+	# (an empty split: pandas writes one newline, as tl-sheet -E does)
+	tl-sheet -A -E <"$tmp/split.1" >"$out/$4_intersect_$5.csv" &&
+	tl-sheet -A -E <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
+	tl-sheet -A -E <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
+		die "$4: write failed"
 }
 
 # splits NAME: TraceLens's three sheets per variant, from $tmp/m.
@@ -463,7 +405,7 @@ fi
 
 if want kernel_summary && havesheet kernel_summary; then
 	# TraceLens picks the layout by the baseline's columns.
-	"$join" -p "${files%%"$nl"*}" >"$tmp/c.1" || exit 1
+	"$join" -p -- "${files%%"$nl"*}" >"$tmp/c.1" || exit 1
 	if [ "$(headers -k 'Kernel name' "$tmp/c.1")" = 1 ]; then
 		keys='Kernel name'
 		dcols="Kernel duration (µs)_sum${nl}Kernel duration (µs)_mean${nl}Kernel duration (µs)_count"
@@ -535,8 +477,5 @@ if [ -z "$(ls -A "$out")" ]; then
 	die "no sheet to compare: ${skipped:-$first has none of the sheets asked for}"
 fi
 flushnotes
-if [ -e "$odir" ]; then
-	mv "$odir" "$work/old" || die "cannot replace $odir"
-fi
-mv -T "$out" "$odir" || die "cannot create $odir"
+tl_publish "$out"
 exit 0

@@ -1,37 +1,484 @@
-# tl-lib.sh: shell functions the tl scripts share.  Source it:
-#	. "$(dirname "$0")/tl-lib.sh"
-# POSIX sh; every function prints one-line errors and returns non-zero
-# on failure.  Sorts run with LC_ALL=C, bounded by TL_SORT_MEM (default
-# 4M: many small runs sort no slower than a few large ones, and a
-# buffer this small is already full on a 100 MB trace, so that the
-# peak memory of a report does not grow with the trace) and spilling
-# to ${TMPDIR:-/tmp}.
+# See LICENSE file for copyright and license details.
+#
+# tl-lib.sh: what the tl scripts share.  Sourcing it defines functions
+# and nothing else; a script then calls tl_init first:
+#
+#	. "$(cd -- "$(dirname -- "$0")" && pwd)/tl-lib.sh"
+#	tl_init tl-report 4M
+#
+# What is here, once for every script:
+#   options   tl_opt, tl_arg: GNU long options, --opt=value, and
+#             TraceLens's snake_case spellings as aliases
+#   errors    die (exit 1, bad data), usage_die (exit 2, bad usage),
+#             note (a notice; stderr that cannot be written is no error)
+#   settings  TL_SORT_MEM checked before anything runs
+#   places    tl_workdir (work files and sort's spills, in TMPDIR),
+#             tl_outdir (the output built beside OUT_DIR), tl_publish
+#             (renamed into place, atomically, even against other runs)
+#   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
+#             groups started with tl_spawn stopped, then the
+#             directories removed, on any exit
+#   stages    st and ok (a failure anywhere in a pipeline is caught),
+#             tl_sort, hsort, tl_tree_stage, tl_stage (one stage of
+#             tl-report's engine: see tl-internals(7))
+#
+# POSIX sh; the errors are one line, "prog: what".
 
-# The tl program NAME: the one beside the sourcing script, else from PATH.
-tl_prog() {
-	if [ -x "$(dirname "$0")/$1" ]; then
-		printf '%s\n' "$(dirname "$0")/$1"
+# ---- errors ----
+
+# note MSG...: one line on stderr; a stderr that cannot be written
+# loses the line, not the result.
+note() {
+	printf '%s: %s\n' "${prog:-tl}" "$*" >&2 2>/dev/null || :
+}
+# die MSG...: bad data or a failure (exit 1).
+die() {
+	note "$@"
+	exit 1
+}
+# usage_die MSG...: bad usage (exit 2): the message, then the script's
+# usage(), which prints its synopsis and exits with the status given.
+usage_die() {
+	note "$@"
+	usage 2 >&2
+}
+
+# ---- start ----
+
+# tl_init PROG [SORTMEM]: the script's name, C locale, the directory
+# of the tl programs first in PATH, the signal traps, and the settings
+# checked: TL_SORT_MEM (default SORTMEM, else 4M) must be a size sort
+# takes, or nothing would run (a sort that refuses its -S would leave
+# its writer waiting on a fifo).
+tl_init() {
+	prog=$1
+	LC_ALL=C
+	export LC_ALL
+	TAB='	' NL='
+'
+	case $0 in
+	*/*) TL_BIN=${0%/*} ;;
+	*) TL_BIN=. ;;
+	esac
+	TL_BIN=$(cd -P -- "${TL_BIN:-/}" && pwd) ||
+		{ echo "$prog: cannot find the directory of $0" >&2; exit 1; }
+	PATH=$TL_BIN:$PATH
+	export PATH TL_BIN
+	TL_SORT_MEM=${TL_SORT_MEM:-${2:-4M}}
+	export TL_SORT_MEM
+	case $TL_SORT_MEM in
+	*[!0-9bKMGTkmgt%]* | [!0-9]* | '') false ;;
+	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
+	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
+	_tl_dirs= _tl_groups=
+	trap tl_cleanup EXIT
+	trap 'tl_signal 130' INT
+	trap 'tl_signal 143' TERM
+	trap 'tl_signal 129' HUP
+}
+
+# ---- options ----
+
+# tl_opt "$@": look at the next argument.  Returns 1 at the first
+# operand (and after "--", which it consumes: optn=1).  Otherwise sets
+# opt to the option with TraceLens's underscores made dashes
+# (--short_kernel_study is --short-kernel-study) and any "=VALUE"
+# split off, and optn=1 (the number of arguments to shift).  A script:
+#
+#	while tl_opt "$@"; do
+#		case $opt in
+#		--force) force=1 ;;
+#		--bins) tl_arg "$@"; bins=$optarg ;;
+#		*) tl_badopt ;;
+#		esac
+#		shift "$optn"
+#	done
+#	shift "$optn"
+tl_opt() {
+	optn=0 _tl_inline= _tl_hasinline=0
+	[ $# -gt 0 ] || return 1
+	case $1 in
+	--) optn=1; return 1 ;;
+	--*=*) opt=${1%%=*} _tl_inline=${1#*=} _tl_hasinline=1 ;;
+	-?*) opt=$1 ;;
+	*) return 1 ;;
+	esac
+	# (TraceLens's underscores: --a_b_c is --a-b-c)
+	while :; do
+		case $opt in
+		--*_*) opt=${opt%%_*}-${opt#*_} ;;
+		*) break ;;
+		esac
+	done
+	optn=1
+	return 0
+}
+# tl_arg "$@" [int|posint]: the option takes a value: optarg, from
+# "--opt=VALUE" or the next argument (then optn=2); a whole number
+# (posint: above 0) when asked.
+tl_arg() {
+	if [ "$_tl_hasinline" = 1 ]; then
+		optarg=$_tl_inline
 	else
-		printf '%s\n' "$1"
+		[ $# -ge 2 ] || usage_die "option $opt needs a value"
+		optarg=$2
+		optn=2
 	fi
+	case ${3:-} in
+	int | posint)
+		case $optarg in
+		'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
+		esac
+		[ "$3" = int ] || [ "$optarg" -gt 0 ] ||
+			usage_die "$opt must be positive" ;;
+	esac
+}
+# tl_noarg: the option takes no value ("--force=1" is an error).
+tl_noarg() {
+	[ "$_tl_hasinline" = 0 ] || usage_die "option $opt takes no value"
+}
+tl_badopt() {
+	usage_die "unknown option: $opt"
+}
+
+# ---- inputs and outputs ----
+
+# tl_quote STRING: STRING quoted for sh, as one word.
+tl_quote() {
+	_tq_s=$1 _tq_o=
+	while :; do
+		case $_tq_s in
+		*\'*) _tq_o="$_tq_o${_tq_s%%\'*}'\\''" _tq_s=${_tq_s#*\'} ;;
+		*) break ;;
+		esac
+	done
+	printf "'%s%s'\n" "$_tq_o" "$_tq_s"
+}
+
+# tl_abs PATH: PATH made absolute (not resolved), so that no later
+# command takes a name starting with "-" for an option.
+tl_abs() {
+	case $1 in
+	/*) printf '%s\n' "$1" ;;
+	*) printf '%s\n' "$(pwd)/$1" ;;
+	esac
+}
+
+# tl_input FILE [nodir]: FILE can be read as a trace: a file, a pipe
+# (process substitution, /dev/stdin) or a device (with nodir, not a
+# directory either).
+tl_input() {
+	[ -r "$1" ] && { [ -z "${2:-}" ] || [ ! -d "$1" ]; } || die "$1: cannot read"
+}
+
+# tl_real PATH: the directory of PATH with every symbolic link resolved,
+# then its last name (a directory resolved whole).
+tl_real() {
+	if [ -d "$1" ]; then
+		(cd -P -- "$1" && pwd)
+	else
+		case $1 in
+		*/*) _tr_d=${1%/*} ;;
+		*) _tr_d=. ;;
+		esac
+		_tr_d=$(cd -P -- "${_tr_d:-/}" && pwd) || return 1
+		printf '%s/%s\n' "${_tr_d%/}" "${1##*/}"
+	fi
+}
+
+# tl_outdir OUT FORCE INPUT...: check OUT_DIR before any work: its
+# parent exists; an existing OUT needs FORCE=1 and must be a directory;
+# OUT may not be, or hold, an input (--force would delete it).  Then
+# make the directory the output is built in, beside OUT (the same file
+# system, for the rename): TL_STAGE.  TL_OUT is OUT, absolute.
+tl_outdir() {
+	_to_out=$1 _to_force=$2
+	shift 2
+	while :; do
+		case $_to_out in
+		?*/) _to_out=${_to_out%/} ;;
+		*) break ;;
+		esac
+	done
+	[ -n "$_to_out" ] || _to_out=/
+	TL_OUT=$(tl_abs "$_to_out")
+	_to_parent=${TL_OUT%/*}
+	[ -n "$_to_parent" ] || _to_parent=/
+	[ -d "$_to_parent" ] || die "$_to_parent: no such directory"
+	if [ -e "$TL_OUT" ] || [ -L "$TL_OUT" ]; then
+		[ "$_to_force" = 1 ] || die "$_to_out: exists (use --force to replace it)"
+		[ -d "$TL_OUT" ] || die "$_to_out: exists and is not a directory"
+		_to_real=$(cd -P -- "$TL_OUT" && pwd) || _to_real=$TL_OUT
+		for _to_in; do
+			_to_rin=$(tl_real "$_to_in") || continue
+			case $_to_rin in
+			"$_to_real" | "$_to_real"/*)
+				die "$_to_out: holds the input $_to_in: not replaced" ;;
+			esac
+		done
+	fi
+	TL_STAGE=$(mktemp -d -- "$_to_parent/.$prog.XXXXXX" 2>/dev/null) ||
+		die "cannot make a temporary directory in $_to_parent"
+	_tl_dirs="$_tl_dirs$TL_STAGE$NL"
+}
+
+# tl_workdir: the work directory, in TMPDIR (default /tmp), for the
+# work files and sort's spills: TL_WORK, and TMPDIR from now on.
+tl_workdir() {
+	_tw_tmp=$(tl_abs "${TMPDIR:-/tmp}")
+	TL_WORK=$(mktemp -d -- "$_tw_tmp/$prog.XXXXXX" 2>/dev/null) ||
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+	_tl_dirs="$_tl_dirs$TL_WORK$NL"
+	TMPDIR=$TL_WORK
+	export TMPDIR TL_WORK
+}
+
+# tl_publish DIR: DIR (inside TL_STAGE) becomes TL_OUT, atomically:
+# OUT_DIR appears complete or not at all.  An OUT_DIR in the way is
+# renamed into TL_STAGE first (and goes with it); runs that publish to
+# one OUT_DIR at once each rename theirs whole, never one into another.
+tl_publish() {
+	_tp_n=0
+	[ ! -d "$TL_OUT" ] || mv -T -- "$TL_OUT" "$TL_STAGE/old" 2>/dev/null || :
+	until mv -T -- "$1" "$TL_OUT" 2>/dev/null; do
+		_tp_n=$((_tp_n + 1))
+		[ "$_tp_n" -le 100 ] && [ -d "$1" ] ||
+			die "cannot rename the output into $TL_OUT"
+		mv -T -- "$TL_OUT" "$TL_STAGE/old.$_tp_n" 2>/dev/null || :
+	done
+}
+
+# tl_nospace DIR NAME: when the file system of DIR is full, say so
+# (NAME: no space left on device) and return 0: a failing program's own
+# message may have gone with the space.
+tl_nospace() {
+	_tn_av=$(df -Pk -- "$1" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	case $_tn_av in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+	[ "$_tn_av" -lt 64 ] || return 1
+	note "$2: no space left on device"
+}
+
+# ---- signals and cleanup ----
+
+# tl_spawn CMD...: run CMD in the background in a process group of its
+# own (a new session), so that tl_stop ends it and everything it
+# started at once; TL_SPAWNED is its pid (and group id).  It reads the
+# script's standard input.  The group
+# gets no signal from the terminal: the traps pass them on.
+tl_spawn() {
+	# (an asynchronous command's stdin is /dev/null, before its own
+	# redirections: ours comes through fd 7; a trace may be /dev/stdin)
+	{ setsid "$@" <&7 & } 7<&0
+	TL_SPAWNED=$!
+	_tl_groups="$_tl_groups $TL_SPAWNED"
+}
+
+# tl_wait PID: wait for a process tl_spawn started; its status.  The
+# group's other processes (ended or not) are then no longer ours.
+tl_wait() {
+	# (dash says "Terminated" of a job a signal ended: not ours to say)
+	wait "$1" 2>/dev/null
+	_tw_st=$?
+	_tl_stopgroup "$1"
+	return "$_tw_st"
+}
+
+# Stop the process group G: TERM, and wait (about a second at most)
+# until none of its processes is left, for they may be writing into
+# the directories about to be removed; then KILL.  (G itself too: a
+# signal may come before setsid has made the group.  dash's kill takes
+# no "--": a negative number is the group.)
+_tl_stopgroup() {
+	kill -TERM "-$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null || :
+	# (G, our child, first: the others may outlive it)
+	wait "$1" 2>/dev/null
+	_tsg_n=0
+	while kill -0 "-$1" 2>/dev/null; do
+		_tsg_n=$((_tsg_n + 1))
+		if [ "$_tsg_n" -gt 100 ]; then
+			kill -KILL "-$1" 2>/dev/null || :
+			break
+		fi
+		sleep 0.01
+	done
+	_tsg_l= _tsg_ifs=$IFS
+	IFS=' '
+	for _tsg_g in $_tl_groups; do
+		[ "$_tsg_g" = "$1" ] || _tsg_l="$_tsg_l $_tsg_g"
+	done
+	IFS=$_tsg_ifs
+	_tl_groups=$_tsg_l
+}
+
+# tl_cleanup: on every exit: the groups stopped, the background jobs
+# waited for, the directories removed.
+tl_cleanup() {
+	while [ -n "${_tl_groups# }" ]; do
+		_tc_g=${_tl_groups# }
+		_tl_stopgroup "${_tc_g%% *}"
+	done
+	wait 2>/dev/null
+	printf '%s' "$_tl_dirs" | while IFS= read -r _tc_d; do
+		[ -z "$_tc_d" ] || rm -rf -- "$_tc_d"
+	done
+	_tl_dirs=
+}
+tl_signal() {
+	trap '' INT TERM HUP
+	tl_cleanup
+	exit "$1"
+}
+
+# ---- stages ----
+
+# st CMD...: run one command of a pipeline; a failure is noted in
+# TL_FAIL (sh has no pipefail).  The failed program has said why.  A
+# note that cannot be written (a full disk) stops the whole run (the
+# process group TL_PGID): no failure goes unseen.
+st() {
+	"$@" && return 0
+	_st_s=$?
+	{ echo "$1: exit $_st_s" >>"$TL_FAIL"; } 2>/dev/null ||
+		kill -TERM "-${TL_PGID:-$$}" 2>/dev/null
+	return 1
+}
+# ok: end the stage (a subshell) if the command just run, or one noted
+# since the stage began, failed.
+ok() {
+	[ $? = 0 ] && [ ! -s "$TL_FAIL" ] || exit 1
+}
+# tl_sort ARGS: sort(1) as every tl sort runs: bytes, TL_SORT_MEM, the
+# spills in TMPDIR, one thread (on buffers this small threads only cost).
+tl_sort() {
+	LC_ALL=C sort --parallel=1 -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
+}
+# hsort ARGS: sort the body of stdin, the header line first.
+hsort() {
+	IFS= read -r _hs_h || return 0
+	printf '%s\n' "$_hs_h"
+	tl_sort "$@"
+}
+# tl_cat FILE...: the short FILEs on stdout, without a process.
+tl_cat() {
+	for _tc_f; do
+		while IFS= read -r _tc_l || [ -n "$_tc_l" ]; do
+			printf '%s\n' "$_tc_l"
+		done <"$_tc_f"
+	done
+}
+# tl_rows FILE: FILE has a record after its header line.
+tl_rows() {
+	{ IFS= read -r _tr_l && IFS= read -r _tr_l; } <"$1"
+}
+# awkt ARGS: awk on tab-separated fields.
+awkt() {
+	awk -F '\t' -v OFS='\t' "$@"
+}
+
+# tl_stage NAME [VAR=VALUE...]: run the stage NAME of tl-report's
+# engine: a recipe of its Makefile (tl-internals(7)), in the work
+# directory.  The run's options (./options) and the facts the stages
+# wrote (./*.facts) are read; the function NAME runs, when every
+# VAR=VALUE holds, with its stderr in its log (TL_LOG/NAME, printed by
+# tl-report at the end; R is the report directory); NAME.done then
+# marks it done.  The first stage that fails names itself in
+# TL_LOG/FAILED and stops the whole run (make's process group) at once.
+tl_stage() {
+	_ts_name=$1
+	shift
+	TAB='	' NL='
+'
+	. ./options || return 1
+	for _ts_f in ./*.facts; do
+		[ ! -e "$_ts_f" ] || . "$_ts_f" || return 1
+	done
+	R=$TL_REPORT
+	TL_FAIL=$TL_LOG/$_ts_name.fail
+	# (make, our parent, leads the group)
+	TL_PGID=$PPID
+	_ts_st=0
+	for _ts_c; do
+		eval "[ \"\${${_ts_c%%=*}:-}\" = '${_ts_c#*=}' ]" || _ts_st=skip
+	done
+	if [ "$_ts_st" = 0 ]; then
+		(set -u; "$_ts_name") 2>"$TL_LOG/$_ts_name"
+		_ts_st=$?
+		[ ! -s "$TL_FAIL" ] || _ts_st=1
+	fi
+	case $_ts_st in
+	0 | skip)
+		: >"$_ts_name.done" || return 1
+		_tl_free "$_ts_name"
+		return 0 ;;
+	esac
+	(set -C; printf '%s\n' "$_ts_name" >"$TL_LOG/FAILED") 2>/dev/null
+	kill -TERM "-$TL_PGID" 2>/dev/null
+	return 1
+}
+
+# _tl_free STAGE: STAGE has ended: remove the files of TL_REPORT_FREE
+# (lines of FILE READER...) whose readers have all ended now (or do not
+# run: _tl_wanted).  Each reader checks after its own end, so the last
+# one removes the file.
+_tl_free() {
+	_tf_rm= _tf_ifs=$IFS
+	IFS=$NL
+	for _tf_l in $TL_REPORT_FREE; do
+		IFS=' '
+		set -- $_tf_l
+		_tf_f=$1
+		shift
+		case " $* " in *" $_ts_name "*) ;; *) continue ;; esac
+		for _tf_r; do
+			[ -e "$_tf_r.done" ] || ! _tl_wanted "$_tf_r" || continue 2
+		done
+		_tf_rm="$_tf_rm $_tf_f"
+	done
+	IFS=$_tf_ifs
+	tl_drop $_tf_rm
+}
+
+# tl_drop FILE...: done with the work files FILE: emptied, which frees
+# their pages at once (on a VM, fresh page cache costs system time: the
+# next files reuse these pages) and costs no process, as rm would.  The
+# work directory goes at the end.
+tl_drop() {
+	for _td_f; do
+		[ ! -e "$_td_f" ] || : >"$_td_f"
+	done
+}
+
+# _tl_wanted STAGE: the run's options let STAGE run (TL_WHEN_STAGE).
+_tl_wanted() {
+	eval "_tw_c=\${TL_WHEN_$1:-}"
+	for _tw_c in $_tw_c; do
+		eval "[ \"\${${_tw_c%%=*}:-}\" = '${_tw_c#*=}' ]" || return 1
+	done
+	return 0
+}
+
+# tl_prog NAME: the tl program NAME (first in PATH after tl_init; the
+# one beside the sourcing script otherwise).
+tl_prog() {
+	case $0 in
+	*/*) [ ! -x "${0%/*}/$1" ] || { printf '%s\n' "${0%/*}/$1"; return; } ;;
+	esac
+	printf '%s\n' "$1"
 }
 
 tl_parse() {
 	"$(tl_prog tl-parse)" "$@"
 }
 
-# (one thread: sort's threads only cost, on buffers this small)
-tl_sort() {
-	LC_ALL=C sort --parallel=1 -S "${TL_SORT_MEM:-4M}" -T "${TMPDIR:-/tmp}" "$@"
-}
-
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
 # OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
-# health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the stage runs tl-parse on it
-# itself, beside the first pass, and writes EVENTS; a trace tl-parse
-# cannot read makes it print tl-parse's error alone and return 3.
-# TL_TREE_OPTS may add --python and --exact-time.
+# health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
+# stage runs tl-parse on it itself, beside the first pass, and writes
+# EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
+# alone and return 3.  TL_TREE_OPTS may add --python and --exact-time.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
 	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||
@@ -42,16 +489,29 @@ tl_tree_stage() {
 	fi
 	_tt_bin=$(tl_prog tl-tree)
 	_tt_t=$(mktemp -d "${TMPDIR:-/tmp}/tl-tree.XXXXXX") || return 1
+	# A trace on a descriptor (/dev/stdin, a pipe as /dev/fd/N) comes to
+	# tl-parse as its standard input, through fd 8: the passes take the
+	# low descriptors for their fifos.
+	_tt_in=0 _tt_rd=$_tt_tr
+	case $_tt_tr in
+	/dev/fd/[0-9]* | /proc/self/fd/[0-9]*)
+		_tt_in=${_tt_tr##*/}
+		case $_tt_in in
+		*[!0-9]*) _tt_in=0 ;;
+		*) _tt_rd=/dev/stdin ;;
+		esac ;;
+	esac
 	if [ -n "$_tt_tr" ]; then
 		# the passes' errors wait: when the trace is bad, they are
 		# only the echoes of tl-parse's
-		_tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-} 2>"$_tt_t/err"
+		(eval "exec 8<&$_tt_in" &&
+		    _tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-}) 2>"$_tt_t/err"
 		_tt_st=$?
 		if [ -e "$_tt_t/fail.parse" ]; then
 			cat "$_tt_t/parse.err" >&2
 			rm -f "$_tt_ev"
 			_tt_st=3
-		else
+		elif [ -s "$_tt_t/parse.err" ] || [ -s "$_tt_t/err" ]; then
 			cat "$_tt_t/parse.err" "$_tt_t/err" >&2
 		fi
 	else
@@ -72,12 +532,16 @@ tl_tree_stage() {
 	return 1
 }
 
-# The passes of tl_tree_stage; $5... are tl-tree options.  They all run
+# The passes of tl_tree_stage; $5... are tl-tree options; fd 8 is
+# what tl-parse reads as its standard input (an asynchronous list's
+# own is /dev/null; the trace may be on a descriptor).  They all run
 # at once, joined by pipes and fifos, so no sorted data touches the disk
 # but what sort spills: sort is the barrier between passes.  Every fifo
-# is opened by a shell redirection, before its program runs, so that a
-# program that fails early still closes it and nothing waits for ever.
-# A failure leaves a mark file (sh has no pipefail).
+# is opened by a shell redirection, at both ends, before its program
+# runs, so that a program that fails early (a sort that refuses its
+# options) still closes its end and nothing waits for ever: the writer
+# then dies of a broken pipe.  A failure leaves a mark file (sh has no
+# pipefail).
 _tl_tree_run() {
 	_tt_b=$1 _tt_t=$2 _tt_ev=$3 _tt_out=$4
 	shift 4
@@ -85,24 +549,26 @@ _tl_tree_run() {
 	# sort reads l after its standard input, when split has written it,
 	# but wants it to exist from the start
 	: >"$_tt_t/l" || return 1
-	# sequence numbers to forward links, GPU streams to overlaps
-	{ tl_sort "$_tt_t/q" || : >"$_tt_t/fail.sort-q"; } |
+	# sequence numbers to forward links, GPU streams to overlaps (split
+	# opens q and o again by name: a sort that fails drains its fifo,
+	# so that the open finds a reader and split ends)
+	{ tl_sort <"$_tt_t/q" || { : >"$_tt_t/fail.sort-q"; cat "$_tt_t/q" >/dev/null; }; } |
 		{ "$_tt_b" -m fwd "$@" || : >"$_tt_t/fail.fwd"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-w"; } >"$_tt_t/w" &
 	_tt_p1=$!
-	{ tl_sort "$_tt_t/o" || : >"$_tt_t/fail.sort-o"; } |
+	{ tl_sort <"$_tt_t/o" || { : >"$_tt_t/fail.sort-o"; cat "$_tt_t/o" >/dev/null; }; } |
 		{ "$_tt_b" -m overlap || : >"$_tt_t/fail.overlap"; } >"$_tt_t/ov" &
 	_tt_p2=$!
 	# tree records and launched events, sorted by UID for merge
-	{ tl_sort "$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
+	{ tl_sort <"$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
 	_tt_p3=$!
-	{ tl_sort "$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
+	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
 	_tt_p4=$!
 	# the main line: host stacks, links, intervals (with a trace, split
 	# reads tl-parse's records as they come, and keeps the copy that
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -- "$_tt_tr" 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		{ tl_parse -- "$_tt_rd" <&8 8<&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
 		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else
@@ -137,115 +603,3 @@ _tl_tree_run() {
 		cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
 	} >"$_tt_out/health.tsv" || return 1
 }
-
-# Awk functions the scripts share: Python's repr(float), the tl(7)
-# unescaping, pandas' CSV cells, numpy's pairwise sum and sort order.
-# Prepend to an awk program: awk "$TL_AWKLIB"'...'.
-TL_AWKLIB='
-function rep(c, n,   s) { s = ""; while (n-- > 0) s = s c; return s }
-# Python repr(float): the shortest digits that read back the same.
-function pyrepr(x,   s, p, neg, i, m, e, d, n, o) {
-	if (x != x) return "nan"
-	if (x == 0) return "0.0"
-	if (x > 1.7976931348623157e308) return "inf"
-	if (x < -1.7976931348623157e308) return "-inf"
-	for (p = 0; p < 17; p++) { s = sprintf("%." p "e", x); if (s + 0 == x) break }
-	neg = substr(s, 1, 1) == "-"
-	if (neg) s = substr(s, 2)
-	i = index(s, "e"); m = substr(s, 1, i - 1); e = substr(s, i + 1) + 0
-	d = m; gsub(/\./, "", d); sub(/0+$/, "", d); if (d == "") d = "0"
-	n = length(d)
-	if (e >= -4 && e < 16) {
-		if (e < 0) o = "0." rep("0", -e - 1) d
-		else if (n > e + 1) o = substr(d, 1, e + 1) "." substr(d, e + 2)
-		else o = d rep("0", e + 1 - n) ".0"
-	} else {
-		o = substr(d, 1, 1)
-		if (n > 1) o = o "." substr(d, 2)
-		o = o "e" (e < 0 ? "-" : "+") sprintf("%02d", e < 0 ? -e : e)
-	}
-	return (neg ? "-" : "") o
-}
-# Undo the tl(7) field escapes.
-function unesc(s,   o, i, c, n) {
-	if (index(s, "\\") == 0) return s
-	o = ""; n = length(s)
-	for (i = 1; i <= n; i++) {
-		c = substr(s, i, 1)
-		if (c == "\\" && i < n) {
-			c = substr(s, ++i, 1)
-			if (c == "t") c = "\t"; else if (c == "n") c = "\n"
-			else if (c == "r") c = "\r"; else if (c == "0") c = ""
-		}
-		o = o c
-	}
-	return o
-}
-# A CSV cell as pandas writes it (QUOTE_MINIMAL).
-function csv(s) {
-	if (s ~ /[,"\r\n]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" }
-	return s
-}
-function cell(s) { return csv(unesc(s)) }
-# numpy pairwise summation of v[lo..lo+n-1].
-function pwsum(v, lo, n,   r0, r1, r2, r3, r4, r5, r6, r7, i, res, n2) {
-	if (n < 8) { res = 0; for (i = 0; i < n; i++) res += v[lo + i]; return res }
-	if (n <= 128) {
-		r0 = v[lo]; r1 = v[lo+1]; r2 = v[lo+2]; r3 = v[lo+3]
-		r4 = v[lo+4]; r5 = v[lo+5]; r6 = v[lo+6]; r7 = v[lo+7]
-		for (i = 8; i < n - (n % 8); i += 8) {
-			r0 += v[lo+i]; r1 += v[lo+i+1]; r2 += v[lo+i+2]; r3 += v[lo+i+3]
-			r4 += v[lo+i+4]; r5 += v[lo+i+5]; r6 += v[lo+i+6]; r7 += v[lo+i+7]
-		}
-		res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-		for (; i < n; i++) res += v[lo + i]
-		return res
-	}
-	n2 = int(n / 2); n2 -= n2 % 8
-	return pwsum(v, lo, n2) + pwsum(v, lo + n2, n - n2)
-}
-# numpy argsort(kind="quicksort") of v[t[0..num)], in place on t.
-function aqsort(v, t, num,   pl, pr, sp, st, pm, pi, pj, pk, vp, x, vi) {
-	pl = 0; pr = num - 1; sp = 0
-	for (;;) {
-		while (pr - pl > 15) {
-			pm = pl + int((pr - pl) / 2)
-			if (v[t[pm]] < v[t[pl]]) { x = t[pm]; t[pm] = t[pl]; t[pl] = x }
-			if (v[t[pr]] < v[t[pm]]) { x = t[pr]; t[pr] = t[pm]; t[pm] = x }
-			if (v[t[pm]] < v[t[pl]]) { x = t[pm]; t[pm] = t[pl]; t[pl] = x }
-			vp = v[t[pm]]; pi = pl; pj = pr - 1
-			x = t[pm]; t[pm] = t[pj]; t[pj] = x
-			for (;;) {
-				do ++pi; while (v[t[pi]] < vp)
-				do --pj; while (vp < v[t[pj]])
-				if (pi >= pj) break
-				x = t[pi]; t[pi] = t[pj]; t[pj] = x
-			}
-			pk = pr - 1
-			x = t[pi]; t[pi] = t[pk]; t[pk] = x
-			if (pi - pl < pr - pi) { st[sp++] = pi + 1; st[sp++] = pr; pr = pi - 1 }
-			else { st[sp++] = pl; st[sp++] = pi - 1; pl = pi + 1 }
-		}
-		for (pi = pl + 1; pi <= pr; ++pi) {
-			vi = t[pi]; vp = v[vi]; pj = pi; pk = pi - 1
-			while (pj > pl && vp < v[t[pk]]) t[pj--] = t[pk--]
-			t[pj] = vi
-		}
-		if (sp == 0) break
-		pr = st[--sp]; pl = st[--sp]
-	}
-}
-# The row order of pandas sort_values(ascending=False) on val[1..n]
-# (nargsort: reverse, numpy quicksort, reverse), ties included.
-function descorder(val, n, ord,   i, v, t) {
-	for (i = 0; i < n; i++) { v[i] = val[n - i] + 0; t[i] = i }
-	aqsort(v, t, n)
-	for (i = 1; i <= n; i++) ord[i] = n - t[n - i]
-}
-# Column numbers by header name: col["name"].
-function header(   i) { for (i = 1; i <= NF; i++) col[unesc($i)] = i }
-# meta.tsv (pid tid name value) into META; then the name K of process
-# (tid 0) or thread TID of PID, as TraceLens writes it: Unknown if none.
-function metaload() { if (FNR > 1) META[$1, $2, $3] = $4 }
-function metaname(pid, tid, k) { return ((pid, tid, k) in META) ? META[pid, tid, k] : "Unknown" }
-'

@@ -1,16 +1,16 @@
 #!/bin/sh
+# See LICENSE file for copyright and license details.
+#
 # tl-tracediff: TraceLens's TraceDiff (compare two traces by the shape of
 # their call trees) from two PyTorch profiler traces, made by composing
-# tl-parse, tl-tree, sort, tl-diff and tl-lca.  See tl-tracediff(1).
+# tl-parse, tl-tree, sort, tl-diff, tl-lca and tl-sheet.  See
+# tl-tracediff(1).
 set -u
-LC_ALL=C; export LC_ALL
-prog=tl-tracediff
-bindir=$(cd "$(dirname "$0")" && pwd)
-PATH=$bindir:$PATH; export PATH
+case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+tl_init tl-tracediff 4M
 # TraceDiff's trees have no python functions
 TL_TREE_OPTS=
-. "$bindir/tl-lib.sh"
-TAB=$(printf '\t')
+export TL_TREE_OPTS
 
 usage() {
 	cat <<EOF
@@ -20,67 +20,62 @@ EOF
 	exit "$1"
 }
 
-die() { echo "$prog: $*" >&2; exit 1; }
-usedie() { echo "$prog: $*" >&2; usage 2 >&2; }
-
 prune= force=0 records=0
-while [ $# -gt 0 ]; do
-	o=$(printf '%s' "$1" | tr _ -)
-	case $o in
-	--help|-h) usage 0 ;;
+while tl_opt "$@"; do
+	case $opt in
+	--help | -h) usage 0 ;;
 	--version) echo "tl-tracediff @VERSION@"; exit 0 ;;
 	--prune-non-gpu) prune=-p ;;
 	--force) force=1 ;;
 	--records) records=1 ;;
-	--) shift; break ;;
-	-?*) usedie "unknown option: $1" ;;
+	*) tl_badopt ;;
+	esac
+	shift "$optn"
+done
+shift "$optn"
+[ $# -eq 3 ] || usage_die "need TRACE1 TRACE2 OUT_DIR"
+t1=$1 t2=$2 out=$3
+tl_input "$t1" nodir
+tl_input "$t2" nodir
+while :; do
+	case $out in
+	?*/) out=${out%/} ;;
 	*) break ;;
 	esac
-	shift
 done
-[ $# -eq 3 ] || usedie "need TRACE1 TRACE2 OUT_DIR"
-t1=$1 t2=$2 out=$3
-for t in "$t1" "$t2"; do
-	[ -r "$t" ] && [ -f "$t" ] || die "$t: cannot read"
-done
-out=${out%/}
-[ -n "$out" ] || out=/
-if [ -e "$out" ] && [ "$records" = 0 ]; then
-	[ -d "$out" ] || die "$out exists and is not a directory"
-	[ "$force" = 1 ] || [ -z "$(ls -A "$out")" ] ||
-		die "$out exists and is not empty (use --force to replace it)"
-fi
 if [ "$records" = 1 ]; then
+	# (tl-report --comparison: the records go into DIR, which exists)
 	[ -d "$out" ] || die "$out: not a directory"
 	[ ! -e "$out/diff_stats.csv" ] && [ ! -e "$out/lca_totals.tsv" ] ||
 		die "$out already holds diff_stats.csv or lca_totals.tsv"
+else
+	if [ -e "$out" ]; then
+		[ -d "$out" ] || die "$out exists and is not a directory"
+		[ "$force" = 1 ] || [ -z "$(ls -A -- "$out")" ] ||
+			die "$out exists and is not empty (use --force to replace it)"
+		force=1
+	fi
+	tl_outdir "$out" "$force" "$t1" "$t2"
 fi
-parent=$(dirname "$out")
-[ -d "$parent" ] || die "$parent: no such directory"
-tmp=$(mktemp -d "$parent/.tl-tracediff.XXXXXX") || die "cannot make a temporary directory in $parent"
-# background trees still write into $tmp: let them end first
-cleanup() { wait; rm -rf "$tmp"; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-
-ok() { [ $? -eq 0 ] || die "${1:-a pipeline stage failed}"; }
+tl_workdir
+tmp=$TL_WORK
 
 # ---- trees ----
-# tree N TRACE: tl-parse and the tree stage into $tmp/N (the stage
-# runs tl-parse beside its first pass).
-tree() {
-	mkdir "$tmp/$1" || return 1
-	tl_tree_stage "$tmp/$1/ev.tsv" "$tmp/$1" "$2" || return 1
-	rm -f "$tmp/$1/ev.tsv" "$tmp/$1/intervals.tsv" "$tmp/$1/gpuev.tsv"
-}
-tree 1 "$t1" & p1=$!
-tree 2 "$t2" & p2=$!
-wait $p1; s1=$?
-wait $p2; s2=$?
+# The tree stage of each trace (it runs tl-parse beside its first
+# pass) into $tmp/N, both at once, each in a process group of its own
+# (a signal ends them at once).
+mkdir "$tmp/1" "$tmp/2" || die "cannot write in $tmp"
+tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
+p1=$TL_SPAWNED
+tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/2" "$t2"
+p2=$TL_SPAWNED
+tl_wait "$p1"; s1=$?
+tl_wait "$p2"; s2=$?
 # the failing program has said why
 [ $s1 = 0 ] && [ $s2 = 0 ] || exit 1
+for n in 1 2; do
+	tl_drop "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv"
+done
 
 # nodes N: the node records of trace N (tl(7)), grouped by root (the
 # root column of ops.tsv and gpu.tsv) in TraceLens's root order: roots
@@ -117,12 +112,12 @@ nodes() {
 		    $c["Concrete Inputs"] }
 		' "$_d/gpu.tsv"
 	} | tl_sort -t "$TAB" -k1,1 >"$_d/n0" || return 1
-	rm -f "$_d/ops.tsv" "$_d/gpu.tsv"
+	tl_drop "$_d/ops.tsv" "$_d/gpu.tsv"
 	{
 		printf 'root\trank\tUID\tparent\tcat\tname\tts\tdur\tngpu\tcpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\tConcrete Inputs\n'
 		join -t "$TAB" "$_d/ranks" "$_d/n0" | tl_sort -t "$TAB" -k2,2
 	} >"$_d/nodes" || return 1
-	rm -f "$_d/n0"
+	tl_drop "$_d/n0"
 }
 nodes 1 & p1=$!
 nodes 2 & p2=$!
@@ -135,9 +130,10 @@ wait $p2; s2=$?
 
 M=$tmp/merged
 tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
-rm -f "$tmp/1/nodes" "$tmp/2/nodes"
+tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 
-R=$tmp/out
+# (the records go into DIR at the end; the output is made beside it)
+if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
 mkdir "$R" || die "cannot make $R"
 if [ "$records" = 0 ]; then
 	tl-lca -m tree $prune "$M" >"$R/merged_tree_output.txt" || exit 1
@@ -147,7 +143,7 @@ tl-lca "$M" >"$S" || exit 1
 if [ "$records" = 1 ]; then
 	tl-lca -m totals "$M" >"$R/lca_totals.tsv" || exit 1
 fi
-rm -f "$M"
+tl_drop "$M"
 
 # Identical traces (TraceLens: trace1 rows equal trace2 rows, source
 # aside) keep only the trace1 rows, without the source column.
@@ -156,7 +152,7 @@ awk -F'\t' -v OFS='\t' 'NR > 1 { f = $4 == "trace1" ? a : b; $4 = ""; print >f }
 	a="$tmp/s1" b="$tmp/s2" "$S" || die "cannot split the rows"
 ident=0
 [ -s "$tmp/s1" ] && cmp -s "$tmp/s1" "$tmp/s2" && ident=1
-rm -f "$tmp/s1" "$tmp/s2"
+tl_drop "$tmp/s1" "$tmp/s2"
 nrows=$(($(wc -l <"$S") - 1))
 
 # pandas writes a column of numbers as floats when one of them is not a
@@ -167,63 +163,35 @@ wholecols=$(awk -F'\t' '
 	{ for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0 }
 	END { for (i in c) if (w[i]) printf "%s,", c[i] }' "$S") || die "cannot read the rows"
 
-# csv: TSV records to pandas' CSV; with ident, trace2 rows and the
-# column named source are left out; whole numbers in columns not listed
-# in wholecols get ".0".
+# csv FILE: the records of FILE (tl-lca's) as pandas writes them: with
+# ident, the trace2 rows and the column named source left out; the
+# columns kernel_time, busy_time and lowest_common_ancestor_id written
+# as floats (55.0) unless wholecols lists them.
 csv() {
-	awk -F'\t' -v ident="$ident" -v whole=",$wholecols" "$TL_AWKLIB"'
-	NR == 1 {
-		for (i = 1; i <= NF; i++) {
-			if ($i == "source") sc = i
-			n = $i == "kernel_time_sum" ? "kernel_time" : $i
-			if (n == "kernel_time" || n == "busy_time" || n == "lowest_common_ancestor_id")
-				if (index(whole, "," n ",") == 0) fl[i] = 1
-		}
-	}
-	ident && sc && NR > 1 && $sc == "trace2" { next }
-	NR > 1 { for (i in fl) if ($i ~ /^-?[0-9]+$/) $i = $i ".0" }
-	{
-		o = ""; first = 1
-		for (i = 1; i <= NF; i++) {
-			if (ident && i == sc) continue
-			o = o (first ? "" : ",") cell($i); first = 0
-		}
-		print o
-	}' "$@"
-}
-
-# jsonstr: the awk function that writes a TSV field as a JSON string
-# the way json.dump(ensure_ascii=False) does.
-jsonfn='
-function jstr(s,   o, i, c, n, e) {
-	o = "\""; n = length(s)
-	for (i = 1; i <= n; i++) {
-		c = substr(s, i, 1)
-		if (c == "\\" && i < n) {
-			e = substr(s, ++i, 1)
-			if (e == "t") c = "\\t"; else if (e == "n") c = "\\n"
-			else if (e == "r") c = "\\r"; else if (e == "0") c = "\\u0000"
-			else if (e == "\\") c = "\\\\"; else c = e
-		} else if (c == "\"") c = "\\\""
-		else if (c == "\b") c = "\\b"
-		else if (c == "\f") c = "\\f"
-		else if (c < " " && c != "") c = sprintf("\\u%04x", ord[c])
-		o = o c
-	}
-	return o "\""
-}
-BEGIN { for (i = 1; i < 32; i++) ord[sprintf("%c", i)] = i }'
-
-# kmap: lines "cpu_op<TAB>kernel", sorted and unique, to the
-# {cpu_op: [kernels]} JSON of cpu_op_map_traceN.json.
-kmap() {
-	awk -F'\t' "$jsonfn"'
-	NR == 1 || $1 "" != prev {
-		printf "%s  %s: [\n    %s", (NR > 1 ? "\n  ],\n" : "{\n"), jstr($1), jstr($2)
-		prev = $1 ""; next
-	}
-	{ printf ",\n    %s", jstr($2) }
-	END { printf "%s", (NR ? "\n  ]\n}" : "{}") }'
+	IFS= read -r _cv_h <"$1"
+	_cv_f=$1
+	set --
+	_cv_ifs=$IFS
+	IFS=$TAB
+	for _cv_n in $_cv_h; do
+		_cv_t=t
+		case $_cv_n in
+		source) [ "$ident" = 1 ] && continue ;;
+		kernel_time | kernel_time_sum | busy_time | lowest_common_ancestor_id)
+			case ,$wholecols in
+			*",${_cv_n%_sum},"*) ;;
+			*) _cv_t=f ;;
+			esac ;;
+		esac
+		set -- "$@" "$_cv_n=$_cv_t:$_cv_n"
+	done
+	IFS=$_cv_ifs
+	if [ "$ident" = 1 ]; then
+		awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "source") s = i }
+		    NR == 1 || !s || $s != "trace2"' "$_cv_f" | tl-sheet "$@"
+	else
+		tl-sheet "$@" <"$_cv_f"
+	fi
 }
 
 if [ "$nrows" -gt 0 ]; then
@@ -239,7 +207,7 @@ if [ "$records" = 1 ]; then
 		    "$R/lca_totals.tsv" >"$tmp/totals" &&
 		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
 	esac
-	mv "$R"/* "$out/" || die "cannot write into $out"
+	mv -- "$R"/* "$out/" || die "cannot write into $out"
 	exit 0
 fi
 if [ "$nrows" -gt 0 ]; then
@@ -260,12 +228,14 @@ if [ "$nrows" -gt 0 ]; then
 		# other byte of a field, so this is column by column
 		tail -n +2 "$tmp/sum0" | tl_sort -t "$TAB" -k15,15gr -k1,14
 	} >"$tmp/sum" || die "cannot sort the summary"
-	rm -f "$tmp/sum0"
+	tl_drop "$tmp/sum0"
 
-	# cpu_op_map_traceN.json: from the summary before renaming
+	# cpu_op_map_traceN.json: from the summary before renaming, its
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2))
 	for n in 1 2; do
-		awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
-			tl_sort -u | kmap >"$R/cpu_op_map_trace$n.json" ||
+		{ printf 'cpu_op\tkernel\n'
+		  awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
+		  tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
 			die "cannot write cpu_op_map_trace$n.json"
 	done
 
@@ -338,7 +308,7 @@ if [ "$nrows" -gt 0 ]; then
 	}
 	END { for (k in ren) print k "\t" ren[k] }
 	' mods="$tmp/mods" "$tmp/mods" "$tmp/lcas" >"$tmp/rename" || die "cannot build the rename map"
-	rm -f "$tmp/lcas" "$tmp/mods"
+	tl_drop "$tmp/lcas" "$tmp/mods"
 	awk -F'\t' -v OFS='\t' '
 	FILENAME == rn { ren[$1] = $2; next }
 	FNR > 1 { if ($3 in ren) $3 = ren[$3]; gsub(/ /, "", $13) }
@@ -348,50 +318,29 @@ if [ "$nrows" -gt 0 ]; then
 	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
 
-	# cpu_op_map.json: per renamed cpu_op (in summary order), per source,
-	# its sorted kernels and module parents
-	awk -F'\t' '
-	NR > 1 {
-		if (!($3 in pos)) pos[$3] = ++np
-		printf "%06d\t%s\t%s\tk\t%s\n", pos[$3], $3, $5, $1
-		printf "%06d\t%s\t%s\tp\t%s\n", pos[$3], $3, $5, $13
-	}' "$tmp/sum" | tl_sort -u | awk -F'\t' -v ident="$ident" "$jsonfn"'
-	function close_src() { if (src != "") printf "\n%s]\n%s}", ind, substr(ind, 3) }
-	NR == 1 || $1 "" != op {
-		if (NR > 1) { close_src(); if (!ident) printf "\n  }"; printf ",\n" } else printf "{\n"
-		op = $1 ""; src = ""
-		printf "  %s: {", jstr($2)
-	}
-	ident && $3 != "trace1" { next }
-	$3 "" != src {
-		if (src != "") { close_src(); printf "," }
-		src = $3 ""; kind = ""
-		if (ident) ind = "    "
-		else { ind = "      "; printf "\n    %s: {", jstr($3) }
-	}
-	$4 "" != kind {
-		if (kind != "") printf "\n%s],", ind
-		kind = $4
-		printf "\n%s%s: [\n%s%s", ind, ($4 == "k" ? "\"kernels\"" : "\"nn_module_parents\""), ind "  ", jstr($5)
-		next
-	}
-	{ printf ",\n%s%s", ind "  ", jstr($5) }
-	END {
-		if (NR == 0) { printf "{}"; exit }
-		close_src(); if (!ident) printf "\n  }"; printf "\n}"
-	}' >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
+	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
+	# (trace1 alone for identical traces, without the level), its sorted
+	# kernels and module parents (tl-json)
+	{ if [ "$ident" = 1 ]; then
+		printf 'pos\tcpu_op\tkind\tvalue\n'
+	  else
+		printf 'pos\tcpu_op\tsource\tkind\tvalue\n'
+	  fi
+	  awk -F'\t' -v OFS='\t' -v ident="$ident" '
+	  NR > 1 {
+		if (!($3 in pos)) pos[$3] = sprintf("%06d", ++np)
+		if (ident && $5 != "trace1") next
+		s = ident ? "" : $5 OFS
+		print pos[$3], $3, s "kernels", $1
+		print pos[$3], $3, s "nn_module_parents", $13
+	  }' "$tmp/sum" | tl_sort -u; } | cut -f 2- |
+	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
 		printf '{}' >"$R/$f.json" || die "cannot write $f.json"
 	done
 fi
-rm -f "$S"
-
-old=
-if [ -e "$out" ]; then
-	old=$tmp/old
-	mv "$out" "$old" || die "cannot move the old $out away"
-fi
-mv "$R" "$out" || { [ -n "$old" ] && mv "$old" "$out"; die "cannot rename into $out"; }
+tl_drop "$S"
+tl_publish "$R"
 exit 0

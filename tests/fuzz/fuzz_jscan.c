@@ -4,7 +4,10 @@
  * run by tests/fuzz/run.  For each input it checks that:
  * - the result does not depend on how the text is cut into chunks:
  *   whole, in chunks of 1 to 64 bytes, and byte by byte give the same
- *   events, members and error (message and byte offset);
+ *   events, members, each event's offset and count of lone surrogates,
+ *   the error (message and byte offset) or the trace's lone surrogates;
+ * - nor on the scanner's mode: byte by byte only, and blocks classified
+ *   in plain C, with SSE2 and with AVX2 (those the CPU has);
  * - every event handed out is one JSON object that jsmn (strict, used
  *   here as an independent tokeniser) accepts whole, and its members
  *   are exactly jsmn's keys and values at the two levels recorded;
@@ -36,7 +39,10 @@ struct result {
 	int truncated;		/* the scanner's truncated */
 	uint64_t lastend;	/* the scanner's lastend */
 	int seenev;		/* the scanner's seenev */
+	uint64_t nlone;		/* the scanner's nlone */
 };
+
+static struct jscan *scanning;	/* the scanner that calls onevent */
 
 #define CHECK(c) do { if (!(c)) { \
 	fprintf(stderr, "fuzz_jscan: %s:%d: check failed: %s\n", \
@@ -90,6 +96,9 @@ samemember(const struct jmember *m, const jsmntok_t *t, int k,
 	if (m->type == '"')
 		CHECK(!(m->esc & JM_VALESC) ==
 		    !memchr(ev + m->val, '\\', m->vallen));
+	CHECK(!(m->esc & JM_VALEXP) == !(m->type == '0' &&
+	    (memchr(ev + m->val, 'e', m->vallen) ||
+	    memchr(ev + m->val, 'E', m->vallen))));
 }
 
 /* Check jstr_tsv and jval_tsv on one value. */
@@ -140,6 +149,7 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	static unsigned cap;
 	jsmn_parser p;
 	size_t mi = 0, k2;
+	uint64_t lone;
 	int n, i, j, k, top;
 
 	if (cap == 0)
@@ -172,13 +182,16 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		r->hash = fnv(r->hash, &m[mi], sizeof(m[mi]));
 	}
 	r->hash = fnv(r->hash, ev, len);
+	lone = scanning->nlone - scanning->lone0;
+	r->hash = fnv(r->hash, &lone, sizeof(lone));
+	r->hash = fnv(r->hash, &scanning->evoff, sizeof(scanning->evoff));
 	r->nevent++;
 }
 
 /* Scan data in chunks of size chunk, or of varying sizes when 0. */
 static void
 scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
-    size_t chunk)
+    size_t chunk, int mode)
 {
 	static struct jscan s;
 	size_t off, n;
@@ -187,6 +200,9 @@ scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
 	memset(r, 0, sizeof(*r));
 	r->hash = 14695981039346656037ULL;
 	jscan_init(&s, maxevent, onevent, r);
+	scanning = &s;
+	if (mode != 0)
+		CHECK(jscan_setmode(&s, mode) == 0);
 	for (off = 0; off < size && rc == 0; off += n) {
 		n = chunk ? chunk : 1 + (off * 7 + size) % 64;
 		n = MIN(n, size - off);
@@ -201,6 +217,7 @@ scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
 	r->truncated = s.truncated;
 	r->lastend = s.lastend;
 	r->seenev = s.seenev;
+	r->nlone = s.nlone;
 	CHECK(s.nevent == r->nevent);
 	if (s.err)
 		CHECK(s.erroff <= size);
@@ -221,6 +238,7 @@ same(const struct result *a, const struct result *b)
 	CHECK(a->truncated == b->truncated);
 	CHECK(a->lastend == b->lastend);
 	CHECK(a->seenev == b->seenev);
+	CHECK(a->err != NULL || a->nlone == b->nlone);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -229,15 +247,25 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const size_t limits[] = { 0, 40 };
+	static const int modes[] = { JSCAN_BYTES, JSCAN_SCALAR, JSCAN_SSE2,
+	    JSCAN_AVX2 };
+	static struct jscan probe;
 	struct result whole, part;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < LEN(limits); i++) {
-		scan(&whole, data, size, limits[i], size ? size : 1);
-		scan(&part, data, size, limits[i], 0);
+		scan(&whole, data, size, limits[i], size ? size : 1, 0);
+		scan(&part, data, size, limits[i], 0, 0);
 		same(&whole, &part);
 		if (size <= 4096) {
-			scan(&part, data, size, limits[i], 1);
+			scan(&part, data, size, limits[i], 1, 0);
+			same(&whole, &part);
+		}
+		for (j = 0; j < LEN(modes); j++) {
+			if (jscan_setmode(&probe, modes[j]) < 0)
+				continue;
+			scan(&part, data, size, limits[i], size ? size : 1,
+			    modes[j]);
 			same(&whole, &part);
 		}
 	}

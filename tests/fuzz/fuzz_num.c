@@ -13,7 +13,10 @@
  *   double, print (num_pyrepr, Python's repr) as text that reads back
  *   to the same double, in the fewest digits that do, within the
  *   buffer size tl uses;
- * - an integer num_int64 accepts prints back to itself.
+ * - an integer num_int64 accepts prints back to itself;
+ * - a JSON number with a fraction or exponent prints (num_plain) as a
+ *   plain decimal with a point and no exponent that strtod reads as the
+ *   same double, or does not fit the 1024 bytes tl-parse gives it.
  */
 #include <math.h>
 #include <stdint.h>
@@ -68,6 +71,62 @@ repr(double d)
 	}
 }
 
+/* Is s[0..n) a JSON number (RFC 8259) with a fraction or exponent? */
+static int
+jsonfloat(const char *s, size_t n)
+{
+	size_t i = 0, d;
+	int fl = 0;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i < n && s[i] == '0')
+		i++;
+	else if (i < n && s[i] >= '1' && s[i] <= '9')
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	else
+		return 0;
+	if (i < n && s[i] == '.') {
+		for (d = ++i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			return 0;
+		fl = 1;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == d)
+			return 0;
+		fl = 1;
+	}
+	return fl && i == n;
+}
+
+/* num_plain of a JSON float: plain, and the same double. */
+static void
+plain(const char *s, size_t n)
+{
+	char out[1025], *in = malloc(n + 1), *e;
+	size_t len;
+
+	CHECK(in != NULL);
+	memcpy(in, s, n);
+	in[n] = '\0';
+	if ((len = num_plain(out, sizeof(out) - 1, s, n)) > 0) {
+		out[len] = '\0';
+		CHECK(strchr(out, '.') && !strchr(out, 'e'));
+		CHECK((out[0] == '-') == (s[0] == '-'));
+		CHECK(strtod(out, &e) == strtod(in, NULL) && *e == '\0');
+		/* no needless zeros before the point */
+		CHECK(out[out[0] == '-'] != '0' || out[(out[0] == '-') + 1] == '.');
+	}
+	free(in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -98,6 +157,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&d, data, sizeof(d));
 		repr(d);
 	}
+	if (jsonfloat(s, size))
+		plain(s, size);
 	free(s);
 	return 0;
 }

@@ -134,6 +134,29 @@ if grep -q vectorized_layer_norm_kernel "$T/c1.json"; then
 else
 	ok
 fi
+# -r: a trace repeated; the invariants hold (fresh ids, copies apart).
+"$G" -s 3 -n 2 -o "$T/real.json"
+"$G" -r "$T/real.json" -n 1 -o "$T/r1.json"
+check "-r -n 1 gives the trace back" cmp -s "$T/real.json" "$T/r1.json"
+"$G" -z -s 4 -g amd -n 2 -o "$T/real.json.gz"
+"$G" -r "$T/real.json.gz" -n 3 -o "$T/r3.json"
+files="$files $T/r3.json"
+check "-r -n 3: six steps" test "$(grep -o 'ProfilerStep#[0-9]*' \
+    "$T/r3.json" | sort -u | wc -l)" -eq 6
+check "-r: metadata once" test "$(grep -c '"process_name"' "$T/r3.json")" \
+    -eq "$(gzip -dc "$T/real.json.gz" | grep -c '"process_name"')"
+"$G" -r "$T/real.json" -n 2 -z -o "$T/r2.json.gz"
+"$G" -r "$T/real.json" -n 2 -o "$T/r2.json"
+gzip -dc "$T/r2.json.gz" >"$T/r2.out"
+check "-r -z holds the plain trace" cmp -s "$T/r2.json" "$T/r2.out"
+one=$(size "$T/real.json")
+"$G" -r "$T/real.json" -S $((one * 5)) -o "$T/r5.json"
+got=$(size "$T/r5.json")
+if [ "$got" -gt $((one * 4)) ] && [ "$got" -lt $((one * 6)) ]; then
+	ok
+else
+	bad "-r -S $((one * 5)) gave $got bytes (copy $one)"
+fi
 
 # shellcheck disable=SC2086
 python $files
@@ -193,6 +216,12 @@ checkrc "operand exits 2" 2 "$G" extra
 for c in op:aten::mm op:=2 op:x=0 op:x=-1 kernel:k=1.2.3 rename:x= idle:x idle: size:3; do
 	checkrc "bad change $c exits 2" 2 "$G" -c "$c"
 done
+checkrc "-r with -s exits 2" 2 "$G" -r "$T/real.json" -s 2
+checkrc "-r of no file exits 1" 1 "$G" -r "$T/no/such.json" -o "$T/x.json"
+printf '{"traceEvents": []}' >"$T/none.json"
+checkrc "-r of no events exits 1" 1 "$G" -r "$T/none.json" -o "$T/x.json"
+printf '{"traceEvents": [' >"$T/cut.json"
+checkrc "-r of a cut trace exits 1" 1 "$G" -r "$T/cut.json" -o "$T/x.json"
 checkrc "unwritable output exits 1" 1 "$G" -o "$T/no/such/dir/x.json"
 check "error message format" grep -q "^tl-gentrace: " "$T/rcerr"
 if [ -w /dev/full ]; then

@@ -1,8 +1,9 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * gentrace.h: what the source files of tl-gentrace share.  Each kind
- * of trace other than the Kineto training run of tl-gentrace.c lives in
- * a file of its own and is reached from main() through one option.
+ * gentrace.h: what the source files of tl-gentrace share: its output
+ * (a buffer drained to the -o file, through deflate with -z), and the
+ * kinds of trace other than the Kineto training run of tl-gentrace.c,
+ * each in a file of its own, reached from main() through one option.
  * rocprof.c writes the same training steps as rocprofv3 results: it
  * gets the output layer, and the current step's GPU work as plain
  * values, so that both formats show the same workload.
@@ -81,5 +82,17 @@ int64_t change_dur(const char *op, const char *name, int64_t dur);
 const char *change_name(const char *name);
 /* Extra host time before each step, ns: the GPU idles that long. */
 int64_t change_gap(void);
+
+/* Append n bytes to the output. */
+void gt_put(const void *p, size_t n);
+/* Bytes of (uncompressed) output so far. */
+uint64_t gt_written(void);
+
+/*
+ * -r: write the real trace at path again, its events repeated (copies
+ * of them, or as many as reach size bytes, whichever is given; 0 for
+ * none) with shifted times and fresh ids.
+ */
+void replicate(const char *path, int64_t copies, int64_t size);
 
 #endif

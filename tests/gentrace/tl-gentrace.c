@@ -27,8 +27,8 @@
 
 #include <zlib.h>
 
-#include "tl.h"
 #include "gentrace.h"
+#include "tl.h"
 
 static void
 usage(FILE *fp)
@@ -36,6 +36,8 @@ usage(FILE *fp)
 	fputs("usage: tl-gentrace [-z] [-c change] [-F format] [-s seed] "
 	    "[-S size] [-n steps]\n"
 	    "                   [-g gpu] [-o file]\n"
+	    "       tl-gentrace -r trace [-z] [-S size] [-n copies] "
+	    "[-o file]\n"
 	    "       tl-gentrace -w deep|samets|names:N [-o file]\n", fp);
 }
 
@@ -66,7 +68,9 @@ static struct {
 	int		 amd;		/* -g amd */
 	int		 gz;		/* -z */
 	int		 rocprof;	/* -F rocprof */
+	int		 gpu;		/* -g or -s was given */
 	const char	*out;		/* -o, NULL for stdout */
+	const char	*real;		/* -r, NULL if not given */
 } opt;
 
 enum { ST_KINETO, ST_COMPACT, ST_INDENT };
@@ -238,6 +242,18 @@ put(const char *s, size_t n)
 	need(n);
 	memcpy(obuf + olen, s, n);
 	olen += n;
+}
+
+void
+gt_put(const void *p, size_t n)
+{
+	put(p, n);
+}
+
+uint64_t
+gt_written(void)
+{
+	return written();
 }
 
 void
@@ -3060,12 +3076,12 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    argv[i][2] == '\0' && strchr("csSngowF", argv[i][1]) != NULL)
+		    argv[i][2] == '\0' && strchr("csSngorwF", argv[i][1]) != NULL)
 			i++;
 	}
 
 	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:w:F:")) != -1)
+	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:F:")) != -1)
 		switch (c) {
 		case 'F':
 			if (strcmp(optarg, "kineto") == 0)
@@ -3094,6 +3110,7 @@ main(int argc, char *argv[])
 			}
 			break;
 		case 's':
+			opt.gpu = 1;
 			errno = 0;
 			opt.seed = strtoull(optarg, &e, 10);
 			if (e == optarg || *e != '\0' || errno == ERANGE ||
@@ -3111,6 +3128,7 @@ main(int argc, char *argv[])
 			opt.steps = getnum("step count", optarg, 0);
 			break;
 		case 'g':
+			opt.gpu = 1;
 			if (strcmp(optarg, "nvidia") == 0)
 				opt.amd = 0;
 			else if (strcmp(optarg, "amd") == 0)
@@ -3128,11 +3146,14 @@ main(int argc, char *argv[])
 		case 'w':
 			worst = optarg;
 			break;
+		case 'r':
+			opt.real = optarg;
+			break;
 		default:
 			usage(stderr);
 			return 2;
 		}
-	if (optind != argc) {
+	if (optind != argc || (opt.real != NULL && (opt.gpu || opt.rocprof))) {
 		usage(stderr);
 		return 2;
 	}
@@ -3162,6 +3183,10 @@ main(int argc, char *argv[])
 			tl_die("deflateInit2 failed");
 	}
 
+	if (opt.real != NULL) {
+		replicate(opt.real, opt.steps, opt.size);
+		goto done;
+	}
 	setup();
 	if (opt.rocprof)
 		rocprof_begin();
@@ -3190,6 +3215,7 @@ main(int argc, char *argv[])
 		rocprof_end();
 	else
 		endtrace();
+done:
 	oflush(1);
 	if (opt.gz)
 		deflateEnd(&zs);

@@ -1,0 +1,144 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-json: records as nested JSON objects with lists at the leaves, as
+ * Python's json.dump(indent=2, ensure_ascii=False) writes a dict of
+ * dicts of lists: TraceDiff's cpu_op maps.  The records come grouped
+ * by their keys (the first -k fields), and the output is written as
+ * they come: memory is one record.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tl.h"
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout, "usage: %s [-i indent] [-k keys] [file]\n",
+	    tl_progname());
+	exit(status);
+}
+
+/* Append a newline and the indent of depth d. */
+static void
+nl(struct buf *b, int indent, int d)
+{
+	int i;
+
+	buf_addc(b, '\n');
+	for (i = 0; i < indent * d; i++)
+		buf_addc(b, ' ');
+}
+
+/* Append field s[0..len) (escaped, tl(7)) as a JSON string. */
+static void
+str(struct buf *b, const char *s, size_t len)
+{
+	char *t = tl_strndup(s, len);
+
+	json_pystr(b, t, rec_unescape(t, len));
+	free(t);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct rec_reader r;
+	struct buf b = {0}, *prev;
+	FILE *in = stdin;
+	const char *s;
+	size_t len;
+	int c, i, j, d, nkeys = 1, indent = 2, first = 1;
+
+	tl_setprogname(argv[0]);
+	tl_longopts(argc, argv, usage);
+	while ((c = getopt(argc, argv, "i:k:")) != -1) {
+		switch (c) {
+		case 'i':
+			indent = (int)tl_strtonum(optarg, 0, 16, "-i");
+			break;
+		case 'k':
+			nkeys = (int)tl_strtonum(optarg, 1, 64, "-k");
+			break;
+		default:
+			usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(TL_EUSAGE);
+	if (argc == 1)
+		in = tl_fopen(argv[0], "r");
+	rec_open(&r, in, argc == 1 ? argv[0] : "<stdin>");
+	rec_read_header(&r);
+	if ((int)r.nhdr < nkeys + 1)
+		tl_die("%s: %d keys and a value want %d fields, not %zu", r.name,
+		    nkeys, nkeys + 1, r.nhdr);
+	prev = tl_calloc((size_t)nkeys, sizeof(*prev));
+
+	/*
+	 * The object at depth j holds the keys of field j at indent
+	 * j + 1; the list of the last key's values is at depth nkeys.
+	 */
+	while (rec_read(&r)) {
+		rec_check_width(&r);
+		buf_reset(&b);
+		buf_adds(&b, "");
+		/* the first key that differs from the last record's */
+		for (d = 0; !first && d < nkeys; d++) {
+			s = rec_get(&r, d, &len);
+			if (prev[d].len != len || (len > 0 && memcmp(prev[d].s, s, len) != 0))
+				break;
+		}
+		if (first) {
+			buf_addc(&b, '{');
+			d = 0;
+		} else if (d == nkeys) {
+			buf_addc(&b, ',');
+		} else {
+			nl(&b, indent, nkeys);
+			buf_addc(&b, ']');
+			for (j = nkeys - 1; j > d; j--) {
+				nl(&b, indent, j);
+				buf_addc(&b, '}');
+			}
+			buf_addc(&b, ',');
+		}
+		for (j = d; j < nkeys; j++) {
+			nl(&b, indent, j + 1);
+			s = rec_get(&r, j, &len);
+			str(&b, s, len);
+			buf_adds(&b, j + 1 < nkeys ? ": {" : ": [");
+			buf_reset(&prev[j]);
+			buf_add(&prev[j], s, len);
+		}
+		nl(&b, indent, nkeys + 1);
+		s = rec_get(&r, nkeys, &len);
+		str(&b, s, len);
+		fwrite(b.s, 1, b.len, stdout);
+		first = 0;
+	}
+	buf_reset(&b);
+	buf_adds(&b, "");
+	if (first) {
+		buf_adds(&b, "{}");
+	} else {
+		nl(&b, indent, nkeys);
+		buf_addc(&b, ']');
+		for (i = nkeys - 1; i >= 0; i--) {
+			nl(&b, indent, i);
+			buf_addc(&b, '}');
+		}
+	}
+	fwrite(b.s, 1, b.len, stdout);
+	for (i = 0; i < nkeys; i++)
+		buf_free(&prev[i]);
+	free(prev);
+	buf_free(&b);
+	rec_close(&r);
+	if (in != stdin)
+		fclose(in);
+	return tl_fshut(stdout, "<stdout>");
+}

@@ -1,0 +1,41 @@
+# See LICENSE file for copyright and license details.
+# stage: gpu_events
+# One pass over the GPU events for two readers: busy.tsv, the
+# intervals gpu_timeline measures (ts dur class, by ts: the linked GPU
+# events, all of them with --include-unlinked-kernels; class comp,
+# comm or memcpy as TraceLens's GPU timeline classifies them), and
+# kernels.tsv, one record per kernel (linked or not), in UID order:
+#	cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
+# (the last three for the short-kernel sheets only); both with a header.
+# kernels.facts: kernels (there are any) and kernels_cpu_op (some has
+# a cpu_op).
+# in: gpu.tsv
+# out: busy.tsv kernels.tsv kernels.facts
+gpu_events() {
+	st awkt -v kf=kernels.tsv -v ff=kernels.facts '
+	BEGIN {
+		print "ts", "dur", "class"
+		print "cpu_op", "UID", "cpu_op_name", "runtime_name", "linked", "name",
+		    "stream", "dur", "dims", "strides", "concrete" >kf
+	}
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ c = $col["cat"]; n = $col["name"] }
+	c == "kernel" {
+		nk = 1
+		if ($col["cpu_op"] != "") kc = 1
+		print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
+		    $col["linked"], n, $col["stream"], $col["dur"],
+		    (short ? $col["Input Dims"] OFS $col["Input Strides"] OFS $col["Concrete Inputs"] : OFS OFS) >kf
+	}
+	unl || $col["linked"] == 1 {
+		if (c == "gpu_memcpy") k = "memcpy"
+		else if (c == "kernel" && n ~ /^(MEMORY_COPY_(HOST_TO_DEVICE|DEVICE_TO_HOST|DEVICE_TO_DEVICE)|__amd_rocclr_copyBuffer(Rect)?(Aligned)?)(\.kd)?$/) k = "memcpy"
+		else if (c == "kernel" && n ~ /^__amd_rocclr_fillBuffer(Aligned)?(\.kd)?$/) k = "comp"
+		else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
+		else k = "comp"
+		print $col["ts"], $col["dur"], k
+	}
+	END { printf "kernels=%d\nkernels_cpu_op=%d\n", nk, kc >ff }
+	' unl="$unlinked" short="$short" gpu.tsv |
+	st hsort -t "$TAB" -k1,1n >busy.tsv; ok
+}

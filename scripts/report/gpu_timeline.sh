@@ -1,0 +1,52 @@
+# See LICENSE file for copyright and license details.
+# sheet: gpu_timeline
+# TraceLens's GPU timeline: computation, exposed communication and
+# memcpy, busy, idle and total time (tl-aggregate's interval
+# operations, in TraceLens's arithmetic, or exact with --exact-time),
+# in ms and percent of the total.  gpu_total holds the total (us),
+# which the kernel sheets divide by; none when the trace has no GPU
+# event to count, which TraceLens reports as its CPU ops only.
+# in: busy.tsv
+# out: gpu_timeline.csv gpu_total
+gpu_timeline() {
+	if ! tl_rows busy.tsv; then
+		echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
+		return 0
+	fi
+	if [ -n "$micro" ]; then
+		set -- "micro=gaps:ts,dur,<$micro" "macro=gaps:ts,dur,>=$micro"
+	else
+		set -- 'idle=gaps:ts,dur'
+	fi
+	st tl-aggregate $xflag 'comp=union:ts,dur,class=comp' \
+	    'xcomm=minus:ts,dur,class=comm,comp' \
+	    'xmem=minus:ts,dur,class=memcpy,comp,comm' 'busy=union:ts,dur' \
+	    "$@" 'total=span:ts,dur' 'comm=union:ts,dur,class=comm' \
+	    'memcpy=union:ts,dur,class=memcpy' <busy.tsv >timeline.tsv; ok
+	# one row per time of the one record: type, time (a - b: TraceLens's
+	# idle time is total - busy), total
+	st awkt '
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print "type", "a", "b", "total"; next }
+	{
+		tot = $col["total"]
+		row("computation_time", "comp")
+		row("exposed_comm_time", "xcomm")
+		row("exposed_memcpy_time", "xmem")
+		row("busy_time", "busy")
+		if ("micro" in col) {
+			row("micro_idle_time", "micro")
+			row("macro_idle_time", "macro")
+		} else if (exact)
+			row("idle_time", "idle")
+		else
+			print "idle_time", tot, $col["busy"], tot
+		row("total_time", "total")
+		row("total_comm_time", "comm")
+		row("total_memcpy_time", "memcpy")
+		print tot >totf
+	}
+	function row(name, c) { print name, $col[c], 0, tot }
+	' exact="$xflag" totf=gpu_total timeline.tsv |
+	st tl-sheet 'type=t:type' 'time ms=f:(a-b)/1000' 'percent=f:(a-b)/total*100' \
+	    >"$R/gpu_timeline.csv"; ok
+}

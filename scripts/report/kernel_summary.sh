@@ -1,0 +1,31 @@
+# See LICENSE file for copyright and license details.
+# sheet: kernel_summary
+# TraceLens's kernel summary (on by default here, so that any two
+# reports compare with every sheet group): the kernels grouped by
+# parent op category, parent cpu_op (when some kernel has one), name
+# and stream, each group's kernels summed in trace order as pandas
+# sums them (grouped by a hash of the keys, then the groups in key
+# order), in percent of all kernels' time (numpy's pairwise sum of
+# every kernel's duration, in trace order) and of the GPU's total time.
+# in: kernel_parents.tsv kernels.tsv kernels.facts gpu_total
+# out: kernel_summary.csv
+# when: kernels=1 ksum=1
+kernel_summary() {
+	tk=$(st tl-aggregate 'npsum:dur' <kernels.tsv); ok
+	tk=${tk#*"$NL"}
+	total=
+	[ ! -s gpu_total ] || read -r total <gpu_total
+	set -- 'Parent op category=t:pcat'
+	[ "$kernels_cpu_op" = 0 ] || set -- "$@" 'Parent cpu_op=t:pcpu'
+	set -- "$@" 'Kernel name=t:name' 'Kernel stream=t:stream' \
+	    'Kernel duration (µs)_sum=f:dur_sum' 'Kernel duration (µs)_count=t:dur_count' \
+	    'Kernel duration (µs)_mean=f:dur_mean' 'Kernel duration (µs)_min=f:dur_min' \
+	    'Kernel duration (µs)_max=f:dur_max' \
+	    'Percent of kernels time (%)=f:dur_sum/$tk*100' \
+	    'Percent of total time (%)=f:dur_sum/($total/1000*1000)*100'
+	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 kernel_parents.tsv; } |
+	st tl-aggregate -g pcat,pcpu,name,stream -K UID:n | st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
+	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n |
+	st tl-sheet -s dur_sum -v "tk=$tk" -v "total=$total" "$@" >"$R/kernel_summary.csv"; ok
+}

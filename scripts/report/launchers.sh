@@ -1,0 +1,21 @@
+# See LICENSE file for copyright and license details.
+# stage: launchers
+# The kernel launchers: one row per op that launches kernels (TraceLens's
+# kernel launchers), from each op's direct kernels (busy time, count,
+# first GPU event and name, list) and subtree busy time (tl-kernels
+# over intervals.tsv), joined with the op fields (ops.tsv) and
+# the process and thread names (meta.tsv), and categorised as
+# TraceLens's categorize_torch_op does (tl-launchers), in UID
+# order:
+#	UID name "op category" process_name process_label thread_name
+#	Input Dims, Input type, Input Strides, Concrete Inputs, ts
+#	direct subtree g1 kd tkey
+# (tkey: ts and g1 as one key that sort compares as bytes).
+# launcher_k1.tsv: UID k1, each launcher's first kernel name, the one
+# thing kernel_parents reads of the launchers.
+# in: intervals.tsv ops.tsv meta.tsv
+# out: launchers.tsv launcher_k1.tsv
+launchers() {
+	st tl-kernels $xflag intervals.tsv |
+	st tl-launchers -d . -o launcher_k1.tsv >launchers.tsv; ok
+}

@@ -1,0 +1,17 @@
+# See LICENSE file for copyright and license details.
+# sheet: ops_summary_by_category
+# TraceLens's ops summary by category: the launchers' direct kernel
+# time per op category, in TraceLens's order of the launchers (by ts,
+# ties by first kernel: each group's rows sorted by tkey).
+# in: launchers.tsv trace.facts
+# out: ops_summary_by_category.csv
+# when: cpu_ops=1
+ops_summary_by_category() {
+	tl_rows launchers.tsv || return 0
+	st cut -f3,12,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k3,3 |
+	st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' |
+	st tl-sheet -s sum 'op category=t:op category' 'Count=t:Count' \
+	    'total_direct_kernel_time_ms=f:sum/1000' \
+	    'Percentage (%)=pct:sum/1000' 'Cumulative Percentage (%)=cum:sum/1000' \
+	    >"$R/ops_summary_by_category.csv"; ok
+}

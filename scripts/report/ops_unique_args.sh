@@ -1,0 +1,41 @@
+# See LICENSE file for copyright and license details.
+# sheet: ops_unique_args
+# TraceLens's ops summary by unique arguments: the launchers grouped by
+# name, category, process and thread names and the four inputs (grouped
+# by a hash of the nine keys, then tkey: sort compares a short key as
+# bytes, not nine long fields that are mostly equal), each group's
+# statistics and kernel details, the groups by total direct kernel time
+# (ties by first UID).
+# in: launchers.tsv trace.facts
+# out: ops_unique_args.csv
+# when: cpu_ops=1
+ops_unique_args() {
+	tl_rows launchers.tsv || return 0
+	keys='name,op category,process_name,process_label,thread_name,Input Dims,Input type,Input Strides,Concrete Inputs'
+	st tl-aggregate -g "$keys" -K tkey <launchers.tsv |
+	st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -H -g "$keys" \
+	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
+	    'operation_count=count:UID' \
+	    'total_direct_kernel_time_mean=mean:direct' 'total_subtree_kernel_time_mean=mean:subtree' \
+	    'total_direct_kernel_time_median=median:direct' 'total_subtree_kernel_time_median=median:subtree' \
+	    'total_direct_kernel_time_std=std:direct' 'total_subtree_kernel_time_std=std:subtree' \
+	    'total_direct_kernel_time_min=min:direct' 'total_subtree_kernel_time_min=min:subtree' \
+	    'total_direct_kernel_time_max=max:direct' 'total_subtree_kernel_time_max=max:subtree' \
+	    'total_direct_kernel_time_sum=sum:direct' 'total_subtree_kernel_time_sum=sum:subtree' \
+	    'ex_UID=first:UID' 'kernel_details_summary=kstats:kd' 'trunc_kernel_details=ktrunc:kd' |
+	st hsort -t "$TAB" -k25,25gr -k27,27n |
+	st tl-sheet 't:name' 't:op category' 't:process_name' 't:process_label' 't:thread_name' \
+	    'Input Dims=t:d' 'Input type=t:t' 'Input Strides=t:s' 'Concrete Inputs=t:c' \
+	    't:operation_count' \
+	    'f:total_direct_kernel_time_mean' 'f:total_subtree_kernel_time_mean' \
+	    'f:total_direct_kernel_time_median' 'f:total_subtree_kernel_time_median' \
+	    'f:total_direct_kernel_time_std' 'f:total_subtree_kernel_time_std' \
+	    'f:total_direct_kernel_time_min' 'f:total_subtree_kernel_time_min' \
+	    'f:total_direct_kernel_time_max' 'f:total_subtree_kernel_time_max' \
+	    'f:total_direct_kernel_time_sum' 'f:total_subtree_kernel_time_sum' \
+	    't:ex_UID' 't:kernel_details_summary' 't:trunc_kernel_details' \
+	    'Percentage (%)=pct:total_direct_kernel_time_sum' \
+	    'Cumulative Percentage (%)=cum:total_direct_kernel_time_sum' \
+	    >"$R/ops_unique_args.csv"; ok
+}

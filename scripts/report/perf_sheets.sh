@@ -1,0 +1,54 @@
+# See LICENSE file for copyright and license details.
+# sheet: perf_sheets
+# TraceLens's perf-model sheets, one per sheet category of the models
+# (common/models/table.c): GEMM, UnaryElementwise, BinaryElementwise and
+# Normalization have one sheet, every other category a forward and a
+# backward one (a sheet only when some op has its model).  The model
+# rows (perf_fwd's and perf_bwd's) grouped by (table, name, params):
+# TraceLens groups on str() of each param, which the params literal
+# determines; then laid out by tl-perfsheet(1).
+# in: perf_rows.tsv perf_rows_bwd.tsv
+# out: GEMM.csv UnaryElementwise.csv BinaryElementwise.csv Normalization.csv
+# out: SDPA_fwd.csv SDPA_bwd.csv CONV_fwd.csv CONV_bwd.csv Reduce_fwd.csv Reduce_bwd.csv
+# out: RMSNorm_fwd.csv RMSNorm_bwd.csv GroupQuant_fwd.csv GroupQuant_bwd.csv
+# out: GroupedGEMM_fwd.csv GroupedGEMM_bwd.csv MoE_comm_fwd.csv MoE_comm_bwd.csv
+# out: SSM_fwd.csv SSM_bwd.csv RoPE_fwd.csv RoPE_bwd.csv
+# out: CrossEntropy_fwd.csv CrossEntropy_bwd.csv MoE_fused_fwd.csv MoE_fused_bwd.csv
+# out: MoE_unfused_fwd.csv MoE_unfused_bwd.csv MoE_aux_fwd.csv MoE_aux_bwd.csv
+# out: elementwise_fwd.csv elementwise_bwd.csv FusedRoPE_fwd.csv FusedRoPE_bwd.csv
+# out: CustomCollective_fwd.csv CustomCollective_bwd.csv mHC_fwd.csv mHC_bwd.csv
+# out: InferenceAttention_fwd.csv InferenceAttention_bwd.csv
+# when: roofline=1 cpu_ops=1 gpu_events=1
+perf_sheets() {
+	if [ -n "$arch" ]; then
+		set -- 'rt_first=first:Roofline Time (µs)' 'rb_first=first:Roofline Bound' \
+		    'pr_mean=mean:Pct Roofline' 'pr_median=median:Pct Roofline' 'pr_std=std:Pct Roofline' \
+		    'pr_min=min:Pct Roofline' 'pr_max=max:Pct Roofline'
+	else
+		set --
+	fi
+	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
+	# (the two files as one, one header)
+	awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
+	st tl-aggregate -g kind,sheet,name,params -K UID:n |
+	st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -H -g kind,sheet,name,params 'UID_first=first:UID' \
+	    'gf=first:GFLOPS' 'dm=first:Data Moved (MB)' 'fb=first:FLOPS/Byte' \
+	    'tbs_mean=mean:TB/s' 'tbs_median=median:TB/s' 'tbs_std=std:TB/s' 'tbs_min=min:TB/s' 'tbs_max=max:TB/s' \
+	    'tfs_mean=mean:TFLOPS/s' 'tfs_median=median:TFLOPS/s' 'tfs_std=std:TFLOPS/s' \
+	    'tfs_min=min:TFLOPS/s' 'tfs_max=max:TFLOPS/s' \
+	    'pn_first=first:process_name' 'pl_first=first:process_label' 'tn_first=first:thread_name' \
+	    'spec_first=first:Compute Spec' "$@" \
+	    'kd_kstats=kstats:kernel_names' 'kd_ktrunc=ktrunc:kernel_names' \
+	    'dims_first=first:Input Dims' 'types_first=first:Input type' \
+	    'strides_first=first:Input Strides' 'conc_first=first:Concrete Inputs' \
+	    'kt_mean=mean:Kernel Time (µs)' 'kt_median=median:Kernel Time (µs)' 'kt_std=std:Kernel Time (µs)' \
+	    'kt_min=min:Kernel Time (µs)' 'kt_max=max:Kernel Time (µs)' 'kt_sum=sum:Kernel Time (µs)' \
+	    'UID_count=count:UID' |
+	st hsort -t "$TAB" -k5,5n >perf_groups.tsv; ok
+
+	# the tables laid out as sheets (tl-perfsheet(1))
+	st tl-perfsheet -d "$R" perf_groups.tsv; ok
+	tl_drop perf_groups.tsv
+}
+

@@ -1,0 +1,57 @@
+# See LICENSE file for copyright and license details.
+# stage: synthetic
+# The GPU events under some collected op (covered_gpu.tsv, one UID a
+# line, ascending; with --comparison, also the intervals themselves,
+# tag ts dur name stream gpu, for kernel_map: collected_intervals.tsv).
+# TraceLens's synthetic ops: each linked, non-communication GPU event
+# that no collected op covers, as a copy of its nearest cpu_op (or of
+# its runtime call when it has none), named "SOURCE->KERNEL (Synthetic
+# Op)".  They are numbered after the trace's last UID: first those of
+# runtimes, by runtime (in order of their first event), then the
+# others, in GPU event order.  synthetic_ops.tsv: UID src name ts dur
+# kname stream gpu; synthetic_kernels.tsv: each one's kernel, as op kt
+# kd.  Then the first direct kernel of every source op
+# of unified_perf_summary (the collected ops, and the sources of the
+# synthetic ops), UID TAB name, UID order: TraceLens categorises an op
+# with it (first_kernels.tsv).
+# in: gpu.tsv trace.facts ops.tsv collected_keys.tsv intervals.tsv
+# out: synthetic_ops.tsv synthetic_kernels.tsv first_kernels.tsv collected_intervals.tsv
+# when: roofline=1 cpu_ops=1 gpu_events=1
+synthetic() {
+	if [ "$comparison" = 1 ]; then
+		st tl-pick -s -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
+	else
+		st tl-pick -s -k collected_keys.tsv intervals.tsv
+	fi | st cut -f 6 | st tl_sort -n -u >covered_gpu.tsv; ok
+	max=$last_uid
+	case $max in
+	'' | *[!0-9]*) max=$(awk -F '\t' 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' ops.tsv gpu.tsv) ;;
+	esac
+	: >synthetic_cpu.tsv
+	# src name ts dur kname stream gpu (runtime ones: led by the runtime
+	# and the GPU event, for the sort)
+	st awkt "$PERF_HAS"'
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["linked"] == 1 && !has(covf, $1 + 0) && tolower($col["name"]) !~ /nccl|rccl|cross_device_reduce/ {
+		o = $col["ts"] "\t" $col["dur"] "\t" $col["name"] "\t" $col["stream"] "\t" $col["UID"]
+		if ($col["cpu_op"] != "") print $col["cpu_op"], $col["cpu_op_name"], o >wf
+		else print $col["runtime"], $col["UID"], $col["runtime"], $col["runtime_name"], o
+	}' covf=covered_gpu.tsv wf=synthetic_cpu.tsv gpu.tsv |
+	st tl_sort -t "$TAB" -k1,1n -k2,2n |
+	st awkt '$1 != r { r = $1; f = $2 } { print f, $0 }' |
+	st tl_sort -t "$TAB" -k1,1n -k3,3n | st cut -f 4- >synthetic_runtime.tsv; ok
+	# UID src name ts dur kname stream gpu
+	st awkt -v u="$max" '
+	{ print ++u, $1, $2 "->" $5 " (Synthetic Op)", $3, $4, $5, $6, $7 }' \
+	    synthetic_runtime.tsv synthetic_cpu.tsv >synthetic_ops.tsv; ok
+	tl_drop synthetic_runtime.tsv synthetic_cpu.tsv covered_gpu.tsv
+	# (the synthetic UIDs come after the trace's: in order)
+	awkt '{ print $1, $4, $5, $6, $7, $8 }' synthetic_ops.tsv |
+	st perf_kinfo >synthetic_kernels.tsv; ok
+	st awkt 'FILENAME == ck { print; next } { print $2, $2 }' ck=collected_keys.tsv \
+	    collected_keys.tsv synthetic_ops.tsv | st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
+	# (each op its own tag: in op order, then ts, then GPU event)
+	st tl-pick -d -k first_kernel_keys.tsv intervals.tsv |
+	st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >first_kernels.tsv; ok
+	tl_drop first_kernel_keys.tsv
+}

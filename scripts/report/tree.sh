@@ -1,0 +1,35 @@
+# See LICENSE file for copyright and license details.
+# stage: tree
+# TraceLens's call tree of the trace (tl_tree_stage, tl-tree(1)): the
+# tree records of tl(7), and the facts the later stages decide by:
+# cpu_ops (some cpu_op or python_function event: TraceLens's test for
+# a GPU-only trace), gpu_events (gpu.tsv has a record) and last_uid
+# (the trace's last UID, after which the synthetic ops are numbered).
+# (The trace may be /dev/stdin: tl-report's standard input is fd 9.)
+# The parsed events (tl-parse's records) are the stage's own: they go
+# right after it, before the sheets write their files (on a VM, the
+# page cache so freed is what the next files reuse).
+# in:
+# out: gpu.tsv ops.tsv intervals.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv trace.facts
+tree() {
+	(cd "$cwd" && tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace") <&9
+	case $? in
+	0) ;;
+	3) return 1 ;;	# tl-parse could not read the trace, and has said why
+	*) echo "$prog: tree stage failed" >&2; return 1 ;;
+	esac
+	for f in gpu ops intervals meta health sel; do
+		[ -f "$f.tsv" ] || { echo "$prog: tree stage wrote no $f.tsv" >&2; return 1; }
+	done
+	# (cat is tl-parse's third field)
+	cpu=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" events.tsv)
+	[ $? -le 1 ] || return 1
+	last=$(tail -n 1 events.tsv) || return 1
+	last=${last%%"$TAB"*}
+	# (in the background: freeing the pages takes a while, and no one
+	# waits for it)
+	tl_drop events.tsv &
+	gpu=0
+	! tl_rows gpu.tsv || gpu=1
+	printf 'cpu_ops=%s\ngpu_events=%s\nlast_uid=%s\n' "$cpu" "$gpu" "$last" >trace.facts
+}

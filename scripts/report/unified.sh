@@ -1,0 +1,68 @@
+# See LICENSE file for copyright and license details.
+# stage: unified
+# The rows of TraceLens's unified_perf_summary grouped, one record per
+# group, in the sheet's order (Kernel Time (µs)_sum descending, ties by
+# ex_UID): unified.tsv.  Every row (collected and synthetic ops) with
+# its model columns and kernels (tl-perfrows), its source op's fields,
+# first kernel and op category and its group (tl-unified: the nine
+# keys name ... Concrete Inputs numbered in order of first
+# appearance), the rows of a group in TraceLens's order (collected ops
+# by ts, then the synthetic ones: ex_UID is the first).  The nine
+# keys travel apart, once per group (unified_keys.tsv), and join the
+# groups' statistics after: most of a row's bytes, and the same in
+# every row of its group.  unified_fdur: 1 when some duration is not a
+# whole number (pandas keeps an all-integer column integer).
+# unified.facts: unified_metrics and unified_roofline, 1 when some
+# group has model metrics (GFLOPS) and roofline ones.  With
+# --comparison, unified_rows.tsv keeps the rows (UID and group) for
+# kernel_map.
+# in: collected_ops.tsv fwd_metrics.tsv collected_kernels.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
+# out: unified.tsv unified_fdur unified_rows.tsv unified.facts
+# when: roofline=1 cpu_ops=1 gpu_events=1
+unified() {
+	# Every row, in UID order (the synthetic UIDs come last), with its
+	# metrics and kernels: src UID type name has status gf dm fb tbs
+	# tfs spec params bcat kt kd rt rb pr; the synthetic ops' rows
+	# apart, then sorted by source op.  (The kernels: the collected
+	# ops', then the synthetic ones', whose UIDs come after.)
+	awk 'FNR > 1 || NR == 1' collected_kernels.tsv synthetic_kernels.tsv |
+	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
+	  st tl-perfrows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
+	    -y synthetic_ops.tsv -o unified_syn0.tsv >unified_op_rows.tsv; } 3<&0; ok
+	# (the other rows are in source op order already: src is UID)
+	: >>unified_syn0.tsv
+	st tl_sort -t "$TAB" -k1,1n -k2,2n unified_syn0.tsv >unified_syn.tsv; ok
+	tl_drop unified_syn0.tsv
+	# (unified's first column is a key of gseq, cls, ts and UID that
+	# sort compares as bytes)
+	st tl-unified -d . -k first_kernels.tsv -g unified_keys.tsv -o unified_fdur \
+	    -y unified_syn.tsv unified_op_rows.tsv |
+	if [ "$comparison" = 1 ]; then
+		st hsort -t "$TAB" -k1,1 | st tee unified_rows.tsv
+	else
+		st hsort -t "$TAB" -k1,1
+	fi |
+	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \
+	    'sum:dur' 'mean:dur' 'std:dur' 'gf=first:gf' 'dm=first:dm' 'fb=first:fb' 'spec=first:spec' 'rb=first:rb' \
+	    'mean:tbs' 'std:tbs' 'mean:tfs' 'std:tfs' 'mean:kt' 'std:kt' 'sum:kt' 'median:dur' 'min:dur' 'max:dur' \
+	    'median:tbs' 'min:tbs' 'max:tbs' 'median:tfs' 'min:tfs' 'max:tfs' 'rt=first:rt' \
+	    'mean:pr' 'median:pr' 'std:pr' 'min:pr' 'max:pr' 'median:kt' 'min:kt' 'max:kt' \
+	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' |
+	# (each group's keys after its first three columns: unified_keys.tsv's
+	# groups, as Python literals, one per line of the statistics)
+	st awkt -v gk=unified_keys.tsv -v ff=unified.facts '
+	{
+		if ((getline l <gk) <= 0) { print "tl-report: unified: a group without its keys" >"/dev/stderr"; exit 1 }
+		i = index(l, "\t")
+		if (NR > 1 && substr(l, 1, i - 1) != $1) { print "tl-report: unified: the keys of another group" >"/dev/stderr"; exit 1 }
+		n = 0
+		for (k = 1; k <= 3; k++) n += index(substr($0, n + 1), "\t")
+		print substr($0, 1, n) substr(l, i + 1) "\t" substr($0, n + 1)
+		# (gf and rb, before the keys)
+		if (NR > 1 && $7 != "") hm = 1
+		if (NR > 1 && $11 != "") hr = 1
+	}
+	END { printf "unified_metrics=%d\nunified_roofline=%d\n", hm, hr >ff }' |
+	st hsort -t "$TAB" -k27,27gr -k2,2n >unified.tsv; ok
+	tl_drop unified_op_rows.tsv unified_syn.tsv unified_keys.tsv
+}
