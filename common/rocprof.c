@@ -372,8 +372,9 @@ pystr_tsv(struct buf *b, const char *js, const jsmntok_t *t)
 
 	switch (t->type) {
 	case JSMN_STRING:
-		if (json_unescape(&tmp, s, n) == 0)
-			rec_bput(b, tmp.s ? tmp.s : "", tmp.len);
+		/* (valid by now; a lone surrogate is U+FFFD, as in jscan) */
+		tl_grow((void **)&tmp.s, &tmp.cap, n + 1, 1);
+		rec_bput(b, tmp.s, jstr_decode(tmp.s, s, n));
 		break;
 	case JSMN_OBJECT:
 	case JSMN_ARRAY:
@@ -1010,26 +1011,31 @@ uhex:
 		s->sub++;
 		p++;
 	}
+	/*
+	 * A surrogate without its other half is valid JSON to Python, as
+	 * jscan.c reads it: U+FFFD once decoded (jstr_decode).
+	 */
 	if (s->hisurr) {
-		if (s->hex < 0xdc00 || s->hex > 0xdfff)
-			FAIL("unpaired surrogate in \\u escape");
 		s->hisurr = 0;
 		goto str;
 	}
-	if (s->hex >= 0xdc00 && s->hex <= 0xdfff)
-		FAIL("unpaired surrogate in \\u escape");
 	if (s->hex < 0xd800 || s->hex > 0xdbff)
 		goto str;
 	s->hisurr = 1;
 surr1:
 	NEED(S_SURR1);
-	if (*p != '\\')
-		FAIL("unpaired surrogate in \\u escape");
+	if (*p != '\\') {
+		s->hisurr = 0;
+		goto str;
+	}
 	p++;
 surr2:
 	NEED(S_SURR2);
-	if (*p != 'u')
-		FAIL("unpaired surrogate in \\u escape");
+	if (*p != 'u') {
+		/* another escape after the lone high half */
+		s->hisurr = 0;
+		goto esc;
+	}
 	p++;
 	s->sub = 0;
 	s->hex = 0;
