@@ -16,7 +16,7 @@
 rp_dispatches() {
 	f=UID,cat,name,process,tid,start,end,stream,queue,agent,kernel_id,dispatch_id,symbol
 	f=$f,grid_x,grid_y,grid_z,block_x,block_y,block_z
-	(cd "$cwd" && exec tl-parse -f "$f" -- "$trace") >rp.tsv || return 1
+	(cd "$cwd" && tl_parse -f "$f" -- "$trace") >rp.tsv || return 1
 	# the records, split by kind (awk: field selection and defaults only)
 	st awkt '
 	function d(v, x) { return v == "" ? x : v }
