@@ -13,9 +13,11 @@ GENTRACE = bin/tl-gentrace
 GENSRC = $(wildcard tests/gentrace/*.c)
 SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
 # tl-report's engine: its stages and sheets (scripts/report/*.sh) and
-# the Makefile that schedules them, made by scripts/report/generate.
+# the Makefile that schedules them, made by scripts/report/generate;
+# for rocprofv3 results, those of scripts/report/rocprof.
 REPORT = scripts/report/generate scripts/report/schedule $(wildcard scripts/report/*.sh)
-ENGINE = bin/tl-report.mk bin/tl-report.stages
+RPREPORT = scripts/report/generate scripts/report/rocprof/schedule $(wildcard scripts/report/rocprof/*.sh)
+ENGINE = bin/tl-report.mk bin/tl-report.stages bin/tl-report-rocprof.mk bin/tl-report-rocprof.stages
 BIN = $(FILTERS) $(SCRIPTS) $(SHLIB) $(ENGINE)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
@@ -62,6 +64,14 @@ bin/tl-report.mk: $(REPORT)
 bin/tl-report.stages: $(REPORT)
 	@mkdir -p bin
 	sh scripts/report/generate stages >$@.tmp && mv $@.tmp $@
+
+bin/tl-report-rocprof.mk: $(RPREPORT)
+	@mkdir -p bin
+	sh scripts/report/generate mk rocprof >$@.tmp && mv $@.tmp $@
+
+bin/tl-report-rocprof.stages: $(RPREPORT)
+	@mkdir -p bin
+	sh scripts/report/generate stages rocprof >$@.tmp && mv $@.tmp $@
 
 $(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
 	@mkdir -p bin

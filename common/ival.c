@@ -19,6 +19,25 @@ ival_parse(int exact, const char *s, size_t len, union tv *t)
 	return num_double(s, len, &t->d);
 }
 
+int
+ival_parse_ns(int exact, const char *s, size_t len, union tv *t)
+{
+	int64_t n;
+
+	/* Python: an int ns is made a float, then divided by 1000.0 */
+	if (num_int64(s, len, &n) == 0) {
+		if (exact)
+			t->n = n;
+		else
+			t->d = (double)n / 1000.0;
+		return 0;
+	}
+	if (exact || num_double(s, len, &t->d) < 0)
+		return -1;
+	t->d /= 1000.0;
+	return 0;
+}
+
 union tv
 ival_add(int exact, union tv a, union tv b)
 {

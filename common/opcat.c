@@ -9,10 +9,12 @@
  * table here holds the category-only names, kept sorted by name in
  * byte order so that a lookup is a binary search.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "perfmodel.h"
 #include "opcat.h"
+#include "tl.h"
 
 /* One registry entry. */
 struct opcat_ent {
@@ -123,4 +125,38 @@ opcat(const char *name, const char *first_kernel)
 			if (strstr(first_kernel, kinds[i]) != NULL)
 				return kinds[i];
 	return "other";
+}
+
+const char *
+kernelcat(const char *name)
+{
+	/* In TraceLens's order: the first family with a marker wins. */
+	static const struct {
+		const char *cat;		/* the category */
+		const char *mark[4];		/* its markers, NULL-ended */
+	} fam[] = {
+		{ "GEMM", { "gemm", "matmul", "cijk", NULL } },
+		{ "Elementwise", { "elementwise", NULL } },
+		{ "Reduction", { "reduce", "sum", NULL } },
+		{ "Convolution", { "conv", NULL } },
+		{ "Normalization", { "norm", NULL } },
+		{ "Attention", { "flash", "attn", "fmha", NULL } },
+		{ "Memory", { "copy", "memcpy", NULL } },
+		/* TraceEventUtils.is_communication_string */
+		{ "COMM", { "rccl", "nccl", "cross_device_reduce", NULL } },
+	};
+	char *low = tl_strdup(name), *p;
+	const char *c = NULL;
+	size_t i, j;
+
+	/* Python's lower(); letters outside ASCII stay as they are */
+	for (p = low; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	for (i = 0; i < sizeof(fam) / sizeof(fam[0]) && c == NULL; i++)
+		for (j = 0; fam[i].mark[j] != NULL && c == NULL; j++)
+			if (strstr(low, fam[i].mark[j]) != NULL)
+				c = fam[i].cat;
+	free(low);
+	return c != NULL ? c : "Other";
 }

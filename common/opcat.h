@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * opcat.h: TraceLens's op categorizer (categorize_torch_op).
+ * opcat.h: TraceLens's op categorizer (categorize_torch_op), and its
+ * kernel categorizer for rocprofv3 traces.
  *
  * An op's category comes from its name: first TraceLens's registry,
  * the category-only names, then the category of the op's performance
@@ -21,5 +22,13 @@ const char *opcat(const char *name, const char *first_kernel);
 
 /* The registry's category for name, or NULL when it is not there. */
 const char *opcat_lookup(const char *name);
+
+/*
+ * TraceLens's category of a kernel of a rocprofv3 trace (its
+ * rocprof_analysis _categorize_kernel): GEMM, Elementwise, Reduction,
+ * Convolution, Normalization, Attention, Memory, COMM or Other, from
+ * the markers the lower-cased name holds.  Returns a static string.
+ */
+const char *kernelcat(const char *name);
 
 #endif

@@ -104,6 +104,11 @@ struct merger {
 
 /* Parse a time; -1 when s[0..len) is not one. */
 int ival_parse(int exact, const char *s, size_t len, union tv *t);
+/*
+ * Parse a time given in nanoseconds (rocprofv3's), as TraceLens takes
+ * it: ns / 1000.0 in a double, or exactly when exact (an integer only).
+ */
+int ival_parse_ns(int exact, const char *s, size_t len, union tv *t);
 union tv ival_add(int exact, union tv a, union tv b);
 union tv ival_sub(int exact, union tv a, union tv b);
 int ival_cmp(int exact, union tv a, union tv b);

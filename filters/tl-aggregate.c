@@ -26,7 +26,7 @@
 
 enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
-	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT,
+	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT, OP_KCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
 	OP_ADD, OP_JOIN, OP_PTP
 };
@@ -34,7 +34,7 @@ enum opkind {
 /* The name of each operation on the command line, by enum opkind. */
 static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
-	"first", "last", "set", "list", "pylit", "opcat",
+	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
 	"add", "join", "ptp"
 };
@@ -114,6 +114,8 @@ struct key {
 };
 
 static int xflag;	/* -x: exact integer nanoseconds */
+static int eflag;	/* -e: interval operations read start and end, not ts and dur */
+static int nflag;	/* -n: times are nanoseconds, not microseconds */
 static int Hflag;	/* -H: grouped by the field hkey, not sorted by the keys */
 static struct key *kord;	/* -K: the order fields after the hash, owned */
 static int nkord;	/* -K: their number; 0 without -K */
@@ -125,7 +127,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-aggregate [-Hx] [-g key[,key...]] op[:field[,field...]][=name] ...\n"
+	    "usage: tl-aggregate [-eHnx] [-g key[,key...]] op[:field[,field...]][=name] ...\n"
 	    "       tl-aggregate -g key[,key...] -K field[,field...]\n");
 	exit(status);
 }
@@ -136,6 +138,8 @@ usage(int status)
 static int
 parsetime(const char *s, size_t len, union tv *t)
 {
+	if (nflag)
+		return ival_parse_ns(xflag, s, len, t);
 	return ival_parse(xflag, s, len, t);
 }
 
@@ -773,6 +777,7 @@ opadd(struct op *o, struct rec_reader *r)
 		break;
 	case OP_FIRST:
 	case OP_PYLIT:
+	case OP_KCAT:
 		if (len == 0 || o->n > 0)
 			break;
 		buf_add(&o->txt, s, len);
@@ -871,7 +876,7 @@ opadd(struct op *o, struct rec_reader *r)
 		if (parsetime(s, len, &dur) < 0)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[1], s);
-		e = tv_add(ts, dur);
+		e = eflag ? dur : tv_add(ts, dur);
 		if (o->kind == OP_MINUS)
 			sb_add(o, mi, ts, e, r);
 		else
@@ -943,6 +948,15 @@ opput(FILE *fp, struct op *o)
 			rec_puts(fp, opcat(nm, kn));
 			free(nm);
 			free(kn);
+		}
+		break;
+	case OP_KCAT:
+		{
+			char *nm = tl_strndup(o->txt.s ? o->txt.s : "", o->txt.len);
+
+			rec_unescape(nm, o->txt.len);
+			fputs(kernelcat(nm), fp);
+			free(nm);
 		}
 		break;
 	case OP_SET:
@@ -1433,8 +1447,14 @@ main(int argc, char *argv[])
 		if (strcmp(argv[i], "--exact-time") == 0)
 			argv[i] = "-x";
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "HK:g:x")) != -1) {
+	while ((c = getopt(argc, argv, "HK:eg:nx")) != -1) {
 		switch (c) {
+		case 'e':
+			eflag = 1;
+			break;
+		case 'n':
+			nflag = 1;
+			break;
 		case 'H':
 			Hflag = 1;
 			break;
@@ -1454,7 +1474,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (nkord > 0) {
-		if (argc > 0 || nkeys == 0 || Hflag || xflag)
+		if (argc > 0 || nkeys == 0 || Hflag || xflag || eflag || nflag)
 			usage(TL_EUSAGE);
 		keymode(stdin, "<stdin>", stdout, keys, nkeys);
 		st = tl_fshut(stdout, "<stdout>");

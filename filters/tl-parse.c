@@ -7,7 +7,9 @@
  * to a record buffer written out in large blocks of whole records.
  * Gzip input is inflated by a second thread so that parsing overlaps
  * decompression.  With -P, the bytes read of each trace (compressed or
- * not) go to a file a few times a second, for a progress line.
+ * not) go to a file a few times a second, for a progress line.  A
+ * rocprofv3 results file, told by its first key, goes to the rocprof
+ * reader (rocprof.c) instead, which writes its records.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,7 @@
 #endif
 
 #include "jscan.h"
+#include "rocprof.h"
 #include "tl.h"
 
 #define INBUF (1 << 20)		/* bytes per read() of plain input */
@@ -31,6 +34,7 @@
 #define SLOTS 4			/* inflated chunks in flight */
 #define SLOTSZ (1 << 20)	/* bytes of text in one chunk */
 #define OUTBUF (1 << 20)	/* records are written in blocks of this */
+#define SNIFFMAX (64 << 10)	/* bytes looked at to tell a rocprofv3 file */
 #define NUMMAX 1024		/* longest number written without exponent */
 #define PROGNS 250000000L	/* -P: at most one line in this many ns */
 
@@ -101,7 +105,13 @@ struct progress {
 /* Parsing the traces.  Ownership: all owned but name. */
 struct parse {
 	const char *name;	/* the current trace's name for messages */
+	int kind;		/* the trace's kind: 'k' Kineto, 'r' rocprofv3, 0 not yet known */
+	int started;		/* the header is out, the field tables made */
+	struct buf sniff;	/* the text read before the kind is known */
 	struct jscan js;	/* the event scanner */
+	struct rpscan rp;	/* the rocprofv3 reader */
+	int *rpmap;		/* per field: its RF_ index (rocprof.h) or -1 */
+	struct buf rec;		/* one rocprofv3 record */
 	int top[NTOP];		/* member of each top-level key, or -1 */
 	int *arg;		/* member of each argkey in args, or -1 */
 	int value;		/* the member value stands for, or -1 */
@@ -568,6 +578,23 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		oflush(&ps->out);
 }
 
+/* Write one rocprofv3 record (rocprof.h). */
+static void
+onrecord(void *arg, const struct rprec *r)
+{
+	struct parse *ps = arg;
+	const struct rpval *c = &r->v[RF_CAT];
+
+	if (ncats > 0 && findkey(cats, ncats, c->s, c->n) < 0)
+		return;
+	buf_reset(&ps->rec);
+	rp_format(&ps->rec, r, ps->rpmap, nfields);
+	memcpy(oroom(&ps->out, ps->rec.len), ps->rec.s, ps->rec.len);
+	ps->out.len += ps->rec.len;
+	if (ps->out.len >= OUTBUF)
+		oflush(&ps->out);
+}
+
 /* ---- one trace ---- */
 
 /* Report the scanner's error, or salvage what came before a truncation. */
@@ -575,33 +602,110 @@ static void
 scanfail(struct parse *ps, const char *what, int trunc)
 {
 	struct jscan *s = &ps->js;
+	struct rpscan *r = &ps->rp;
+	const char *unit = ps->kind == 'r' ? "record" : "event";
+	uint64_t off = s->erroff, n = s->nevent, last = s->lastend;
+	int in = s->errinev, seen = s->seenev;
 	char ev[48] = "";
 
+	if (ps->kind == 'r') {
+		off = r->erroff;
+		n = r->nrec;
+		last = r->lastend;
+		in = r->errinrec;
+		seen = r->seenrec;
+	}
 	oflushall(&ps->out);
-	if (s->errinev)
-		snprintf(ev, sizeof(ev), " (event %" PRIu64 ")", s->nevent);
-	if (trunc && salvage && s->seenev) {
-		tl_warn("%s: byte %" PRIu64 "%s: %s: kept %" PRIu64 " event%s, "
-		    "dropped %" PRIu64 " byte%s", ps->name, s->erroff, ev, what,
-		    s->nevent, s->nevent == 1 ? "" : "s",
-		    s->erroff - s->lastend, s->erroff - s->lastend == 1 ? "" : "s");
+	if (in)
+		snprintf(ev, sizeof(ev), " (%s %" PRIu64 ")", unit, n);
+	if (trunc && salvage && seen) {
+		tl_warn("%s: byte %" PRIu64 "%s: %s: kept %" PRIu64 " %s%s, "
+		    "dropped %" PRIu64 " byte%s", ps->name, off, ev, what,
+		    n, unit, n == 1 ? "" : "s",
+		    off - last, off - last == 1 ? "" : "s");
 		return;
 	}
-	tl_die("%s: byte %" PRIu64 "%s: %s", ps->name, s->erroff, ev, what);
+	tl_die("%s: byte %" PRIu64 "%s: %s", ps->name, off, ev, what);
+}
+
+static void parseinit(struct parse *);
+static void setfields(char *);
+
+/*
+ * The trace's kind is known: the reader for it and, for the first
+ * trace, the default fields of its kind and the header.
+ */
+static void
+decide(struct parse *ps, int kind)
+{
+	static char *deflist;	/* the default fields, split in place */
+	size_t i;
+
+	ps->kind = kind;
+	if (!ps->started) {
+		if (fields == NULL) {
+			deflist = tl_strdup(kind == 'r' ? rp_deffields : deffields);
+			setfields(deflist);
+		}
+		parseinit(ps);
+		rec_write(stdout, fieldname, nfields);
+		ps->started = 1;
+	}
+	if (kind == 'r' && ps->rpmap == NULL) {
+		ps->rpmap = tl_calloc(nfields, sizeof(*ps->rpmap));
+		for (i = 0; i < nfields; i++)
+			ps->rpmap[i] = rp_field(fieldname[i]);
+	}
+	if (kind == 'r')
+		rp_init(&ps->rp, maxevent, onrecord, ps);
 }
 
 static void
 feed(struct parse *ps, const char *p, size_t n)
 {
-	if (jscan_feed(&ps->js, p, n) < 0)
-		scanfail(ps, ps->js.err, 0);
+	int k;
+
+	/* Told apart by content: the first key of a rocprofv3 file. */
+	if (ps->kind == 0) {
+		if (ps->sniff.len == 0 && (k = rp_sniff(p, n)) >= 0) {
+			decide(ps, k ? 'r' : 'k');
+		} else {
+			buf_add(&ps->sniff, p, n);
+			k = rp_sniff(ps->sniff.s, ps->sniff.len);
+			if (k < 0 && ps->sniff.len < SNIFFMAX)
+				return;
+			decide(ps, k == 1 ? 'r' : 'k');
+			p = ps->sniff.s;
+			n = ps->sniff.len;
+			ps->sniff.len = 0;
+		}
+	}
+	if (ps->kind == 'r' ? rp_feed(&ps->rp, p, n) < 0 :
+	    jscan_feed(&ps->js, p, n) < 0)
+		scanfail(ps, ps->kind == 'r' ? ps->rp.err : ps->js.err, 0);
+}
+
+/* Before the end of the input: feed what is held for telling the kind. */
+static void
+unsniff(struct parse *ps)
+{
+	size_t n = ps->sniff.len;
+
+	if (ps->kind != 0)
+		return;
+	decide(ps, 'k');
+	ps->sniff.len = 0;
+	if (n > 0)
+		feed(ps, ps->sniff.s, n);
 }
 
 static void
 finish(struct parse *ps)
 {
-	if (jscan_end(&ps->js) < 0)
-		scanfail(ps, ps->js.err, ps->js.truncated);
+	unsniff(ps);
+	if (ps->kind == 'r' ? rp_end(&ps->rp) < 0 : jscan_end(&ps->js) < 0)
+		scanfail(ps, ps->kind == 'r' ? ps->rp.err : ps->js.err,
+		    ps->kind == 'r' ? ps->rp.truncated : ps->js.truncated);
 }
 
 /*
@@ -820,8 +924,11 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 	}
 	if (sl->err != NULL) {
 		/* Place the error where the text stopped, as jscan would. */
+		unsniff(ps);
 		ps->js.erroff = ps->js.off;
 		ps->js.errinev = ps->js.evdepth != 0;
+		ps->rp.erroff = ps->rp.off;
+		ps->rp.errinrec = ps->rp.inarr != 0;
 		snprintf(what, sizeof(what), "%s%s", sl->trunc ? "" : "gzip: ",
 		    sl->err);
 		scanfail(ps, what, sl->trunc);
@@ -866,11 +973,13 @@ parsefd(struct parse *ps, int fd, const char *name)
 	size_t n = 0, r;
 
 	ps->name = name;
+	ps->kind = 0;
 	jscan_init(&ps->js, maxevent, onevent, ps);
 	/* Told apart by content, not name: gzip starts with 1f 8b. */
 	while (n < 6 && (r = xread(ps, fd, buf + n, INBUF - n)) > 0)
 		n += r;
 	if ((what = compressed(buf, n)) != NULL) {
+		unsniff(ps);	/* (the header, as for any trace) */
 		oflushall(&ps->out);
 		tl_die("%s: compressed with %s: decompress it first", name, what);
 	}
@@ -1080,7 +1189,6 @@ parseinit(struct parse *ps)
 {
 	size_t i;
 
-	memset(ps, 0, sizeof(*ps));
 	ps->arg = tl_calloc(nargkeys + 1, sizeof(*ps->arg));
 	ps->slot = tl_calloc(nfields, sizeof(*ps->slot));
 	ps->uid = M_UID;
@@ -1104,6 +1212,10 @@ static void
 parsefree(struct parse *ps)
 {
 	jscan_free(&ps->js);
+	rp_free(&ps->rp);
+	buf_free(&ps->sniff);
+	buf_free(&ps->rec);
+	free(ps->rpmap);
 	free(ps->out.b);
 	free(ps->arg);
 	free(ps->slot);
@@ -1113,7 +1225,6 @@ parsefree(struct parse *ps)
 int
 main(int argc, char *argv[])
 {
-	static char deflist[sizeof(deffields)];
 	static char *stdinv[] = { "-", NULL };
 	struct parse ps;
 	int c, i, *fd;
@@ -1144,19 +1255,14 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (fields == NULL) {
-		memcpy(deflist, deffields, sizeof(deffields));
-		setfields(deflist);
-	}
 	if (argc == 0) {
 		argc = 1;
 		argv = stdinv;
 	}
 
 	fd = opentraces(argc, argv);
-	parseinit(&ps);
+	memset(&ps, 0, sizeof(ps));
 	ps.pr.fd = progressopen(progpath);
-	rec_write(stdout, fieldname, nfields);
 	for (i = 0; i < argc; i++) {
 		progressinit(&ps.pr, fd[i], i);
 		parsefd(&ps, fd[i], strcmp(argv[i], "-") == 0 ? "<stdin>" :

@@ -2,13 +2,16 @@
 # See LICENSE file for copyright and license details.
 #
 # tl-report: TraceLens's perf report (one CSV per sheet, and/or a
-# workbook) from a PyTorch profiler trace.  See tl-report(1).
+# workbook) from a PyTorch profiler trace, or its rocprof report from
+# rocprofv3 results.  See tl-report(1).
 #
 # This script reads the options, prepares the places and runs the
 # report's engine: the stages and sheets of scripts/report (one file
 # each, their functions in tl-report.stages), scheduled by the Makefile
 # made from them and from scripts/report/schedule (tl-report.mk), run
-# by GNU make in the work directory.  How they fit: tl-internals(7).
+# by GNU make in the work directory; for rocprofv3 results, those of
+# scripts/report/rocprof (tl-report-rocprof.mk and .stages), chosen by
+# the trace's content.  How they fit: tl-internals(7).
 # The workbook is written from the report's CSV files at the end
 # (tl-xlsx(1)), its sheets in TraceLens's order (the schedule's book
 # lines, TL_REPORT_BOOK), then tl's own.
@@ -24,6 +27,7 @@ usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
                  [--include-unlinked-kernels] [--no-coll-analysis]
                  [--no-kernel-summary] [--gpu-arch NAME|FILE]
+                 [--kernel-details] [--topk-kernels N]
                  [--comparison TRACE2] [--output-xlsx FILE] TRACE [OUT_DIR]
 EOF
 	exit "$1"
@@ -31,6 +35,7 @@ EOF
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
+kdetails=0 ktopk=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked, outputs replaced.
@@ -51,7 +56,9 @@ while tl_opt "$@"; do
 	--include-unlinked-kernels) unlinked=1 ;;
 	--no-coll-analysis | --disable-coll-analysis) coll=0 ;;
 	--enable-kernel-summary) ksum=1 ;;
-	--no-kernel-summary) ksum=0 ;;
+	--no-kernel-summary | --disable-kernel-summary) ksum=0 ;;
+	--kernel-details) kdetails=1 ;;
+	--topk-kernels) tl_arg int "$@"; ktopk=$optarg ;;
 	--profile-json-path) tl_arg "$@"; trace=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
 	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
@@ -88,10 +95,19 @@ export TL_REPORT TL_LOG
 # from here (cwd), so that their messages name them as given.  A trace
 # that two stages read (the report's and the comparison's) and that is
 # not a file (a pipe) is copied first.
+# So is a trace that is not a file when its kind must be told first.
 trace_name=$trace
-if [ -n "$cmp" ] && [ ! -f "$trace" ] && [ ! -d "$trace" ]; then
+if [ ! -f "$trace" ] && [ ! -d "$trace" ]; then
 	cat -- "$trace" >"$TL_WORK/trace" || die "$trace: cannot read"
 	trace=$TL_WORK/trace
+fi
+# The kind of trace, told by content: tl-parse's default fields for
+# rocprofv3 results have process (a trace it cannot read is taken for
+# a PyTorch trace, whose tree stage then says why).
+kind=
+if tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
+	kind=-rocprof
+	[ -z "$cmp" ] || die "$trace_name: --comparison needs PyTorch traces, not rocprofv3 results"
 fi
 case $arch in
 */*) arch=$(tl_abs "$arch") ;;
@@ -111,6 +127,7 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
 	q compat "$compat"
+	q kdetails "$kdetails"; q ktopk "$ktopk"
 	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
@@ -118,10 +135,10 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 # (make gives its standard input to one recipe at a time, not always
 # the tree stage's: a trace on it comes to that stage as fd 9)
 exec 9<&0
-. "$TL_BIN/tl-report.stages"
-tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report.mk" \
+. "$TL_BIN/tl-report$kind.stages"
+tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report$kind.mk" \
     -j $((TL_REPORT_JOBS + comparison)) short="$short" ksum="$ksum" coll="$coll" \
-    comparison="$comparison" roofline="$roofline" all 2>"$TL_LOG/make"
+    comparison="$comparison" roofline="$roofline" kdetails="$kdetails" all 2>"$TL_LOG/make"
 tl_wait "$TL_SPAWNED"
 st=$?
 tl_progress_stop

@@ -172,6 +172,45 @@ check "-R writes the rank" grep -q '"rank": 2, "world_size": 3' "$T/rank2.json"
 # shellcheck disable=SC2086
 python $files
 
+# -F rocprof: the same steps as rocprofv3 results, deterministic, valid
+# JSON whose dispatches and copies are the Kineto trace's GPU work.
+for s in 1 2 3; do
+	"$G" -F rocprof -g amd -s "$s" -n 2 -o "$T/rp.$s.json"
+	"$G" -F rocprof -g amd -s "$s" -n 2 >"$T/rp.again.json"
+	check "same rocprof bytes for -s $s" cmp -s "$T/rp.$s.json" "$T/rp.again.json"
+	"$G" -g amd -s "$s" -n 2 -o "$T/k.$s.json"
+	check "rocprof -s $s holds the Kineto trace's GPU work" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["rocprofiler-sdk-tool"][0]
+k = json.load(open(sys.argv[2]))["traceEvents"]
+ns = lambda e: round(float(e["dur"]) * 1000)
+want = sorted(ns(e) for e in k if e.get("cat") in ("kernel", "gpu_memset"))
+got = sorted(d["end_timestamp"] - d["start_timestamp"]
+    for d in r["buffer_records"]["kernel_dispatch"])
+wantc = sorted(ns(e) for e in k if e.get("cat") == "gpu_memcpy")
+gotc = sorted(d["end_timestamp"] - d["start_timestamp"]
+    for d in r["buffer_records"]["memory_copy"])
+ids = {x["kernel_id"] for x in r["kernel_symbols"]}
+miss = {d["dispatch_info"]["kernel_id"] for d in r["buffer_records"]["kernel_dispatch"]} - ids
+sys.exit(not (want == got and wantc == gotc and len(miss) <= 1 and
+    r["metadata"]["fini_time"] > max(d["end_timestamp"]
+    for d in r["buffer_records"]["kernel_dispatch"])))' "$T/rp.$s.json" "$T/k.$s.json"
+done
+check "rocprof symbols after the dispatches for -s 2" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["rocprofiler-sdk-tool"][0]
+k = list(p)
+sys.exit(k.index("kernel_symbols") < k.index("buffer_records"))' "$T/rp.2.json"
+"$G" -F rocprof -z -s 4 -n 1 -o "$T/rp.json.gz"
+"$G" -F rocprof -s 4 -n 1 -o "$T/rp4.json"
+gzip -dc "$T/rp.json.gz" >"$T/rp.out"
+check "-F rocprof -z holds the plain results" cmp -s "$T/rp4.json" "$T/rp.out"
+"$G" -F rocprof -s 6 -S 2M -o "$T/rp.big.json"
+got=$(size "$T/rp.big.json")
+if [ "$got" -gt 1500000 ] && [ "$got" -lt 2700000 ]; then ok; else
+	bad "-F rocprof -S 2M gave $got bytes"; fi
+checkrc "bad format exits 2" 2 "$G" -F csv
+
 # Usage and errors.
 checkrc "-h exits 0" 0 "$G" -h
 check "-h prints usage" grep -q "^usage: tl-gentrace" "$T/rcout"

@@ -4,7 +4,10 @@
  * (a buffer drained to the -o file, through deflate with -z), and the
  * kinds of trace other than the Kineto training run of tl-gentrace.c,
  * each in a file of its own, reached from main() through one option;
- * ranks.c makes the ranks of a rank set (-R) differ from one another.
+ * ranks.c makes the ranks of a rank set (-R) differ from one another;
+ * rocprof.c writes the same training steps as rocprofv3 results (-F):
+ * it gets the output layer, and the current step's GPU work as plain
+ * values, so that both formats show the same workload.
  */
 #ifndef GENTRACE_H
 #define GENTRACE_H
@@ -12,6 +15,53 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* Output, through the generator's buffer (and deflate with -z). */
+void put(const char *s, size_t n);
+void putch(int c);
+void putu(uint64_t v);
+void puti(int64_t v);
+#define PUTS(s)	put((s), sizeof(s) - 1)
+
+/* What a GPU event is (gtev.cat). */
+enum { GT_KERNEL, GT_MEMCPY, GT_MEMSET, GT_OTHER };
+
+/* One GPU event of the current step. */
+struct gtev {
+	int64_t ts;		/* start, ns, on the generator's clock */
+	int64_t dur;		/* duration, ns */
+	int64_t corr;		/* correlation id of the launch */
+	int64_t bytes;		/* a copy's or fill's size */
+	int cat;		/* GT_* */
+	int role;		/* a kernel's index for gt_kernel, else -1 */
+	int dir;		/* a copy's direction: 0 host to device, 1 back */
+	int stream;		/* the stream id, as the Kineto trace shows it */
+	int thread;		/* the launching thread's id */
+	uint32_t grid[3];	/* a kernel's grid, in work-items */
+};
+
+/* Facts of the whole trace. */
+struct gtinfo {
+	uint64_t seed;		/* -s */
+	int64_t t0;		/* profiler start, ns */
+	int pid;		/* host process */
+	const char *gpu;	/* device name */
+	int cus;		/* its compute units */
+	int rank;		/* the process's rank */
+};
+
+/* Kernels: the number of roles, and role r's name (JSON-escaped) and shape. */
+int gt_nkernels(void);
+const char *gt_kernel(int r, int *bx, int *by, int *smem);
+/* The current step's GPU events, in the generator's order. */
+int gt_nevents(void);
+void gt_event(int i, struct gtev *e);
+void gt_info(struct gtinfo *i);
+
+/* rocprof.c: a rocprofv3 results file, begun, one step at a time, ended. */
+void rocprof_begin(void);
+void rocprof_step(void);
+void rocprof_end(void);
 
 /* worst.c: write the worst-case trace KIND:N to fp; -1 on a bad spec. */
 int worst_write(FILE *fp, const char *spec);

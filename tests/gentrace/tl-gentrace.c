@@ -11,7 +11,9 @@
  * so a seed and an option set always give the same bytes.
  *
  * The generator keeps one training step in memory and streams the
- * rest, which bounds memory whatever the requested size.
+ * rest, which bounds memory whatever the requested size.  With -F
+ * rocprof the same steps' GPU work is written as rocprofv3 results
+ * instead (rocprof.c, through gentrace.h).
  */
 
 #include <errno.h>
@@ -31,9 +33,9 @@
 static void
 usage(FILE *fp)
 {
-	fputs("usage: tl-gentrace [-z] [-c change] [-s seed] [-S size] "
-	    "[-n steps] [-g gpu]\n"
-	    "                   [-R rank/world] [-o file]\n"
+	fputs("usage: tl-gentrace [-z] [-c change] [-F format] [-s seed] "
+	    "[-S size] [-n steps]\n"
+	    "                   [-g gpu] [-R rank/world] [-o file]\n"
 	    "       tl-gentrace -r trace [-z] [-S size] [-n copies] "
 	    "[-o file]\n"
 	    "       tl-gentrace -w deep|samets|names|swap:N [-o file]\n", fp);
@@ -65,6 +67,7 @@ static struct {
 	int64_t		 steps;		/* -n, 0 if not given */
 	int		 amd;		/* -g amd */
 	int		 gz;		/* -z */
+	int		 rocprof;	/* -F rocprof */
 	int		 gpu;		/* -g or -s was given */
 	const char	*out;		/* -o, NULL for stdout */
 	int		 rank;		/* -R: our rank in the set */
@@ -235,15 +238,13 @@ need(size_t n)
 		oflush(0);
 }
 
-static inline void
+void
 put(const char *s, size_t n)
 {
 	need(n);
 	memcpy(obuf + olen, s, n);
 	olen += n;
 }
-
-#define PUTS(s)	put((s), sizeof(s) - 1)
 
 void
 gt_put(const void *p, size_t n)
@@ -257,14 +258,14 @@ gt_written(void)
 	return written();
 }
 
-static inline void
+void
 putch(int c)
 {
 	need(1);
 	obuf[olen++] = (char)c;
 }
 
-static void
+void
 putu(uint64_t v)
 {
 	char b[24];
@@ -276,7 +277,7 @@ putu(uint64_t v)
 	put(b + i, (size_t)(24 - i));
 }
 
-static void
+void
 puti(int64_t v)
 {
 	if (v < 0) {
@@ -3045,6 +3046,70 @@ endtrace(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* The step's GPU work for the other writers (gentrace.h).            */
+
+int
+gt_nkernels(void)
+{
+	return NKROLE;
+}
+
+const char *
+gt_kernel(int role, int *bx, int *by, int *smem)
+{
+	*bx = kt[role]->bx;
+	*by = kt[role]->by;
+	*smem = kt[role]->smem;
+	return kt[role]->name;
+}
+
+int
+gt_nevents(void)
+{
+	return ngv;
+}
+
+void
+gt_event(int i, struct gtev *e)
+{
+	const struct gev *g = &gv[i];
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	e->ts = g->ts;
+	e->dur = g->dur;
+	e->corr = g->corr;
+	e->bytes = g->bytes;
+	e->dir = g->dir;
+	e->stream = tr.stream[g->stream];
+	e->thread = tr.tid[g->lthr];
+	e->role = -1;
+	e->cat = g->cat == G_KERNEL ? GT_KERNEL : g->cat == G_MEMCPY ?
+	    GT_MEMCPY : g->cat == G_MEMSET ? GT_MEMSET : GT_OTHER;
+	if (g->cat != G_KERNEL)
+		return;
+	for (r = 0; r < NKROLE && kt[r] != g->k; r++)
+		;
+	e->role = r < NKROLE ? r : -1;
+	/* AMD reports the grid in work-items, not blocks */
+	e->grid[0] = clampgrid((int64_t)g->grid[0] * g->k->bx);
+	e->grid[1] = clampgrid((int64_t)g->grid[1] * g->k->by);
+	e->grid[2] = 1;
+}
+
+void
+gt_info(struct gtinfo *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->seed = opt.seed;
+	i->t0 = tr.t0;
+	i->pid = tr.pid;
+	i->gpu = tr.g->name;
+	i->cus = tr.g->sms;
+	i->rank = tr.rank;
+}
+
+/* ------------------------------------------------------------------ */
 /* Setup and main.                                                    */
 
 /* "[first, first + 1, ...]" of n ranks, as Kineto writes group ranks. */
@@ -3212,13 +3277,25 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    argv[i][2] == '\0' && strchr("csSngorwR", argv[i][1]) != NULL)
+		    argv[i][2] == '\0' && strchr("csSngorwRF", argv[i][1]) != NULL)
 			i++;
 	}
 
 	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:R:")) != -1)
+	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:R:F:")) != -1)
 		switch (c) {
+		case 'F':
+			if (strcmp(optarg, "kineto") == 0)
+				opt.rocprof = 0;
+			else if (strcmp(optarg, "rocprof") == 0)
+				opt.rocprof = 1;
+			else {
+				fprintf(stderr, "tl-gentrace: bad format: %s\n",
+				    optarg);
+				usage(stderr);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -3285,7 +3362,7 @@ main(int argc, char *argv[])
 			usage(stderr);
 			return 2;
 		}
-	if (optind != argc || (opt.real != NULL && opt.gpu)) {
+	if (optind != argc || (opt.real != NULL && (opt.gpu || opt.rocprof))) {
 		usage(stderr);
 		return 2;
 	}
@@ -3320,11 +3397,17 @@ main(int argc, char *argv[])
 		goto done;
 	}
 	setup();
-	begintrace();
+	if (opt.rocprof)
+		rocprof_begin();
+	else
+		begintrace();
 	for (n = 0;;) {
 		last = written();
 		genstep();
-		emitstep();
+		if (opt.rocprof)
+			rocprof_step();
+		else
+			emitstep();
 		stepno++;
 		n++;
 		if (opt.steps && n >= opt.steps)
@@ -3337,7 +3420,10 @@ main(int argc, char *argv[])
 		} else if (!opt.steps && n >= 2)
 			break;
 	}
-	endtrace();
+	if (opt.rocprof)
+		rocprof_end();
+	else
+		endtrace();
 done:
 	oflush(1);
 	if (opt.gz)

@@ -1,0 +1,1227 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * The rocprofv3 reader of rocprof.h.  The scanner is a resumable state
+ * machine like jscan.c's: each state is a label, and when a chunk runs
+ * out the label to resume at is saved in s->state.  Beside the grammar
+ * it keeps, for each open object and array, its role on the path to
+ * the records (the top object, the process list, a process, its
+ * buffer_records, a records array), so that it knows which values to
+ * gather.  A gathered record is valid JSON by then; jsmn takes it
+ * apart, and TraceLens's RocprofParser says what to take from it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSMN_STATIC
+#include <jsmn.h>
+#include <xxhash.h>
+
+#include "jscan.h"
+#include "rocprof.h"
+#include "tl.h"
+
+/* Resume points (s->state). */
+enum {
+	S_VALUE, S_OBJFIRST, S_KEY, S_COLON, S_ARRFIRST, S_AFTER, S_DONE,
+	S_STR, S_ESC, S_UHEX, S_SURR1, S_SURR2, S_UTF8, S_NUM, S_LIT, S_ERR
+};
+
+/* Steps inside a number (s->sub). */
+enum { N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP };
+
+/* What an open object or array is (s->role), or the value a key introduces. */
+enum {
+	R_OTHER,	/* nothing we read */
+	R_TOP,		/* the top-level object */
+	R_TOOL,		/* the rocprofiler-sdk-tool list */
+	R_PROC,		/* one process's results */
+	R_BUF,		/* its buffer_records */
+	R_SYMS,		/* its kernel_symbols */
+	R_DISP,		/* buffer_records.kernel_dispatch */
+	R_COPY,		/* buffer_records.memory_copy */
+	R_META		/* (a key's value only) its metadata: a record */
+};
+
+/* Keys seen in a process result and its buffer_records (s->seen). */
+enum { K_META = 1, K_SYMS = 2, K_BUF = 4, K_DISP = 8, K_COPY = 16 };
+
+/* The keys that decide a role, where they do. */
+static const struct {
+	int in;			/* the role of the object they are keys of */
+	const char *key;	/* the key */
+	int role;		/* the role of its value */
+	int bit;		/* its bit in s->seen (0: the top key) */
+	char want;		/* the value must be this: '{' or '[' */
+	const char *what;	/* the error when it is not */
+} roles[] = {
+	{ R_TOP, RP_KEY, R_TOOL, 0, '[', RP_KEY " is not an array" },
+	{ R_PROC, "metadata", R_META, K_META, '{', "metadata is not an object" },
+	{ R_PROC, "kernel_symbols", R_SYMS, K_SYMS, '[',
+	  "kernel_symbols is not an array" },
+	{ R_PROC, "buffer_records", R_BUF, K_BUF, '{',
+	  "buffer_records is not an object" },
+	{ R_BUF, "kernel_dispatch", R_DISP, K_DISP, '[',
+	  "kernel_dispatch is not an array" },
+	{ R_BUF, "memory_copy", R_COPY, K_COPY, '[',
+	  "memory_copy is not an array" },
+};
+
+/* rocprofiler's memory copy operations, by number. */
+static const char *const copyop[] = {
+	"MEMORY_COPY_NONE", "MEMORY_COPY_HOST_TO_HOST",
+	"MEMORY_COPY_HOST_TO_DEVICE", "MEMORY_COPY_DEVICE_TO_HOST",
+	"MEMORY_COPY_DEVICE_TO_DEVICE"
+};
+
+/* Field names, by RF_ index. */
+static const char *const fieldname[NRF] = {
+	"UID", "ph", "cat", "name", "process", "pid", "tid", "ts", "dur",
+	"start", "end", "stream", "queue", "agent", "correlation",
+	"External id", "kernel_id", "dispatch_id", "symbol", "grid_x",
+	"grid_y", "grid_z", "block_x", "block_y", "block_z", "bytes",
+	"src_agent", "dst_agent"
+};
+
+const char rp_deffields[] = "UID,ph,cat,name,process,pid,tid,ts,dur,"
+    "start,end,stream,queue,agent,correlation,External id,kernel_id,"
+    "dispatch_id,symbol,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+    "bytes,src_agent,dst_agent";
+
+int
+rp_field(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NRF; i++)
+		if (strcmp(fieldname[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+isws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int
+rp_sniff(const char *p, size_t n)
+{
+	static const char want[] = "\"" RP_KEY "\"";
+	size_t i = 0, k;
+
+	while (i < n && isws((unsigned char)p[i]))
+		i++;
+	if (i == n)
+		return -1;
+	if (p[i++] != '{')
+		return 0;
+	while (i < n && isws((unsigned char)p[i]))
+		i++;
+	for (k = 0; k < sizeof(want) - 1; k++, i++) {
+		if (i == n)
+			return -1;
+		if (p[i] != want[k])
+			return 0;
+	}
+	return 1;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Empty the symbol table (a new process), keeping its slots. */
+static void
+symclear(struct rpscan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->symcap; i++) {
+		free(s->syms[i].key);
+		free(s->syms[i].name);
+		s->syms[i].key = s->syms[i].name = NULL;
+	}
+	s->nsym = 0;
+}
+
+void
+rp_init(struct rpscan *s, size_t maxrec, rp_fn *fn, void *arg)
+{
+	struct rpscan keep;
+
+	/* Keep the buffers of a scanner used before, not its symbols. */
+	symclear(s);
+	keep = *s;
+	memset(s, 0, sizeof(*s));
+	s->cap = keep.cap;
+	s->capcap = keep.capcap;
+	s->tok = keep.tok;
+	s->ntok = keep.ntok;
+	s->syms = keep.syms;
+	s->symcap = keep.symcap;
+	s->maxrec = maxrec ? maxrec : 64 << 20;
+	s->onrec = fn;
+	s->arg = arg;
+	s->state = S_VALUE;
+}
+
+void
+rp_free(struct rpscan *s)
+{
+	symclear(s);
+	free(s->syms);
+	free(s->cap);
+	free(s->tok);
+	s->syms = NULL;
+	s->cap = NULL;
+	s->tok = NULL;
+	s->symcap = s->capcap = s->caplen = s->ntok = 0;
+}
+
+/* ---- the symbol table ---- */
+
+static struct rpsym *
+symslot(struct rpscan *s, const char *key, size_t n)
+{
+	size_t i = (size_t)XXH3_64bits(key, n) & (s->symcap - 1);
+
+	while (s->syms[i].key != NULL && (s->syms[i].keylen != n ||
+	    memcmp(s->syms[i].key, key, n) != 0))
+		i = (i + 1) & (s->symcap - 1);
+	return &s->syms[i];
+}
+
+static const struct rpsym *
+symfind(struct rpscan *s, const char *key, size_t n)
+{
+	struct rpsym *e;
+
+	if (s->nsym == 0)
+		return NULL;
+	e = symslot(s, key, n);
+	return e->key != NULL ? e : NULL;
+}
+
+/* Enter (or, as a later one with the same id does in Python, replace) a name. */
+static void
+symput(struct rpscan *s, const char *key, size_t n, const char *name,
+    size_t namelen)
+{
+	struct rpsym *old = s->syms, *e;
+	size_t i, oldcap = s->symcap;
+
+	if (2 * (s->nsym + 1) > s->symcap) {
+		s->symcap = oldcap ? 2 * oldcap : 1024;
+		s->syms = tl_calloc(s->symcap, sizeof(*s->syms));
+		for (i = 0; i < oldcap; i++)
+			if (old[i].key != NULL)
+				*symslot(s, old[i].key, old[i].keylen) = old[i];
+		free(old);
+	}
+	e = symslot(s, key, n);
+	if (e->key == NULL) {
+		e->key = tl_strndup(key, n);
+		e->keylen = n;
+		s->nsym++;
+	}
+	free(e->name);
+	e->name = tl_strndup(name, namelen);
+	e->namelen = namelen;
+}
+
+/* ---- one record ---- */
+
+/* Index of the token after token i and everything inside it. */
+static int
+tokskip(const jsmntok_t *t, int i)
+{
+	int j = i + 1, k;
+
+	for (k = 0; k < t[i].size; k++)
+		j = tokskip(t, j);
+	return j;
+}
+
+/* Is token t a key equal to k (however it is escaped)? */
+static int
+keyis(const char *js, const jsmntok_t *t, const char *k)
+{
+	size_t n = (size_t)(t->end - t->start), klen = strlen(k);
+	char d[32];
+
+	if (memchr(js + t->start, '\\', n) == NULL)
+		return n == klen && memcmp(js + t->start, k, n) == 0;
+	if (n > sizeof(d))
+		return 0;
+	return jstr_decode(d, js + t->start, n) == klen && memcmp(d, k, klen) == 0;
+}
+
+/*
+ * The values of the keys k[0..nk) of object token obj into v (token
+ * indexes, -1 when absent); a key given twice counts with its last
+ * value, as in Python.  -1 for every key when obj is not an object.
+ */
+static void
+members(const char *js, const jsmntok_t *t, int obj, const char *const *k,
+    int nk, int *v)
+{
+	int i, j, m;
+
+	for (i = 0; i < nk; i++)
+		v[i] = -1;
+	if (obj < 0 || t[obj].type != JSMN_OBJECT)
+		return;
+	for (j = obj + 1, m = 0; m < t[obj].size; m++) {
+		for (i = 0; i < nk; i++)
+			if (keyis(js, &t[j], k[i]))
+				v[i] = j + 1;
+		j = tokskip(t, j + 1);
+	}
+}
+
+/* The member handle of object token obj (TraceLens's x.get("handle")). */
+static int
+handle(const char *js, const jsmntok_t *t, int obj)
+{
+	static const char *const k[] = { "handle" };
+	int v;
+
+	members(js, t, obj, k, 1, &v);
+	return v;
+}
+
+static void
+setv(struct rprec *r, int f, const char *js, const jsmntok_t *t, int i)
+{
+	if (i < 0)
+		return;
+	r->v[f].s = js + t[i].start;
+	r->v[f].n = (uint32_t)(t[i].end - t[i].start);
+	r->v[f].how = t[i].type == JSMN_STRING ? 's' : 'j';
+}
+
+static void
+setx(struct rprec *r, int f, const char *s, size_t n)
+{
+	r->v[f].s = s;
+	r->v[f].n = (uint32_t)n;
+	r->v[f].how = 'x';
+}
+
+/* Is the number text s[0..n) an integer literal (no fraction, no exponent)? */
+static int
+isint(const char *s, size_t n)
+{
+	size_t i = s[0] == '-';
+
+	for (; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* Python's truth of the JSON value token t. */
+static int
+truthy(const char *js, const jsmntok_t *t)
+{
+	const char *s = js + t->start;
+	char num[64];
+	size_t n = (size_t)(t->end - t->start);
+
+	switch (t->type) {
+	case JSMN_STRING:
+		return n > 0;
+	case JSMN_OBJECT:
+	case JSMN_ARRAY:
+		return t->size > 0;
+	default:
+		if (s[0] == 't')
+			return 1;
+		if (s[0] == 'f' || s[0] == 'n')
+			return 0;
+		if (n >= sizeof(num))
+			return 1;
+		memcpy(num, s, n);
+		num[n] = '\0';
+		return strtod(num, NULL) != 0;
+	}
+}
+
+/*
+ * Append to b Python's str() of the JSON value token t (as TraceLens's
+ * f-strings and names show it), escaped as a tl(7) field.
+ */
+static void
+pystr_tsv(struct buf *b, const char *js, const jsmntok_t *t)
+{
+	const char *s = js + t->start;
+	size_t n = (size_t)(t->end - t->start);
+	struct buf tmp = {0};
+	char num[64], out[64];
+
+	switch (t->type) {
+	case JSMN_STRING:
+		/* (valid by now; a lone surrogate is U+FFFD, as in jscan) */
+		tl_grow((void **)&tmp.s, &tmp.cap, n + 1, 1);
+		rec_bput(b, tmp.s, jstr_decode(tmp.s, s, n));
+		break;
+	case JSMN_OBJECT:
+	case JSMN_ARRAY:
+		if (pylit(&tmp, s, n, 0) == 0)
+			rec_bput(b, tmp.s, tmp.len);
+		break;
+	default:
+		if (s[0] == 't')
+			buf_adds(b, "True");
+		else if (s[0] == 'f')
+			buf_adds(b, "False");
+		else if (s[0] == 'n')
+			buf_adds(b, "None");
+		else if (isint(s, n))
+			buf_add(b, n == 2 && s[0] == '-' && s[1] == '0' ? "0" : s,
+			    n == 2 && s[0] == '-' && s[1] == '0' ? 1 : n);
+		else if (n < sizeof(num)) {
+			memcpy(num, s, n);
+			num[n] = '\0';
+			buf_adds(b, num_pyrepr(strtod(num, NULL), out, sizeof(out)));
+		} else
+			buf_add(b, s, n);
+		break;
+	}
+	buf_free(&tmp);
+}
+
+/*
+ * The key a kernel id is looked up by: ids that Python's dict holds
+ * equal (1, 1.0 and true) get the same key.
+ */
+static void
+idkey(struct buf *b, const char *js, const jsmntok_t *t)
+{
+	const char *s = js + t->start;
+	size_t n = (size_t)(t->end - t->start);
+	char num[64], out[320];
+	double d;
+
+	buf_reset(b);
+	if (t->type == JSMN_STRING) {
+		buf_addc(b, 's');
+		buf_add(b, s, n);
+	} else if (t->type != JSMN_PRIMITIVE) {
+		buf_addc(b, 'c');
+		buf_add(b, s, n);
+	} else if (s[0] == 'n') {
+		buf_addc(b, 'z');
+	} else if (s[0] == 't' || s[0] == 'f') {
+		buf_adds(b, s[0] == 't' ? "i1" : "i0");
+	} else if (isint(s, n)) {
+		buf_addc(b, 'i');
+		if (n == 2 && s[0] == '-' && s[1] == '0')
+			buf_addc(b, '0');
+		else
+			buf_add(b, s, n);
+	} else if (n < sizeof(num)) {
+		memcpy(num, s, n);
+		num[n] = '\0';
+		d = strtod(num, NULL);
+		/* a whole float is the int of its value (-0.0 is 0) */
+		if (d == 0)
+			snprintf(out, sizeof(out), "i0");
+		else if (isfinite(d) && d == floor(d))
+			snprintf(out, sizeof(out), "i%.0f", d);
+		else
+			snprintf(out, sizeof(out), "f%s", num_pyrepr(d, num,
+			    sizeof(num)));
+		buf_adds(b, out);
+	} else {
+		buf_addc(b, 'f');
+		buf_add(b, s, n);
+	}
+}
+
+/*
+ * A dispatch's (or copy's) start and end: ts and dur in microseconds,
+ * exact, when both are integers (nanoseconds).
+ */
+static void
+times(struct rprec *r, char *tsb, char *durb, size_t size)
+{
+	int64_t a, z, d;
+
+	if (r->v[RF_START].how != 'j' ||
+	    num_int64(r->v[RF_START].s, r->v[RF_START].n, &a) < 0)
+		return;
+	setx(r, RF_TS, tsb, strlen(num_ns_to_us(a, tsb, size)));
+	if (r->v[RF_END].how != 'j' ||
+	    num_int64(r->v[RF_END].s, r->v[RF_END].n, &z) < 0 ||
+	    __builtin_sub_overflow(z, a, &d))
+		return;
+	setx(r, RF_DUR, durb, strlen(num_ns_to_us(d, durb, size)));
+}
+
+/* The rectype of a record (s->rectype). */
+enum { T_META, T_SYM, T_DISP, T_COPY };
+
+/* Take the record text js[0..len) apart and hand it to the callback. */
+static void
+onrecord(struct rpscan *s, const char *js, size_t len)
+{
+	static const char *const kmeta[] = {
+		"pid", "init_time", "fini_time", "node"
+	};
+	static const char *const ksym[] = {
+		"kernel_id", "truncated_kernel_name", "formatted_kernel_name",
+		"kernel_name"
+	};
+	static const char *const krec[] = {
+		"thread_id", "correlation_id", "start_timestamp",
+		"end_timestamp", "dispatch_info", "stream_id", "operation",
+		"bytes", "src_agent_id", "dst_agent_id"
+	};
+	static const char *const kinfo[] = {
+		"agent_id", "queue_id", "kernel_id", "dispatch_id",
+		"grid_size", "workgroup_size"
+	};
+	static const char *const kcorr[] = { "internal", "external" };
+	static const char *const kxyz[] = { "x", "y", "z" };
+	static const char *const khost[] = { "hostname" };
+	jsmntok_t *t;
+	jsmn_parser p;
+	struct rprec r;
+	struct buf key = {0}, name = {0};
+	const struct rpsym *sym;
+	char uid[24], proc[24], tsb[32], durb[32];
+	int n, v[10], d[6], c[3], i, id;
+	int64_t op;
+
+	if (s->ntok == 0)
+		tl_grow(&s->tok, &s->ntok, 256, sizeof(jsmntok_t));
+	for (;;) {
+		jsmn_init(&p);
+		n = jsmn_parse(&p, js, len, s->tok, (unsigned)s->ntok);
+		if (n != JSMN_ERROR_NOMEM)
+			break;
+		tl_grow(&s->tok, &s->ntok, 2 * s->ntok, sizeof(jsmntok_t));
+	}
+	/* (the scanner checked the text: jsmn cannot fail) */
+	if (n < 1)
+		return;
+	t = s->tok;
+	memset(&r, 0, sizeof(r));
+	snprintf(uid, sizeof(uid), "%llu", (unsigned long long)s->nrec);
+	snprintf(proc, sizeof(proc), "%llu", (unsigned long long)s->proc);
+	setx(&r, RF_UID, uid, strlen(uid));
+	setx(&r, RF_PROCESS, proc, strlen(proc));
+	switch (s->rectype) {
+	case T_META:
+		members(js, t, 0, kmeta, 4, v);
+		setx(&r, RF_PH, "M", 1);
+		setx(&r, RF_CAT, "process", 7);
+		setv(&r, RF_PID, js, t, v[0]);
+		setv(&r, RF_START, js, t, v[1]);
+		setv(&r, RF_END, js, t, v[2]);
+		times(&r, tsb, durb, sizeof(tsb));
+		members(js, t, v[3], khost, 1, c);
+		setv(&r, RF_NAME, js, t, c[0]);
+		break;
+	case T_SYM:
+		members(js, t, 0, ksym, 4, v);
+		setx(&r, RF_PH, "M", 1);
+		setx(&r, RF_CAT, "kernel_symbol", 13);
+		setv(&r, RF_KID, js, t, v[0]);
+		/* TraceLens: truncated or formatted or kernel_name */
+		if (v[1] >= 0 && truthy(js, &t[v[1]]))
+			pystr_tsv(&name, js, &t[v[1]]);
+		else if (v[2] >= 0 && truthy(js, &t[v[2]]))
+			pystr_tsv(&name, js, &t[v[2]]);
+		else if (v[3] >= 0)
+			pystr_tsv(&name, js, &t[v[3]]);
+		else {
+			buf_adds(&name, "unknown_kernel_");
+			if (v[0] >= 0)
+				pystr_tsv(&name, js, &t[v[0]]);
+			else
+				buf_adds(&name, "None");
+		}
+		setx(&r, RF_NAME, name.s ? name.s : "", name.len);
+		if (v[0] >= 0) {
+			idkey(&key, js, &t[v[0]]);
+			symput(s, key.s, key.len, name.s ? name.s : "", name.len);
+		}
+		break;
+	case T_DISP:
+	case T_COPY:
+		members(js, t, 0, krec, 10, v);
+		setx(&r, RF_PH, "X", 1);
+		setv(&r, RF_TID, js, t, v[0]);
+		members(js, t, v[1], kcorr, 2, c);
+		setv(&r, RF_CORR, js, t, c[0]);
+		setv(&r, RF_EXT, js, t, c[1]);
+		setv(&r, RF_START, js, t, v[2]);
+		setv(&r, RF_END, js, t, v[3]);
+		setv(&r, RF_STREAM, js, t, handle(js, t, v[5]));
+		times(&r, tsb, durb, sizeof(tsb));
+		if (s->rectype == T_COPY) {
+			setx(&r, RF_CAT, "gpu_memcpy", 10);
+			if (v[6] >= 0 && t[v[6]].type == JSMN_PRIMITIVE &&
+			    num_int64(js + t[v[6]].start,
+			    (size_t)(t[v[6]].end - t[v[6]].start), &op) == 0 &&
+			    op >= 0 && op < (int64_t)LEN(copyop))
+				setx(&r, RF_NAME, copyop[op], strlen(copyop[op]));
+			setv(&r, RF_BYTES, js, t, v[7]);
+			setv(&r, RF_SRC, js, t, handle(js, t, v[8]));
+			setv(&r, RF_DST, js, t, handle(js, t, v[9]));
+			setv(&r, RF_AGENT, js, t, handle(js, t, v[9]));
+			break;
+		}
+		setx(&r, RF_CAT, "kernel", 6);
+		members(js, t, v[4], kinfo, 6, d);
+		setv(&r, RF_AGENT, js, t, handle(js, t, d[0]));
+		setv(&r, RF_QUEUE, js, t, handle(js, t, d[1]));
+		setv(&r, RF_KID, js, t, d[2]);
+		setv(&r, RF_DISP, js, t, d[3]);
+		members(js, t, d[4], kxyz, 3, c);
+		for (i = 0; i < 3; i++)
+			setv(&r, RF_GX + i, js, t, c[i]);
+		members(js, t, d[5], kxyz, 3, c);
+		for (i = 0; i < 3; i++)
+			setv(&r, RF_BX + i, js, t, c[i]);
+		id = d[2];
+		if (id >= 0)
+			idkey(&key, js, &t[id]);
+		else
+			buf_adds(&key, "z");
+		if ((sym = symfind(s, key.s, key.len)) != NULL) {
+			setx(&r, RF_NAME, sym->name, sym->namelen);
+			setx(&r, RF_SYMBOL, "1", 1);
+		} else if (s->symdone) {
+			/*
+			 * Not in the complete table: TraceLens's
+			 * unknown_kernel_ID.  (Before the table, symbol
+			 * and name stay empty: the consumer joins them.)
+			 */
+			buf_adds(&name, "unknown_kernel_");
+			if (id >= 0)
+				pystr_tsv(&name, js, &t[id]);
+			else
+				buf_adds(&name, "None");
+			setx(&r, RF_NAME, name.s, name.len);
+			setx(&r, RF_SYMBOL, "0", 1);
+		}
+		break;
+	}
+	s->onrec(s->arg, &r);
+	buf_free(&key);
+	buf_free(&name);
+	s->nrec++;
+	s->seenrec = 1;
+}
+
+/* ---- the scanner ---- */
+
+static void
+capadd(struct rpscan *s, const unsigned char *p, size_t n)
+{
+	tl_grow((void **)&s->cap, &s->capcap, s->caplen + n, 1);
+	memcpy(s->cap + s->caplen, p, n);
+	s->caplen += n;
+}
+
+static void
+keyadd(struct rpscan *s, const unsigned char *p, size_t n)
+{
+	if (s->keylen < sizeof(s->key))
+		memcpy(s->key + s->keylen, p, MIN(n, sizeof(s->key) - s->keylen));
+	s->keylen += n;
+}
+
+/*
+ * The key just read, in an object of role in: the role of its value,
+ * or -1 (and s->err) for a key given twice.
+ */
+static int
+keyrole(struct rpscan *s, int in)
+{
+	char k[sizeof(s->key)];
+	size_t n, i;
+
+	if (s->keylen > sizeof(s->key))
+		return R_OTHER;
+	n = s->keyesc ? jstr_decode(k, s->key, s->keylen) : s->keylen;
+	if (!s->keyesc)
+		memcpy(k, s->key, n);
+	for (i = 0; i < LEN(roles); i++) {
+		if (roles[i].in != in || strlen(roles[i].key) != n ||
+		    memcmp(roles[i].key, k, n) != 0)
+			continue;
+		if (roles[i].bit == 0 ? s->seentool : s->seen & roles[i].bit) {
+			snprintf(s->errbuf, sizeof(s->errbuf),
+			    "more than one %s", roles[i].key);
+			s->err = s->errbuf;
+			return -1;
+		}
+		if (roles[i].bit == 0)
+			s->seentool = 1;
+		s->seen |= roles[i].bit;
+		return roles[i].role;
+	}
+	return R_OTHER;
+}
+
+/* The entry of roles[] for role r. */
+static int
+roleidx(int r)
+{
+	size_t i;
+
+	for (i = 0; i < LEN(roles); i++)
+		if (roles[i].role == r)
+			return (int)i;
+	return 0;
+}
+
+/* Offset of p in the stream. */
+#define OFF(p) (s->off + (uint64_t)((p) - base))
+#define NEED(st) do { if (p == end) { s->state = (st); goto more; } } while (0)
+#define FAIL(msg) do { s->err = (msg); goto fail; } while (0)
+#define SKIPWS() do { while (p < end && isws(*p)) p++; } while (0)
+#define ISDIGIT(c) ((c) >= '0' && (c) <= '9')
+/* May this byte follow a number or literal? */
+#define ISDELIM(c) (isws(c) || (c) == ',' || (c) == ']' || (c) == '}')
+
+int
+rp_feed(struct rpscan *s, const char *buf, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)buf, *base = p;
+	const unsigned char *cend = p + n;	/* end of the chunk */
+	const unsigned char *end;	/* end of the chunk or of the record's room */
+	const unsigned char *seg = p;	/* the current record's bytes start here */
+	const unsigned char *kseg = p;	/* the current key starts here */
+	int c, v, r, parent;
+
+	if (s->err)
+		return -1;
+	end = cend;
+	if (s->inrec && (size_t)(cend - p) > s->maxrec - s->caplen)
+		end = p + (s->maxrec - s->caplen);
+
+	switch (s->state) {
+	case S_VALUE: goto value;
+	case S_OBJFIRST: goto objfirst;
+	case S_KEY: goto key;
+	case S_COLON: goto colon;
+	case S_ARRFIRST: goto arrfirst;
+	case S_AFTER: goto after;
+	case S_DONE: goto done;
+	case S_STR: goto str;
+	case S_ESC: goto esc;
+	case S_UHEX: goto uhex;
+	case S_SURR1: goto surr1;
+	case S_SURR2: goto surr2;
+	case S_UTF8: goto utf8cont;
+	case S_NUM: goto num;
+	case S_LIT: goto lit;
+	default: return -1;
+	}
+
+value:
+	SKIPWS();
+	NEED(S_VALUE);
+	c = *p;
+	r = R_OTHER;
+	if (s->depth == 0) {
+		if (c != '{')
+			FAIL("not a JSON object");
+		r = R_TOP;
+	} else if (!s->inrec) {
+		parent = s->role[s->depth - 1];
+		if (s->kind[s->depth - 1] == '{') {
+			/* the value of a key: s->pending says what it is */
+			if (s->pending != R_OTHER && c != roles[roleidx(s->pending)].want)
+				FAIL(roles[roleidx(s->pending)].what);
+			r = s->pending;
+		} else if (parent == R_TOOL) {
+			if (c != '{')
+				FAIL("process result is not an object");
+			r = R_PROC;
+		} else if (parent == R_SYMS || parent == R_DISP ||
+		    parent == R_COPY) {
+			if (c != '{')
+				FAIL(parent == R_SYMS ? "kernel symbol is not an object" :
+				    "record is not an object");
+			r = parent == R_SYMS ? T_SYM + 100 : parent == R_DISP ?
+			    T_DISP + 100 : T_COPY + 100;
+		}
+		if (r == R_META)
+			r = T_META + 100;
+		if (r >= 100) {
+			/* a record: gathered until its closing brace */
+			s->inrec = 1;
+			s->recdepth = s->depth;
+			s->rectype = r - 100;
+			s->caplen = 0;
+			seg = p;
+			if ((size_t)(cend - p) > s->maxrec)
+				end = p + s->maxrec;
+			r = R_OTHER;
+		}
+	}
+	switch (c) {
+	case '{':
+	case '[':
+		if (s->depth == RP_MAXDEPTH)
+			FAIL("nesting deeper than 1024 levels");
+		s->kind[s->depth] = (char)c;
+		s->role[s->depth] = (char)r;
+		s->depth++;
+		if (r == R_SYMS || r == R_DISP || r == R_COPY)
+			s->inarr = s->depth;
+		p++;
+		if (c == '{')
+			goto objfirst;
+		goto arrfirst;
+	case '"':
+		p++;
+		s->iskey = 0;
+		goto str;
+	case '-':
+		p++;
+		s->sub = N_MINUS;
+		goto num;
+	case '0':
+		p++;
+		s->sub = N_ZERO;
+		goto num;
+	case 't':
+		s->lit = "true";
+		goto litstart;
+	case 'f':
+		s->lit = "false";
+		goto litstart;
+	case 'n':
+		s->lit = "null";
+		goto litstart;
+	default:
+		if (ISDIGIT(c)) {
+			p++;
+			s->sub = N_INT;
+			goto num;
+		}
+		FAIL("expected a value");
+	}
+
+objfirst:
+	SKIPWS();
+	NEED(S_OBJFIRST);
+	if (*p == '}') {
+		p++;
+		goto close;
+	}
+	if (*p != '"')
+		FAIL("expected a string key or '}'");
+	goto keystart;
+
+key:
+	SKIPWS();
+	NEED(S_KEY);
+	if (*p != '"')
+		FAIL("expected a string key");
+keystart:
+	p++;
+	s->iskey = 1;
+	r = s->role[s->depth - 1];
+	s->keep = !s->inrec && (r == R_TOP || r == R_PROC || r == R_BUF);
+	s->keylen = 0;
+	s->keyesc = 0;
+	s->keyoff = OFF(p - 1);
+	kseg = p;
+	goto str;
+
+colon:
+	SKIPWS();
+	NEED(S_COLON);
+	if (*p != ':')
+		FAIL("expected ':'");
+	p++;
+	goto value;
+
+arrfirst:
+	SKIPWS();
+	NEED(S_ARRFIRST);
+	if (*p == ']') {
+		p++;
+		goto close;
+	}
+	goto value;
+
+after:
+	if (s->depth == 0)
+		goto done;
+	SKIPWS();
+	NEED(S_AFTER);
+	c = *p;
+	if (c == ',') {
+		p++;
+		if (s->kind[s->depth - 1] == '{')
+			goto key;
+		goto value;
+	}
+	if (c == '}' && s->kind[s->depth - 1] == '{') {
+		p++;
+		goto close;
+	}
+	if (c == ']' && s->kind[s->depth - 1] == '[') {
+		p++;
+		goto close;
+	}
+	FAIL(s->kind[s->depth - 1] == '{' ? "expected ',' or '}'" :
+	    "expected ',' or ']'");
+
+close:	/* p is past the closing bracket */
+	s->depth--;
+	if (s->inrec) {
+		if (s->depth == s->recdepth) {
+			s->inrec = 0;
+			end = cend;
+			if (s->caplen == 0) {
+				onrecord(s, (const char *)seg, (size_t)(p - seg));
+			} else {
+				capadd(s, seg, (size_t)(p - seg));
+				onrecord(s, s->cap, s->caplen);
+				s->caplen = 0;
+			}
+			s->lastend = OFF(p);
+		}
+		goto after;
+	}
+	switch (s->role[s->depth]) {
+	case R_SYMS:
+		s->symdone = 1;
+		/* FALLTHROUGH */
+	case R_DISP:
+	case R_COPY:
+		s->inarr = 0;
+		s->lastend = OFF(p);
+		break;
+	case R_PROC:
+		/* the next process starts afresh */
+		s->proc++;
+		symclear(s);
+		s->seen = 0;
+		s->symdone = 0;
+		break;
+	case R_TOP:
+		if (!s->seentool) {
+			p--;
+			FAIL("no " RP_KEY " list");
+		}
+		break;
+	}
+	goto after;
+
+done:
+	SKIPWS();
+	NEED(S_DONE);
+	FAIL("text after the end of the JSON value");
+
+str:
+	/* plain string bytes, quickly */
+	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	NEED(S_STR);
+	c = *p;
+	if (c == '"') {
+		p++;
+		goto strend;
+	}
+	if (c == '\\') {
+		p++;
+		if (s->iskey)
+			s->keyesc = 1;
+		goto esc;
+	}
+	if (c < 0x20)
+		FAIL("control character in string");
+	/* The first byte of a UTF-8 sequence: RFC 3629's table. */
+	s->lo = 0x80;
+	s->hi = 0xbf;
+	if (c >= 0xc2 && c <= 0xdf) {
+		s->need = 1;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		s->need = 2;
+		if (c == 0xe0)
+			s->lo = 0xa0;
+		else if (c == 0xed)
+			s->hi = 0x9f;	/* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		s->need = 3;
+		if (c == 0xf0)
+			s->lo = 0x90;
+		else if (c == 0xf4)
+			s->hi = 0x8f;
+	} else {
+		FAIL("invalid UTF-8 in string");
+	}
+	p++;
+utf8cont:
+	while (s->need > 0) {
+		NEED(S_UTF8);
+		if (*p < s->lo || *p > s->hi)
+			FAIL("invalid UTF-8 in string");
+		s->lo = 0x80;
+		s->hi = 0xbf;
+		s->need--;
+		p++;
+	}
+	goto str;
+
+esc:
+	NEED(S_ESC);
+	switch (*p) {
+	case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
+	case 't':
+		p++;
+		goto str;
+	case 'u':
+		p++;
+		s->sub = 0;
+		s->hex = 0;
+		goto uhex;
+	default:
+		FAIL("invalid escape in string");
+	}
+
+uhex:
+	while (s->sub < 4) {
+		NEED(S_UHEX);
+		if ((v = hexval(*p)) < 0)
+			FAIL("invalid \\u escape in string");
+		s->hex = s->hex << 4 | (unsigned)v;
+		s->sub++;
+		p++;
+	}
+	/*
+	 * A surrogate without its other half is valid JSON to Python, as
+	 * jscan.c reads it: U+FFFD once decoded (jstr_decode).
+	 */
+	if (s->hisurr) {
+		s->hisurr = 0;
+		goto str;
+	}
+	if (s->hex < 0xd800 || s->hex > 0xdbff)
+		goto str;
+	s->hisurr = 1;
+surr1:
+	NEED(S_SURR1);
+	if (*p != '\\') {
+		s->hisurr = 0;
+		goto str;
+	}
+	p++;
+surr2:
+	NEED(S_SURR2);
+	if (*p != 'u') {
+		/* another escape after the lone high half */
+		s->hisurr = 0;
+		goto esc;
+	}
+	p++;
+	s->sub = 0;
+	s->hex = 0;
+	goto uhex;
+
+strend:
+	if (!s->iskey)
+		goto after;
+	s->pending = R_OTHER;
+	if (s->keep) {
+		keyadd(s, kseg, (size_t)(p - 1 - kseg));
+		if ((s->pending = keyrole(s, s->role[s->depth - 1])) < 0) {
+			/* (at the key given twice) */
+			s->erroff = s->keyoff;
+			s->errinrec = 0;
+			s->state = S_ERR;
+			return -1;
+		}
+	}
+	goto colon;
+
+num:
+	switch (s->sub) {
+	case N_MINUS: goto nminus;
+	case N_ZERO: goto nzero;
+	case N_INT: goto nint;
+	case N_DOT: goto ndot;
+	case N_FRAC: goto nfrac;
+	case N_E: goto ne;
+	case N_ESIGN: goto nesign;
+	default: goto nexp;
+	}
+nminus:
+	NEED(S_NUM);
+	if (*p == '0') {
+		p++;
+		s->sub = N_ZERO;
+		goto nzero;
+	}
+	if (!ISDIGIT(*p))
+		FAIL("invalid number");
+	p++;
+	s->sub = N_INT;
+nint:
+	while (p < end && ISDIGIT(*p))
+		p++;
+nzero:
+	NEED(S_NUM);
+	if (*p == '.') {
+		p++;
+		s->sub = N_DOT;
+		goto ndot;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		s->sub = N_E;
+		goto ne;
+	}
+	goto nend;
+ndot:
+	NEED(S_NUM);
+	if (!ISDIGIT(*p))
+		FAIL("invalid number");
+	p++;
+	s->sub = N_FRAC;
+nfrac:
+	while (p < end && ISDIGIT(*p))
+		p++;
+	NEED(S_NUM);
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		s->sub = N_E;
+		goto ne;
+	}
+	goto nend;
+ne:
+	NEED(S_NUM);
+	if (*p == '+' || *p == '-') {
+		p++;
+		s->sub = N_ESIGN;
+		goto nesign;
+	}
+	if (!ISDIGIT(*p))
+		FAIL("invalid number");
+	p++;
+	s->sub = N_EXP;
+	goto nexp;
+nesign:
+	NEED(S_NUM);
+	if (!ISDIGIT(*p))
+		FAIL("invalid number");
+	p++;
+	s->sub = N_EXP;
+nexp:
+	while (p < end && ISDIGIT(*p))
+		p++;
+	NEED(S_NUM);
+nend:
+	if (!ISDELIM(*p))
+		FAIL("invalid number");
+	goto after;
+
+litstart:
+	p++;
+	s->sub = 1;
+lit:
+	while (s->lit[s->sub] != '\0') {
+		NEED(S_LIT);
+		if (*p != (unsigned char)s->lit[s->sub])
+			FAIL("invalid literal");
+		p++;
+		s->sub++;
+	}
+	NEED(S_LIT);
+	if (!ISDELIM(*p))
+		FAIL("invalid literal");
+	goto after;
+
+more:
+	if (end != cend) {
+		snprintf(s->errbuf, sizeof(s->errbuf),
+		    "record longer than %zu bytes", s->maxrec);
+		s->err = s->errbuf;
+		goto fail;
+	}
+	if (s->inrec)
+		capadd(s, seg, (size_t)(cend - seg));
+	if (s->state >= S_STR && s->state <= S_UTF8 && s->iskey && s->keep)
+		keyadd(s, kseg, (size_t)(cend - kseg));
+	s->off += n;
+	return 0;
+
+fail:
+	s->erroff = OFF(p);
+	s->errinrec = s->inarr != 0;
+	s->state = S_ERR;
+	return -1;
+}
+
+int
+rp_end(struct rpscan *s)
+{
+	if (s->err)
+		return -1;
+	if (s->state == S_DONE)
+		return 0;
+	s->erroff = s->off;
+	s->errinrec = s->inarr != 0;
+	if (s->state == S_VALUE && s->depth == 0) {
+		s->err = "no JSON text (empty input)";
+	} else {
+		s->err = "unexpected end of input (truncated?)";
+		s->truncated = 1;
+	}
+	s->state = S_ERR;
+	return -1;
+}
+
+/* ---- output ---- */
+
+void
+rp_format(struct buf *b, const struct rprec *r, const int *map, size_t n)
+{
+	const struct rpval *v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(b, '\t');
+		if (map[i] < 0 || (v = &r->v[map[i]])->how == 0)
+			continue;
+		/* room for the value: escapes at most double it */
+		tl_grow((void **)&b->s, &b->cap, b->len + 2 * (size_t)v->n + 2, 1);
+		switch (v->how) {
+		case 's':
+			b->len += jstr_tsv(b->s + b->len, v->s, v->n);
+			break;
+		case 'j':
+			b->len += jval_tsv(b->s + b->len, v->s, v->n);
+			break;
+		default:
+			memcpy(b->s + b->len, v->s, v->n);
+			b->len += v->n;
+			break;
+		}
+		b->s[b->len] = '\0';
+	}
+	buf_addc(b, '\n');
+}

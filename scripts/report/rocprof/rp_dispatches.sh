@@ -1,0 +1,83 @@
+# See LICENSE file for copyright and license details.
+# stage: rp_dispatches
+# The rocprofv3 results as the rocprof sheets read them (tl-parse's
+# records, tl(7)).  TraceLens reads the first process result only; its
+# durations are nanoseconds, and only gpu_timeline converts them.
+# k.tsv: the first process's dispatches in trace order, named,
+# TraceLens's defaults filled in, dur = end - start (exact nanoseconds,
+# tl-calc: the clocks pass 2^53): UID name dur stream dispatch_id
+# grid_x grid_y grid_z block_x block_y block_z agent tid start end queue
+# symbol (header).  m.tsv: its memory copies (start end); meta.tsv: its
+# metadata (start end: init and fini time); rp_counts.tsv: counts for
+# the health sheet (fact count).  A dispatch read before its process's kernel_symbols is
+# named by its kernel_id through sort, not by any order of the file.
+# in:
+# out: k.tsv m.tsv meta.tsv rp_counts.tsv
+rp_dispatches() {
+	f=UID,cat,name,process,tid,start,end,stream,queue,agent,kernel_id,dispatch_id,symbol
+	f=$f,grid_x,grid_y,grid_z,block_x,block_y,block_z
+	(cd "$cwd" && tl_parse -f "$f" -- "$trace") >rp.tsv || return 1
+	# the records, split by kind (awk: field selection and defaults only)
+	st awkt '
+	function d(v, x) { return v == "" ? x : v }
+	NR == 1 {
+		print "UID", "name", "start", "end", "stream", "dispatch_id",
+		    "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
+		    "agent", "tid", "queue", "symbol", "kernel_id" >"k0.tsv"
+		print "UID", "kernel_id", "name" >"syms.tsv"
+		print "start", "end" >"m.tsv"
+		next
+	}
+	$4 + 0 > np { np = $4 + 0 }
+	$4 != "0" { if ($2 == "kernel" || $2 == "gpu_memcpy") other++; next }
+	$2 == "kernel" {
+		if ($13 == "") late++
+		print $1, $3, d($6, 0), d($7, 0), d($8, 0), d($12, 0),
+		    d($14, 1), d($15, 1), d($16, 1), d($17, 1), d($18, 1), d($19, 1),
+		    d($10, 0), d($5, 0), $9, $13, $11 >"k0.tsv"
+	}
+	$2 == "kernel_symbol" { print $1, $11, $3 >"syms.tsv" }
+	$2 == "gpu_memcpy" { print d($6, 0), d($7, 0) >"m.tsv" }
+	$2 == "process" && !meta { print "start\tend\n" d($6, 0) "\t" d($7, 0) >"meta.tsv"; meta = 1 }
+	END {
+		if (!meta) printf "start\tend\n0\t0\n" >"meta.tsv"
+		print "fact", "count" >"rp_counts.tsv"
+		print "processes", np + (NR > 1) >"rp_counts.tsv"
+		print "records_other_processes", other + 0 >"rp_counts.tsv"
+		print "process_metadata_missing", 1 - meta >"rp_counts.tsv"
+		print "dispatches_before_symbols", late + 0 >"rp_counts.tsv"
+		print late + 0 >"late"
+	}' rp.tsv; ok
+	tl_drop rp.tsv
+	read -r late <late
+	[ "$late" = 0 ] || rp_join
+	st tl-calc UID=UID name=name dur='end - start' stream=stream dispatch_id=dispatch_id \
+	    grid_x=grid_x grid_y=grid_y grid_z=grid_z block_x=block_x block_y=block_y block_z=block_z \
+	    agent=agent tid=tid start=start end=end queue=queue symbol=symbol <k0.tsv >k.tsv; ok
+	tl_drop k0.tsv syms.tsv
+}
+
+# rp_join: k0.tsv's unnamed dispatches (symbol empty), which came before
+# their process's kernel_symbols, named from syms.tsv (UID kernel_id
+# name): the symbol's name (a later symbol of the same id wins, as in
+# TraceLens's dict), else TraceLens's unknown_kernel_ID; their symbol
+# field 1 or 0.  Then k0.tsv in UID order again.
+rp_join() {
+	{ head -n 1 k0.tsv
+	  # the symbols (class 0) before the dispatches (class 1) of an id
+	  { awkt 'NR > 1 { print $2, 0, $1, $3 }' syms.tsv
+	    awkt 'NR > 1 { print $17, 1, $0 }' k0.tsv; } |
+	  st tl_sort -s -t "$TAB" -k1,1 -k2,2n |
+	  st awkt '
+	  $2 == 0 { if ($1 != id) { id = $1 } nm = $4; have = 1; next }
+	  {
+		if ($1 != id) { id = $1; have = 0 }
+		sub(/^[^\t]*\t[^\t]*\t/, "")
+		if ($16 == "") {
+			$16 = have ? 1 : 0
+			$2 = have ? nm : "unknown_kernel_" ($17 == "" ? "None" : $17)
+		}
+		print
+	  }' | st tl_sort -t "$TAB" -k1,1n; } >k0.join; ok
+	mv k0.join k0.tsv || exit 1
+}
