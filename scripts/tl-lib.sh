@@ -406,6 +406,7 @@ tl_stage() {
 		(set -u; "$_ts_name") 2>"$TL_LOG/$_ts_name"
 		_ts_st=$?
 		[ ! -s "$TL_FAIL" ] || _ts_st=1
+		[ -z "${TL_STAGE_TIMES:-}" ] || _tl_account "$_ts_name"
 	fi
 	case $_ts_st in
 	0 | skip)
@@ -416,6 +417,28 @@ tl_stage() {
 	(set -C; printf '%s\n' "$_ts_name" >"$TL_LOG/FAILED") 2>/dev/null
 	kill -TERM "-$TL_PGID" 2>/dev/null
 	return 1
+}
+
+# _tl_account STAGE: append to the file TL_STAGE_TIMES (set by who
+# measures, tests/bench/stages) what STAGE cost: NAME, user and system
+# seconds of its processes, the bytes they wrote to files (sort's
+# spills included), the bytes they wrote anywhere (pipes included), and
+# the user and system seconds of the runner's own shell.
+# This shell ran the stage alone; the kernel adds a child's CPU and I/O
+# to its parent's when it is waited for.
+_tl_account() {
+	_ta_w=0 _ta_c=0
+	while read -r _ta_k _ta_v; do
+		case $_ta_k in
+		wchar:) _ta_c=$_ta_v ;;
+		write_bytes:) _ta_w=$_ta_v ;;
+		esac
+	done </proc/$$/io
+	# ($(times) would be a child's, which has none)
+	times >"$TL_LOG/$1.times" || return 0
+	{ read -r _ta_u _ta_s && read -r _ta_k _ta_v; } <"$TL_LOG/$1.times"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$_ta_k" "$_ta_v" \
+		"$_ta_w" "$_ta_c" "$_ta_u" "$_ta_s" >>"$TL_STAGE_TIMES"
 }
 
 # _tl_free STAGE: STAGE has ended: remove the files of TL_REPORT_FREE
