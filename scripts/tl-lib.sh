@@ -64,12 +64,13 @@ tl_init() {
 		{ echo "$prog: cannot find the directory of $0" >&2; exit 1; }
 	PATH=$TL_BIN:$PATH
 	export PATH TL_BIN
-	TL_SORT_MEM=${TL_SORT_MEM:-${2:-4M}}
-	export TL_SORT_MEM
-	case $TL_SORT_MEM in
-	*[!0-9bKMGTkmgt%]* | [!0-9]* | '') false ;;
+	# (our own default needs no sort to try it: a process less a run)
+	case ${TL_SORT_MEM:-} in
+	'' | "${2:-4M}") TL_SORT_MEM=${2:-4M} ;;
+	*[!0-9bKMGTkmgt%]* | [!0-9]*) false ;;
 	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
+	export TL_SORT_MEM
 	_tl_dirs= _tl_groups=
 	trap tl_cleanup EXIT
 	trap 'tl_signal 130' INT
