@@ -404,8 +404,16 @@ tl_stage() {
 		eval "[ \"\${${_ts_c%%=*}:-}\" = '${_ts_c#*=}' ]" || _ts_st=skip
 	done
 	if [ "$_ts_st" = 0 ]; then
-		(set -u; "$_ts_name") 2>"$TL_LOG/$_ts_name"
+		# The function runs in this shell, which make started for the
+		# stage alone: a subshell would be a fork more, in each of the
+		# twenty stages.  ok's exit ends this shell, and the trap
+		# then does what a failure must.
+		trap '_tl_stage_failed; exit 1' EXIT
+		set -u
+		"$_ts_name" 2>"$TL_LOG/$_ts_name"
 		_ts_st=$?
+		set +u
+		trap - EXIT
 		[ ! -s "$TL_FAIL" ] || _ts_st=1
 		[ -z "${TL_STAGE_TIMES:-}" ] || _tl_account "$_ts_name"
 	fi
@@ -415,18 +423,24 @@ tl_stage() {
 		_tl_free "$_ts_name"
 		return 0 ;;
 	esac
+	_tl_stage_failed
+	return 1
+}
+
+# _tl_stage_failed: the stage _ts_name failed: the first to fail names
+# itself in TL_LOG/FAILED, and the whole run stops.
+_tl_stage_failed() {
 	(set -C; printf '%s\n' "$_ts_name" >"$TL_LOG/FAILED") 2>/dev/null
 	kill -TERM "-$TL_PGID" 2>/dev/null
-	return 1
 }
 
 # _tl_account STAGE: append to the file TL_STAGE_TIMES (set by who
 # measures, tests/bench/stages) what STAGE cost: NAME, user and system
 # seconds of its processes, the bytes they wrote to files (sort's
 # spills included), the bytes they wrote anywhere (pipes included), and
-# the user and system seconds of the runner's own shell.
-# This shell ran the stage alone; the kernel adds a child's CPU and I/O
-# to its parent's when it is waited for.
+# the user and system seconds of the runner's own shell (which ran the
+# function itself).  This shell ran the stage alone; the kernel adds a
+# child's CPU and I/O to its parent's when it is waited for.
 _tl_account() {
 	_ta_w=0 _ta_c=0
 	while read -r _ta_k _ta_v; do
