@@ -638,6 +638,6 @@ _tl_tree_run() {
 	mv "$_tt_t/meta.tsv" "$_tt_out/meta.tsv" || return 1
 	{
 		printf 'fact\tcount\n'
-		cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
+		tl_cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
 	} >"$_tt_out/health.tsv" || return 1
 }
