@@ -16,15 +16,13 @@ SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
 # the Makefile that schedules them, made by scripts/report/generate.
 REPORT = scripts/report/generate scripts/report/schedule $(wildcard scripts/report/*.sh)
 ENGINE = bin/tl-report.mk bin/tl-report.stages
-# (and a folder: each stage's own file, which its runner sources)
-STAGEDIR = bin/tl-report.d
 BIN = $(FILTERS) $(SCRIPTS) $(SHLIB) $(ENGINE)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
 # libFuzzer, for tests/suites/valgrind and fuzz-short.
 CHECKDEPS = valgrind:/usr/bin/valgrind clang:/usr/bin/clang
 
-all: .deps $(BIN) $(STAGEDIR) $(GENTRACE)
+all: .deps $(BIN) $(GENTRACE)
 
 # Install missing Debian packages, or stop with the command to run.
 .deps: config.mk scripts/deps
@@ -61,10 +59,6 @@ bin/tl-report.stages: $(REPORT)
 	@mkdir -p bin
 	sh scripts/report/generate stages >$@.tmp && mv $@.tmp $@
 
-$(STAGEDIR): $(REPORT)
-	rm -rf $@.tmp && mkdir -p $@.tmp
-	sh scripts/report/generate split $@.tmp && rm -rf $@ && mv $@.tmp $@
-
 $(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(LDLIBS)
@@ -94,14 +88,13 @@ fuzz: .deps
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(PREFIX)/share/tl/arch
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	rm -rf $(DESTDIR)$(PREFIX)/$(STAGEDIR) && cp -R $(STAGEDIR) $(DESTDIR)$(PREFIX)/bin/
 	cp -f scripts/arch/*.json $(DESTDIR)$(PREFIX)/share/tl/arch/
 	for m in $(MAN); do case $$m in \
 	  *.1) cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/ ;; \
 	  *.7) cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/ ;; esac; done
 
 uninstall:
-	rm -rf $(DESTDIR)$(PREFIX)/share/tl $(DESTDIR)$(PREFIX)/$(STAGEDIR)
+	rm -rf $(DESTDIR)$(PREFIX)/share/tl
 	for b in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/$$b; done
 	for m in $(MAN); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m#man/} $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 
