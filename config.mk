@@ -8,6 +8,6 @@ CPPFLAGS = -DTL_VERSION=\"$(VERSION)\" -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOUR
 LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
 # Debian packages the build (and tl-summary --plots) needs, and a file
-# each installs.
+# each installs; then those the scripts run (tl-ranks: GNU parallel).
 DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h \
-	gnuplot-nox:/usr/bin/gnuplot
+	gnuplot-nox:/usr/bin/gnuplot parallel:/usr/bin/parallel

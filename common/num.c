@@ -419,39 +419,6 @@ num_ns_to_us(int64_t ns, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * numpy's pairwise summation (np.sum, np.mean, np.std): blocks of
- * eight partial sums up to 128 values, halves (multiples of 8) above.
- */
-double
-num_pwsum(const double *a, size_t n)
-{
-	double r[8], res;
-	size_t i, j, n2;
-
-	if (n < 8) {
-		res = 0.;
-		for (i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		for (j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		    ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	n2 = n / 2;
-	n2 -= n2 % 8;
-	return num_pwsum(a, n2) + num_pwsum(a + n2, n - n2);
-}
-
 size_t
 num_plain(char *out, size_t size, const char *s, size_t len)
 {

@@ -220,8 +220,6 @@ int num_int64(const char *s, size_t len, int64_t *v);
 char *num_pyrepr(double d, char *buf, size_t size);
 /* Format integer nanoseconds as microseconds, shortest exact decimal. */
 char *num_ns_to_us(int64_t ns, char *buf, size_t size);
-/* numpy's pairwise sum of a[0..n) (np.sum of a float64 array). */
-double num_pwsum(const double *a, size_t n);
 /*
  * Write the valid JSON number s[0..len), which has a fraction or an
  * exponent (a float to Python), as a plain decimal of the same exact

@@ -21,13 +21,14 @@
 #include <xxhash.h>
 
 #include "tl.h"
+#include "numpy.h"
 #include "opcat.h"
 
 enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
-	OP_ADD, OP_JOIN
+	OP_ADD, OP_JOIN, OP_PTP
 };
 
 /* The name of each operation on the command line, by enum opkind. */
@@ -35,7 +36,7 @@ static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
-	"add", "join"
+	"add", "join", "ptp"
 };
 
 /* A growable array of intervals. */
@@ -88,7 +89,8 @@ struct op {
 	double mean, m2;	/* Welford mean and sum of squares (pandas var) */
 	double *vals;		/* median: values, owned */
 	size_t nvals, capvals;	/* median: used, allocated */
-	double ext;		/* min/max: extreme value */
+	double ext;		/* min/max: extreme value; ptp: the largest */
+	double lo;		/* ptp: the least value */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
 	struct buf txt2;	/* opcat: first kernel name */
 	int have2;		/* opcat: txt2 is set */
@@ -559,7 +561,7 @@ kput(FILE *fp, struct op *o)
 		if (k->name.s == NULL)
 			buf_add(&k->name, "", 0);
 		n = k->n;
-		res[i].total = num_pwsum(k->d, n);
+		res[i].total = np_sum(k->d, n);
 		if (n == 0) {
 			res[i].empty = 1;
 			continue;
@@ -573,7 +575,7 @@ kput(FILE *fp, struct op *o)
 
 			sq[j] = dv * dv;
 		}
-		res[i].std = sqrt(num_pwsum(sq, n) / (double)n);
+		res[i].std = sqrt(np_sum(sq, n) / (double)n);
 		res[i].med = median(x, n);
 		res[i].min = x[0];
 		res[i].max = x[n - 1];
@@ -759,6 +761,16 @@ opadd(struct op *o, struct rec_reader *r)
 		}
 		o->n++;
 		break;
+	case OP_PTP:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		if (o->n == 0 || d > o->ext)
+			o->ext = d;
+		if (o->n == 0 || d < o->lo)
+			o->lo = d;
+		o->n++;
+		break;
 	case OP_FIRST:
 	case OP_PYLIT:
 		if (len == 0 || o->n > 0)
@@ -900,7 +912,11 @@ opput(FILE *fp, struct op *o)
 			putnum(fp, median(o->vals, o->nvals));
 		break;
 	case OP_NPSUM:
-		putnum(fp, num_pwsum(o->vals, o->nvals));
+		putnum(fp, np_sum(o->vals, o->nvals));
+		break;
+	case OP_PTP:
+		if (o->n > 0)
+			putnum(fp, o->ext - o->lo);
 		break;
 	case OP_MIN:
 	case OP_MAX:

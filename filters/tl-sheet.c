@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tl.h"
+#include "numpy.h"
 
 /* The cell formats. */
 enum fmt {
@@ -385,171 +386,11 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 	csv_bnum(b, d);
 }
 
-/* ---- row order: pandas' sort_values(ascending=False), quicksort ---- */
-
-static int
-msb(size_t n)
-{
-	int d = 0;
-
-	while (n >>= 1)
-		d++;
-	return d;
-}
-
-/* numpy's aheapsort of the indexes t[0..n) by v. */
-static void
-aheapsort(const double *v, size_t *t, size_t n)
-{
-	size_t *a = t - 1, i, j, l, tmp;
-
-	for (l = n >> 1; l > 0; --l) {
-		tmp = a[l];
-		for (i = l, j = l << 1; j <= n;) {
-			if (j < n && v[a[j]] < v[a[j + 1]])
-				j++;
-			if (v[tmp] < v[a[j]]) {
-				a[i] = a[j];
-				i = j;
-				j += j;
-			} else
-				break;
-		}
-		a[i] = tmp;
-	}
-	for (; n > 1;) {
-		tmp = a[n];
-		a[n] = a[1];
-		n--;
-		for (i = 1, j = 2; j <= n;) {
-			if (j < n && v[a[j]] < v[a[j + 1]])
-				j++;
-			if (v[tmp] < v[a[j]]) {
-				a[i] = a[j];
-				i = j;
-				j += j;
-			} else
-				break;
-		}
-		a[i] = tmp;
-	}
-}
-
-#define SWAP(a, b) do { size_t sw_ = (a); (a) = (b); (b) = sw_; } while (0)
-
-/*
- * numpy's argsort(kind="quicksort") of v[t[0..num)], in place on t:
- * its introsort (median of three, insertion sort below 16 elements,
- * heapsort past 2 log2(num) levels), so that ties come out as numpy's.
- */
-static void
-aquicksort(const double *v, size_t *t, size_t num)
-{
-	size_t *pl = t, *pr = t + num - 1, *stack[128], **sp = stack;
-	size_t *pm, *pi, *pj, *pk, vi;
-	int depth[64], *psd = depth, cdepth = msb(num) * 2;
-	double vp;
-
-	if (num < 2)
-		return;
-	for (;;) {
-		if (cdepth < 0) {
-			aheapsort(v, pl, (size_t)(pr - pl + 1));
-			goto pop;
-		}
-		while (pr - pl > 15) {
-			pm = pl + ((pr - pl) >> 1);
-			if (v[*pm] < v[*pl])
-				SWAP(*pm, *pl);
-			if (v[*pr] < v[*pm])
-				SWAP(*pr, *pm);
-			if (v[*pm] < v[*pl])
-				SWAP(*pm, *pl);
-			vp = v[*pm];
-			pi = pl;
-			pj = pr - 1;
-			SWAP(*pm, *pj);
-			for (;;) {
-				do
-					++pi;
-				while (v[*pi] < vp);
-				do
-					--pj;
-				while (vp < v[*pj]);
-				if (pi >= pj)
-					break;
-				SWAP(*pi, *pj);
-			}
-			pk = pr - 1;
-			SWAP(*pi, *pk);
-			if (pi - pl < pr - pi) {
-				*sp++ = pi + 1;
-				*sp++ = pr;
-				pr = pi - 1;
-			} else {
-				*sp++ = pl;
-				*sp++ = pi - 1;
-				pl = pi + 1;
-			}
-			*psd++ = --cdepth;
-		}
-		for (pi = pl + 1; pi <= pr; ++pi) {
-			vi = *pi;
-			vp = v[vi];
-			pj = pi;
-			pk = pi - 1;
-			while (pj > pl && vp < v[*pk])
-				*pj-- = *pk--;
-			*pj = vi;
-		}
-pop:
-		if (sp == stack)
-			break;
-		pr = *--sp;
-		pl = *--sp;
-		cdepth = *--psd;
-	}
-}
-
-/*
- * The row order of pandas' sort_values(ascending=False) on key[0..n)
- * (nargsort: the rows with a value reversed, argsorted, reversed
- * again; the NaN rows last, in input order).
- */
-static size_t *
-descorder(const double *key, size_t n)
-{
-	size_t *ord, *t, *row, i, m = 0, k = 0;
-	double *v;
-
-	ord = tl_calloc(n + 1, sizeof(*ord));
-	row = tl_calloc(n + 1, sizeof(*row));
-	t = tl_calloc(n + 1, sizeof(*t));
-	v = tl_calloc(n + 1, sizeof(*v));
-	for (i = n; i-- > 0;)
-		if (!isnan(key[i])) {
-			row[m] = i;
-			v[m] = key[i];
-			t[m] = m;
-			m++;
-		}
-	aquicksort(v, t, m);
-	for (i = m; i-- > 0;)
-		ord[k++] = row[t[i]];
-	for (i = 0; i < n; i++)
-		if (isnan(key[i]))
-			ord[k++] = i;
-	free(row);
-	free(t);
-	free(v);
-	return ord;
-}
-
 /* ---- the sheet ---- */
 
 /*
  * pandas' sum of the rows' value j in the output order: NaN counts as
- * 0 (skipna), and numpy adds the rest pairwise.
+ * 0 (skipna), and np.sum adds the rest (numpy.h).
  */
 static double
 pctsum(const struct rows *rw, const size_t *ord, size_t npct, int j)
@@ -562,7 +403,7 @@ pctsum(const struct rows *rw, const size_t *ord, size_t npct, int j)
 		if (isnan(a[i]))
 			a[i] = 0;
 	}
-	s = num_pwsum(a, rw->n);
+	s = np_sum(a, rw->n);
 	free(a);
 	return s;
 }
@@ -813,8 +654,11 @@ main(int argc, char *argv[])
 	} else {
 		rr_open(&rr, &r);
 		firstpass(&rr, &rw, cols, ncols, skey, npct, Eflag);
-		if (skey)
-			ord = descorder(rw.key, rw.n);
+		if (skey) {
+			/* pandas' sort_values(ascending=False) */
+			ord = tl_calloc(rw.n + 1, sizeof(*ord));
+			pd_order(rw.key, rw.n, 1, ord);
+		}
 		secondpass(&rr, &rw, ord, stdout, cols, ncols, npct, limit, Eflag);
 		rr_close(&rr);
 	}

@@ -14,7 +14,8 @@
 #   settings  TL_SORT_MEM checked before anything runs
 #   places    tl_workdir (work files and sort's spills, in TMPDIR),
 #             tl_outdir (the output built beside OUT_DIR), tl_publish
-#             (renamed into place, atomically, even against other runs)
+#             (renamed into place, atomically, even against other runs),
+#             tl_owndir (a directory of the caller's removed at exit)
 #   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
 #             groups started with tl_spawn stopped, then the
 #             directories removed, on any exit
@@ -126,13 +127,19 @@ tl_arg() {
 		optn=2
 	fi
 	case ${3:-} in
-	int | posint)
-		case $optarg in
-		'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
-		esac
-		[ "$3" = int ] || [ "$optarg" -gt 0 ] ||
-			usage_die "$opt must be positive" ;;
+	int | posint) tl_num "$3" ;;
 	esac
+}
+# tl_num int|posint: optarg is a whole number (posint: above 0).  (The
+# kind as tl_arg's third argument is seen only when the option is the
+# last argument but its value: after tl_arg "$@", $3 is the next
+# argument of the command line.  Call tl_num after tl_arg instead.)
+tl_num() {
+	case $optarg in
+	'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
+	esac
+	[ "$1" = int ] || [ "$optarg" -gt 0 ] ||
+		usage_die "$opt must be positive"
 }
 # tl_noarg: the option takes no value ("--force=1" is an error).
 tl_noarg() {
@@ -234,6 +241,12 @@ tl_workdir() {
 	export TMPDIR TL_WORK
 }
 
+# tl_owndir DIR: DIR, made by the caller, is removed on every exit, as
+# the places above are (tl-ranks's jobs: a rank's folder made aside).
+tl_owndir() {
+	_tl_dirs="$_tl_dirs$1$NL"
+}
+
 # tl_publish DIR: DIR (inside TL_STAGE) becomes TL_OUT, atomically:
 # OUT_DIR appears complete or not at all.  An OUT_DIR in the way is
 # renamed into TL_STAGE first (and goes with it); runs that publish to
@@ -274,6 +287,23 @@ tl_spawn() {
 	{ setsid "$@" <&7 & } 7<&0
 	TL_SPAWNED=$!
 	_tl_groups="$_tl_groups $TL_SPAWNED"
+}
+
+# tl_spawn_tty CMD...: as tl_spawn, for a program that asks the terminal
+# its size (GNU parallel's --bar): its process group is made by job
+# control, in the session of the terminal, which setsid would leave.
+# Its standard input is /dev/null.  Only when the script has a terminal
+# (tl_tty).
+tl_spawn_tty() {
+	set -m
+	"$@" </dev/null &
+	TL_SPAWNED=$!
+	set +m
+	_tl_groups="$_tl_groups $TL_SPAWNED"
+}
+# tl_tty: standard error is a terminal, the script's controlling one.
+tl_tty() {
+	[ -t 2 ] && { : </dev/tty; } 2>/dev/null
 }
 
 # tl_wait PID: wait for a process tl_spawn started; its status.  The

@@ -158,6 +158,17 @@ else
 	bad "-r -S $((one * 5)) gave $got bytes (copy $one)"
 fi
 
+# -R: the ranks of one job, valid, deterministic, each its own.
+for r in 0 1 2; do
+	"$G" -s 3 -n 2 -R "$r/3" -o "$T/rank$r.json" || bad "generate -R $r/3"
+	files="$files $T/rank$r.json"
+done
+"$G" -s 3 -n 2 -R 1/3 >"$T/again.json"
+check "same bytes for -R 1/3" cmp -s "$T/rank1.json" "$T/again.json"
+if cmp -s "$T/rank0.json" "$T/rank1.json"; then bad "ranks 0 and 1 are the same"; else ok; fi
+check "-R writes all_to_allv" grep -q '"all_to_allv"' "$T/rank2.json"
+check "-R writes the rank" grep -q '"rank": 2, "world_size": 3' "$T/rank2.json"
+
 # shellcheck disable=SC2086
 python $files
 
@@ -177,6 +188,9 @@ checkrc "operand exits 2" 2 "$G" extra
 for c in op:aten::mm op:=2 op:x=0 op:x=-1 kernel:k=1.2.3 rename:x= idle:x idle: size:3; do
 	checkrc "bad change $c exits 2" 2 "$G" -c "$c"
 done
+checkrc "bad -R exits 2" 2 "$G" -R 3/3
+checkrc "-R of one rank exits 2" 2 "$G" -R 0/1
+checkrc "-R without a world exits 2" 2 "$G" -R 2
 checkrc "-r with -s exits 2" 2 "$G" -r "$T/real.json" -s 2
 checkrc "-r of no file exits 1" 1 "$G" -r "$T/no/such.json" -o "$T/x.json"
 printf '{"traceEvents": []}' >"$T/none.json"

@@ -33,7 +33,7 @@ usage(FILE *fp)
 {
 	fputs("usage: tl-gentrace [-z] [-c change] [-s seed] [-S size] "
 	    "[-n steps] [-g gpu]\n"
-	    "                   [-o file]\n"
+	    "                   [-R rank/world] [-o file]\n"
 	    "       tl-gentrace -r trace [-z] [-S size] [-n copies] "
 	    "[-o file]\n"
 	    "       tl-gentrace -w deep|samets|names:N [-o file]\n", fp);
@@ -67,6 +67,8 @@ static struct {
 	int		 gz;		/* -z */
 	int		 gpu;		/* -g or -s was given */
 	const char	*out;		/* -o, NULL for stdout */
+	int		 rank;		/* -R: our rank in the set */
+	int		 world;		/* -R: ranks in the set, 0 without -R */
 	const char	*real;		/* -r, NULL if not given */
 } opt;
 
@@ -529,6 +531,7 @@ enum {				/* what a kernel does for the model */
 	K_FADD, K_ADAM,
 	K_NCCL0, K_NCCL1,
 	K_TAB,
+	K_NCCLSR, K_NCCLAG,		/* -R only: all_to_allv, all-gather */
 	NKROLE
 };
 
@@ -597,6 +600,8 @@ static const struct kdef knv[NKROLE] = {
 	[K_NCCL0] =	{ "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 96, 103808, 512, 1, 0, L_LAUNCHEX },
 	[K_NCCL1] =	{ "ncclDevKernel_AllReduce_Sum_bf16_RING_SIMPLE(ncclDevKernelArgsStorage<4096ul>)", 128, 103808, 640, 1, 0, L_LAUNCHEX },
 	[K_TAB] =	{ KN_TAB, 24, 0, 128, 1, 88, L_MODLAUNCH },
+	[K_NCCLSR] =	{ "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 96, 103808, 512, 1, 0, L_LAUNCHEX },
+	[K_NCCLAG] =	{ "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 96, 103808, 512, 1, 0, L_LAUNCHEX },
 };
 
 static const struct kdef kamd[NKROLE] = {
@@ -628,6 +633,8 @@ static const struct kdef kamd[NKROLE] = {
 	[K_NCCL0] =	{ "ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)", 128, 65536, 256, 1, 0, L_LAUNCH },
 	[K_NCCL1] =	{ "ncclKernel_AllReduce_RING_LL_Sum_bf16(ncclDevComm*, unsigned long, ncclWork*)", 128, 65536, 256, 1, 0, L_LAUNCH },
 	[K_TAB] =	{ KN_TAB, 24, 0, 256, 1, 80, L_MODLAUNCH },
+	[K_NCCLSR] =	{ "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 128, 65536, 256, 1, 0, L_LAUNCH },
+	[K_NCCLAG] =	{ "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 128, 65536, 256, 1, 0, L_LAUNCH },
 };
 
 #define CIJK(tr, mt, isa, wg) "Cijk_" tr "_BBS_BH_Bias_HA_S_SAV_UserArgs_MT" mt "_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA" isa "_IU1_K1_LBSPPA1024_LBSPPB512_LBSPPM0_LPA16_LPB16_LPM0_LRVW8_LWPMn1_MIAV0_MIWT4_8_MO40_NTn1_NTA0_NTB0_NTC0_NTD0_NTM0_NEPBS16_NLCA1_NLCB1_ONLL1_PGR2_PLR1_PKA1_SIA3_SS1_SPO0_SRVW0_SSO0_SVW4_SK0_SKXCCM0_TLDS1_ULSGRO0_USL1_UIOFGRO0_USFGROn1_VSn1_VWA4_VWB8_WSGRA0_WSGRB0_WS64_WG" wg
@@ -744,6 +751,7 @@ struct hev {			/* host event */
 	int32_t		 in0;		/* first input in inp[] */
 	int32_t		 nin;		/* inputs, -1 when shapes are not shown */
 	int32_t		 g;		/* GPU event of a launch, -1 if none */
+	int32_t		 cix;		/* record_param_comms: its collective in cv[] */
 	int16_t		 modid;		/* Python module id + 1, 0 if none */
 	uint8_t		 api;		/* L_* of a runtime call */
 	uint8_t		 cat;		/* H_* */
@@ -763,10 +771,11 @@ struct gev {			/* GPU event */
 	const char	*name;		/* copy or annotation name, NULL = step */
 	uint32_t	 grid[3];	/* launch grid in blocks */
 	int		 stream;	/* stream index into tr.stream */
+	int32_t		 cix;		/* an NCCL kernel's collective in cv[] */
 	uint8_t		 cat;		/* G_* */
 	uint8_t		 lthr;		/* launching thread */
 	uint8_t		 first;		/* first event of its correlation */
-	uint8_t		 coll;		/* an NCCL all-reduce */
+	uint8_t		 coll;		/* an NCCL kernel: cix is set */
 	uint8_t		 dir;		/* copy direction: 0 HtoD, 1 DtoH */
 };
 
@@ -848,7 +857,25 @@ static int		 bleed;		/* nesting bleed still owed this step */
  * parse times as doubles to still see strict nesting.
  */
 static int64_t		 slack;
-static char		 ranks[64];	/* "[0, 1, ...]" of the process group */
+static char		*ranks;		/* "[0, 1, ...]" of the default group */
+static char		*nranks;	/* -R: the same of our node's group */
+static char		 npg[16];	/* -R: our node's group's name */
+static int64_t		 ncoll;		/* -R: collectives so far, all groups */
+
+/* A collective, as its NCCL kernel and record_param_comms show it. */
+struct coll {
+	const char	*name;		/* Collective name */
+	const char	*pg;		/* Process Group Name */
+	const char	*desc;		/* Process Group Description */
+	const char	*ranks;		/* Process Group Ranks, not owned */
+	int		 size;		/* Group size */
+	int		 first;		/* its first global rank */
+	int64_t		 in, out;	/* In and Out msg nelems */
+	char		*insplit;	/* In split size, "[]" or "[a, b]", owned */
+	char		*outsplit;	/* Out split size, owned */
+};
+static struct coll	*cv;		/* this step's collectives */
+static int		 ncv, cvcap;
 
 enum { SC_, SCP, SNC };		/* stream indices: compute, copy, NCCL */
 
@@ -1273,6 +1300,48 @@ syncall(struct thr *t)
 	end(t);
 }
 
+/* A new collective of this step; the split strings are copied. */
+static int
+newcoll(const char *name, const char *pg, const char *desc, const char *rk,
+    int size, int first, int64_t in, int64_t out, const char *insplit,
+    const char *outsplit)
+{
+	struct coll *c;
+
+	GROW(cv, ncv, cvcap);
+	c = &cv[ncv];
+	c->name = name;
+	c->pg = pg;
+	c->desc = desc;
+	c->ranks = rk;
+	c->size = size;
+	c->first = first;
+	c->in = in;
+	c->out = out;
+	c->insplit = tl_strdup(insplit);
+	c->outsplit = tl_strdup(outsplit);
+	return ncv++;
+}
+
+/*
+ * -R: the NCCL kernel g of a group of n ranks from first waits for the
+ * last of them to arrive: it starts when we do and ends when the
+ * straggler's does (ranks.c).  The stream is busy until the latest end.
+ */
+static void
+arrive(int g, int first, int n)
+{
+	int64_t d, late, endj, ts0 = gv[g].ts, dur0 = gv[g].dur;
+
+	if (!opt.world)
+		return;
+	rank_arrival(opt.seed, ncoll++, tr.world, first, n, tr.rank, &d, &late,
+	    &endj);
+	gv[g].ts = ts0 + d;
+	gv[g].dur = dur0 + late - d + endj;
+	sfree[gv[g].stream] = ts0 + late + dur0 + 500;
+}
+
 static void
 allreduce(struct thr *t, int64_t nelem)
 {
@@ -1295,6 +1364,102 @@ allreduce(struct thr *t, int64_t nelem)
 	    tr.g->sms / 4, 1);
 	gv[g].coll = 1;
 	gv[g].bytes = nelem;
+	gv[g].cix = hv[c].cix = newcoll("allreduce", "0", "default_pg", ranks,
+	    tr.world, 0, nelem, nelem, "[]", "[]");
+	arrive(g, 0, tr.world);
+	end(t);
+	end(t);
+}
+
+/* "[a, b, ...]" of v[0..n), a Python list as Kineto writes split sizes. */
+static char *
+listfmt(const int64_t *v, int n)
+{
+	char *s = xrealloc(NULL, (size_t)n * 22 + 3, 1), *p = s;
+	int i;
+
+	*p++ = '[';
+	for (i = 0; i < n; i++)
+		p += sprintf(p, i ? ", %" PRId64 : "%" PRId64, v[i]);
+	*p++ = ']';
+	*p = '\0';
+	return s;
+}
+
+/*
+ * -R: an MoE token exchange, all_to_allv over every rank, with split
+ * sizes that differ from rank to rank (ranks.c).
+ */
+static void
+alltoallv(struct thr *t)
+{
+	int64_t *in, *out, sin = 0, sout = 0;
+	char *is, *os;
+	int c, g, j;
+
+	in = xrealloc(NULL, (size_t)tr.world, sizeof(*in));
+	out = xrealloc(NULL, (size_t)tr.world, sizeof(*out));
+	rank_splits(opt.seed, ncoll, tr.world, tr.rank, in, out);
+	for (j = 0; j < tr.world; j++) {
+		sin += in[j];
+		sout += out[j];
+	}
+	is = listfmt(in, tr.world);
+	os = listfmt(out, tr.world);
+	op(t, "nccl:all_to_all");
+	hv[nhv - 1].nin = -1;
+	c = op(t, "record_param_comms");
+	hv[c].kind = A_COMMS;
+	hv[c].aux = sin;
+	T1(BF, sin); T1(BF, sout); SC("0"); NO(); L1(tr.world); L1(tr.world);
+	SC("0"); SC("1"); SI(tr.world);
+	rtcall(t, L_EVREC);
+	rtcall(t, L_WAIT);
+	sfree[SNC] = imax(sfree[SNC], sfree[SC_]);
+	/* (one duration on every rank: the schedules stay the same) */
+	g = launch(t, K_NCCLSR, SNC, 30000 + (int64_t)tr.world * 2000,
+	    tr.g->sms / 4, 1);
+	gv[g].coll = 1;
+	gv[g].bytes = sin;
+	gv[g].cix = hv[c].cix = newcoll("all_to_allv", "0", "default_pg",
+	    ranks, tr.world, 0, sin, sout, is, os);
+	arrive(g, 0, tr.world);
+	free(in);
+	free(out);
+	free(is);
+	free(os);
+	end(t);
+	end(t);
+}
+
+/*
+ * -R: an all-gather inside our node's group, a process group of its
+ * own (PyTorch names groups in order of creation: node k's is k + 1).
+ */
+static void
+nodegather(struct thr *t)
+{
+	int gpn = rank_gpus(tr.world), first = tr.rank / gpn * gpn;
+	int n = tr.world - first < gpn ? tr.world - first : gpn;
+	int64_t nelem = (int64_t)tr.H * 1024;
+	int c, g;
+
+	op(t, "nccl:_all_gather_base");
+	hv[nhv - 1].nin = -1;
+	c = op(t, "record_param_comms");
+	hv[c].kind = A_COMMS;
+	hv[c].aux = nelem;
+	T1(BF, nelem * n); T1(BF, nelem); SC("0"); NO(); L0(); L0();
+	SC("0"); SC("1"); SI(n);
+	rtcall(t, L_EVREC);
+	rtcall(t, L_WAIT);
+	sfree[SNC] = imax(sfree[SNC], sfree[SC_]);
+	g = launch(t, K_NCCLAG, SNC, 25000, tr.g->sms / 4, 1);
+	gv[g].coll = 1;
+	gv[g].bytes = nelem;
+	gv[g].cix = hv[c].cix = newcoll("_allgather_base", npg,
+	    "undefined", nranks, n, first, nelem, nelem * n, "[]", "[]");
+	arrive(g, first, n);
 	end(t);
 	end(t);
 }
@@ -2152,6 +2317,11 @@ genstep(void)
 	int ps, g0;
 
 	nhv = ngv = ninp = ntp = nfb = nalloc = 0;
+	while (ncv > 0) {
+		ncv--;
+		free(cv[ncv].insplit);
+		free(cv[ncv].outsplit);
+	}
 	bleed = chance(6);
 	/* Data loading and logging between steps (and -c idle:US). */
 	t->now += urange(80000, 600000) + change_gap();
@@ -2179,6 +2349,10 @@ genstep(void)
 	end(t);
 
 	forward(t);
+	if (opt.world) {
+		alltoallv(t);
+		nodegather(t);
+	}
 	f_loss(t);
 
 	py(t, "torch/_tensor.py(648): backward");
@@ -2374,19 +2548,19 @@ hargs(const struct hev *h)
 		KN("External id", h->id);
 		jglue();
 		KN("Record function id", 0);
-		KS("Collective name", "allreduce");
-		KS("Process Group Description", "default_pg");
+		KS("Collective name", cv[h->cix].name);
+		KS("Process Group Description", cv[h->cix].desc);
 		KS("dtype", "BFloat16");
 		KN("Rank", tr.rank);
 		inputs(h);
-		KN("In msg nelems", h->aux);
-		KN("Out msg nelems", h->aux);
-		KN("Group size", tr.world);
-		KS("In split size", "[]");
-		KS("Out split size", "[]");
-		KS("Process Group Name", "0");
-		KS("Process Group Ranks", ranks);
-		KN("Global rank start", 0);
+		KN("In msg nelems", cv[h->cix].in);
+		KN("Out msg nelems", cv[h->cix].out);
+		KN("Group size", cv[h->cix].size);
+		KS("In split size", cv[h->cix].insplit);
+		KS("Out split size", cv[h->cix].outsplit);
+		KS("Process Group Name", cv[h->cix].pg);
+		KS("Process Group Ranks", cv[h->cix].ranks);
+		KN("Global rank start", cv[h->cix].first);
 		KN("Global rank stride", 1);
 		KN("Ev Idx", evidx++);
 		break;
@@ -2466,16 +2640,18 @@ hemit(const struct hev *h)
 static void
 ncclargs(const struct gev *g)
 {
-	KS("Collective name", "allreduce");
-	KN("In msg nelems", g->bytes);
-	KN("Out msg nelems", g->bytes);
-	KN("Group size", tr.world);
+	const struct coll *c = &cv[g->cix];
+
+	KS("Collective name", c->name);
+	KN("In msg nelems", c->in);
+	KN("Out msg nelems", c->out);
+	KN("Group size", c->size);
 	KS("dtype", "BFloat16");
-	KS("In split size", "[]");
-	KS("Out split size", "[]");
-	KS("Process Group Name", "0");
-	KS("Process Group Description", "default_pg");
-	KS("Process Group Ranks", ranks);
+	KS("In split size", c->insplit);
+	KS("Out split size", c->outsplit);
+	KS("Process Group Name", c->pg);
+	KS("Process Group Description", c->desc);
+	KS("Process Group Ranks", c->ranks);
 }
 
 static void
@@ -2681,7 +2857,7 @@ static void
 hdrkeys(void)
 {
 	const struct gpu *g = tr.g;
-	int i, ndev = tr.world > 1 ? 8 : 1;
+	int i, ndev = opt.world ? rank_gpus(tr.world) : tr.world > 1 ? 8 : 1;
 
 	KN("schemaVersion", 1);
 	JK("distributedInfo");
@@ -2871,6 +3047,21 @@ endtrace(void)
 /* ------------------------------------------------------------------ */
 /* Setup and main.                                                    */
 
+/* "[first, first + 1, ...]" of n ranks, as Kineto writes group ranks. */
+static char *
+rangefmt(int first, int n)
+{
+	char *s = xrealloc(NULL, (size_t)n * 12 + 3, 1), *p = s;
+	int i;
+
+	*p++ = '[';
+	for (i = 0; i < n; i++)
+		p += sprintf(p, i ? ", %d" : "%d", first + i);
+	*p++ = ']';
+	*p = '\0';
+	return s;
+}
+
 static void
 setup(void)
 {
@@ -2878,7 +3069,7 @@ setup(void)
 	    hs[] = { 1024, 1536, 2048 }, vs[] = { 32000, 50304, 151936 };
 	static const char an[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
 	uint64_t s = opt.seed, x, y;
-	int i, arch;
+	int i, arch, first;
 	int64_t H, F;
 	char *p;
 
@@ -2892,6 +3083,10 @@ setup(void)
 	tr.stepop = s % 7 == 5;
 	tr.world = s % 4 == 0 ? 1 : 8;
 	tr.rank = tr.world > 1 && s % 5 == 3 ? 3 : 0;
+	if (opt.world) {
+		tr.world = opt.world;
+		tr.rank = opt.rank;
+	}
 
 	rs = s;
 	tr.g = opt.amd ? &amdgpus[rnd() % 2] : &nvgpus[rnd() % 3];
@@ -2904,11 +3099,15 @@ setup(void)
 	kt[K_CONVT] = &kconv[arch][0];
 	kt[K_CONVF] = &kconv[arch][1];
 	kt[K_CONVW] = &kconv[arch][2];
-	tr.gpupid = opt.amd ? tr.rank + 2 : tr.rank;
+	/* (a rank set's rank drives the GPU of its node it is) */
+	i = opt.world ? tr.rank % rank_gpus(tr.world) : tr.rank;
+	tr.gpupid = opt.amd ? i + 2 : i;
 	tr.stream[SC_] = opt.amd ? 0 : 7;
 	tr.stream[SCP] = opt.amd ? 1 : 13;
 	tr.stream[SNC] = opt.amd ? 3 : 20;
 	tr.pid = (int)urange(1000, 3999999);
+	/* (each rank its own process, drawing nothing more) */
+	tr.pid += opt.world ? tr.rank * 7 : 0;
 	tr.tid[0] = tr.pid;
 	tr.tid[1] = tr.pid + (int)urange(30, 900);
 
@@ -2946,12 +3145,14 @@ setup(void)
 		*p++ = an[rnd() % (sizeof(an) - 1)];
 	snprintf(p, sizeof(tr.tname) - (size_t)(p - tr.tname),
 	    "/rank%d.pt.trace.json", tr.rank);
-	p = ranks;
-	*p++ = '[';
-	for (i = 0; i < tr.world; i++)
-		p += snprintf(p, 8, i ? ", %d" : "%d", i);
-	*p++ = ']';
-	*p = '\0';
+	ranks = rangefmt(0, tr.world);
+	if (opt.world) {
+		i = rank_gpus(tr.world);
+		first = tr.rank / i * i;
+		nranks = rangefmt(first, tr.world - first < i ?
+		    tr.world - first : i);
+		snprintf(npg, sizeof(npg), "%d", tr.rank / i + 1);
+	}
 	stepno = urange(3, 12);
 	slack = tr.relts ? 0 : 800;
 
@@ -3011,12 +3212,12 @@ main(int argc, char *argv[])
 			return 0;
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-		    argv[i][2] == '\0' && strchr("csSngorw", argv[i][1]) != NULL)
+		    argv[i][2] == '\0' && strchr("csSngorwR", argv[i][1]) != NULL)
 			i++;
 	}
 
 	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:")) != -1)
+	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:R:")) != -1)
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -3071,6 +3272,14 @@ main(int argc, char *argv[])
 			break;
 		case 'r':
 			opt.real = optarg;
+			break;
+		case 'R':
+			if (rank_parse(optarg, &opt.rank, &opt.world) < 0) {
+				fprintf(stderr, "tl-gentrace: bad rank/world: "
+				    "%s\n", optarg);
+				usage(stderr);
+				return 2;
+			}
 			break;
 		default:
 			usage(stderr);

@@ -1,0 +1,370 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * coll.c: typed cells of collective records (coll.h): taken from a
+ * kernel's args JSON, printed the way pandas prints their column.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSMN_STATIC
+#include <jsmn.h>
+
+#include "tl.h"
+#include "coll.h"
+
+const char *const coll_argname[NCA] = {
+	"Process Group Name", "Process Group Ranks", "Collective name",
+	"Group size", "dtype", "In msg nelems", "Out msg nelems",
+	"In split size", "Out split size", "stream",
+	"correlation", "External id"
+};
+
+/* A JSON number's cell: i for an integer orjson reads, else f. */
+static int
+numcell(struct buf *b, const char *s, size_t len)
+{
+	char tmp[40];
+	int64_t v;
+	double d;
+
+	if (memchr(s, '.', len) == NULL && memchr(s, 'e', len) == NULL &&
+	    memchr(s, 'E', len) == NULL) {
+		if (num_int64(s, len, &v) < 0)
+			return -2;
+		snprintf(tmp, sizeof(tmp), "i%lld", (long long)v);
+		buf_adds(b, tmp);
+		return 0;
+	}
+	if (num_double(s, len, &d) < 0 || !isfinite(d))
+		return -2;
+	buf_addc(b, 'f');
+	buf_adds(b, num_pyrepr(d, tmp, sizeof(tmp)));
+	return 0;
+}
+
+/* The cell of one JSON value (a token of the args text). */
+static int
+tokcell(struct buf *b, const char *js, const jsmntok_t *t)
+{
+	const char *s = js + t->start;
+	size_t n = (size_t)(t->end - t->start);
+	struct buf dec = {0};
+
+	buf_reset(b);
+	switch (t->type) {
+	case JSMN_STRING:
+		buf_addc(b, 's');
+		if (json_unescape(&dec, s, n) < 0) {
+			buf_free(&dec);
+			return -1;
+		}
+		rec_bput(b, dec.s ? dec.s : "", dec.len);
+		buf_free(&dec);
+		return 0;
+	case JSMN_ARRAY:
+	case JSMN_OBJECT:
+		buf_addc(b, t->type == JSMN_ARRAY ? 'l' : 'o');
+		rec_bput(b, s, n);
+		return 0;
+	default:
+		if (n == 4 && memcmp(s, "null", 4) == 0) {
+			buf_addc(b, 'z');
+			return 0;
+		}
+		if (n == 4 && memcmp(s, "true", 4) == 0) {
+			buf_adds(b, "bTrue");
+			return 0;
+		}
+		if (n == 5 && memcmp(s, "false", 5) == 0) {
+			buf_adds(b, "bFalse");
+			return 0;
+		}
+		return numcell(b, s, n);
+	}
+}
+
+/* Index of the token after token i and everything inside it. */
+static int
+tokskip(const jsmntok_t *t, int i, int nt)
+{
+	int j = i + 1, k;
+
+	for (k = 0; k < t[i].size && j < nt; k++)
+		j = tokskip(t, j, nt);
+	return j;
+}
+
+int
+coll_args(struct buf cell[NCA], const char *args, size_t len)
+{
+	static jsmntok_t *tok;		/* reused across calls */
+	static size_t ntok;
+	jsmn_parser p;
+	const char *k;
+	size_t kl;
+	int nt, i, m, a, st;
+
+	for (;;) {
+		if (ntok == 0) {
+			ntok = 256;
+			tok = tl_malloc(ntok * sizeof(*tok));
+		}
+		jsmn_init(&p);
+		nt = jsmn_parse(&p, args, len, tok, (unsigned)ntok);
+		if (nt != JSMN_ERROR_NOMEM)
+			break;
+		ntok *= 2;
+		tok = tl_realloc(tok, ntok * sizeof(*tok));
+	}
+	if (nt < 1 || tok[0].type != JSMN_OBJECT)
+		return -1;
+	for (a = 0; a < NCA; a++) {
+		buf_reset(&cell[a]);
+		buf_addc(&cell[a], 'z');
+	}
+	for (m = 0, i = 1; m < tok[0].size && i + 1 < nt; m++) {
+		k = args + tok[i].start;
+		kl = (size_t)(tok[i].end - tok[i].start);
+		for (a = 0; a < NCA; a++)
+			if (strlen(coll_argname[a]) == kl &&
+			    memcmp(coll_argname[a], k, kl) == 0)
+				break;
+		if (a < NCA && (st = tokcell(&cell[a], args, &tok[i + 1])) < 0)
+			return st == -1 ? -1 : -2;
+		i = tokskip(tok, i + 1, nt);
+	}
+	return 0;
+}
+
+int
+coll_numcell(struct buf *cell, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	buf_reset(cell);
+	/* a JSON number: -?digits(.digits)?([eE][+-]?digits)? */
+	if (i < len && s[i] == '-')
+		i++;
+	if (i == len || s[i] < '0' || s[i] > '9')
+		return -1;
+	return numcell(cell, s, len) < 0 ? -1 : 0;
+}
+
+unsigned
+coll_fact(const char *cell, size_t len)
+{
+	switch (len ? cell[0] : 'z') {
+	case 'z': return F_Z;
+	case 'i': return F_I;
+	case 'f': return F_F;
+	case 's': return F_S;
+	default: return F_X;
+	}
+}
+
+int
+coll_class(unsigned f)
+{
+	if (f & (F_S | F_X))
+		return K_OBJ;
+	if (!(f & (F_I | F_F)))
+		return K_NONE;
+	if (f & (F_F | F_Z))
+		return K_FLOAT;
+	return K_INT;
+}
+
+int
+coll_num(const char *cell, size_t len, struct cnum *v)
+{
+	if (len < 2 || (cell[0] != 'i' && cell[0] != 'f'))
+		return -1;
+	v->isint = cell[0] == 'i';
+	if (v->isint) {
+		if (num_int64(cell + 1, len - 1, &v->i) < 0)
+			return -1;
+		v->d = (double)v->i;
+		return 0;
+	}
+	v->i = 0;
+	return num_double(cell + 1, len - 1, &v->d);
+}
+
+void
+coll_putnum(struct buf *b, const struct cnum *v)
+{
+	char tmp[40];
+
+	if (v->isint)
+		snprintf(tmp, sizeof(tmp), "%lld", (long long)v->i);
+	else if (v->d != v->d)
+		return;		/* NaN: an empty cell */
+	else
+		num_pyrepr(v->d, tmp, sizeof(tmp));
+	buf_adds(b, tmp);
+}
+
+void
+coll_render(struct buf *b, const char *cell, size_t len, int k)
+{
+	struct cnum v;
+	char tmp[40];
+
+	if (len == 0 || cell[0] == 'z')
+		return;
+	if (k == K_FLOAT && cell[0] == 'i' && coll_num(cell, len, &v) == 0) {
+		buf_adds(b, num_pyrepr(v.d, tmp, sizeof(tmp)));
+		return;
+	}
+	if (cell[0] == 'l' || cell[0] == 'o') {
+		/* list_to_tuple: a list prints as a tuple */
+		pylit_field(b, cell + 1, len - 1);
+		return;
+	}
+	buf_add(b, cell + 1, len - 1);
+}
+
+/* Skip blanks as Python's tokenizer does. */
+static const char *
+skipws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'))
+		p++;
+	return p;
+}
+
+/*
+ * The numbers of a list or tuple literal p[0..e) into *v; int() of
+ * each (a float is cut toward zero).  -1 if it is not one.
+ */
+static long
+intlist(const char *p, const char *e, int64_t **v, size_t *cap)
+{
+	char close, *end, tmp[64];
+	size_t n = 0, l;
+	double d;
+
+	p = skipws(p, e);
+	if (p == e || (*p != '[' && *p != '('))
+		return -1;
+	close = *p == '[' ? ']' : ')';
+	p = skipws(p + 1, e);
+	while (p < e && *p != close) {
+		for (l = 0; p + l < e && l < sizeof(tmp) - 1 &&
+		    strchr("+-0123456789.eE", p[l]) != NULL; l++)
+			tmp[l] = p[l];
+		if (l == 0 || l == sizeof(tmp) - 1)
+			return -1;
+		tmp[l] = '\0';
+		d = strtod(tmp, &end);
+		if (*end != '\0' || !isfinite(d) || d >= 9.2e18 || d <= -9.2e18)
+			return -1;
+		tl_grow((void **)v, cap, n + 1, sizeof(**v));
+		(*v)[n++] = (int64_t)d;
+		p = skipws(p + l, e);
+		if (p < e && *p == ',')
+			p = skipws(p + 1, e);
+		else if (p < e && *p != close)
+			return -1;
+	}
+	if (p == e || skipws(p + 1, e) != e)
+		return -1;
+	return (long)n;
+}
+
+long
+coll_splits(const char *cell, size_t len, int64_t **v, size_t *cap)
+{
+	char *t;
+	long n;
+
+	if (len < 1 || (cell[0] != 'l' && cell[0] != 's'))
+		return -1;
+	t = tl_strndup(cell + 1, len - 1);
+	len = rec_unescape(t, len - 1);
+	/* a string is read only when it starts with '[' */
+	if (cell[0] == 's' && *skipws(t, t + len) != '[')
+		n = -1;
+	else
+		n = intlist(t, t + len, v, cap);
+	free(t);
+	return n;
+}
+
+size_t
+coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap)
+{
+	const char *p, *e;
+	char *t;
+	long n;
+	size_t k = 0;
+
+	if (len < 1 || (cell[0] != 'l' && cell[0] != 's'))
+		return 0;
+	t = tl_strndup(cell + 1, len - 1);
+	len = rec_unescape(t, len - 1);
+	n = intlist(t, t + len, v, cap);
+	if (n >= 0 || cell[0] == 'l') {
+		free(t);
+		return n > 0 ? (size_t)n : 0;
+	}
+	/* not a list: Python's literal_eval failed, so \d+ runs */
+	for (p = t, e = t + len; p < e;) {
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		tl_grow((void **)v, cap, k + 1, sizeof(**v));
+		(*v)[k] = 0;
+		for (; p < e && *p >= '0' && *p <= '9'; p++)
+			if ((*v)[k] < INT64_MAX / 10 - 10)
+				(*v)[k] = (*v)[k] * 10 + (*p - '0');
+		k++;
+	}
+	free(t);
+	return k;
+}
+
+void
+coll_sortkey(struct buf *b, const char *cell, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct cnum v;
+	uint64_t u;
+	char h[16], *t;
+	size_t i, n;
+	int j;
+
+	if (len == 0 || cell[0] == 'z') {
+		buf_addc(b, 'z');
+		return;
+	}
+	if (coll_num(cell, len, &v) == 0) {
+		if (v.d == 0)
+			v.d = 0;	/* -0.0 equals 0.0 */
+		memcpy(&u, &v.d, sizeof(u));
+		u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
+		for (j = 15; j >= 0; j--, u >>= 4)
+			h[j] = hex[u & 15];
+		buf_addc(b, 'n');
+		buf_add(b, h, 16);
+		return;
+	}
+	t = tl_strndup(cell + 1, len - 1);
+	n = rec_unescape(t, len - 1);
+	buf_addc(b, 's');
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+
+		if (c < 0x0e) {
+			buf_addc(b, 0x01);
+			buf_addc(b, (char)(0x0e + c));
+		} else
+			buf_addc(b, (char)c);
+	}
+	buf_add(b, "\x01\x01", 2);
+	free(t);
+}

@@ -1,0 +1,103 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-meta: where each trace was recorded: the number of GPUs of its
+ * node (deviceProperties) and its rank and world size
+ * (distributedInfo), one record per trace.  See tl-meta(1).
+ *
+ * It reads no more of a trace than it needs (common/tmeta.c), and
+ * does not check the JSON: tl-parse does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "tl.h"
+#include "tmeta.h"
+
+#define CHUNK (64 << 10)	/* bytes read at a time */
+
+static void
+usage(int status)
+{
+	fputs("usage: tl-meta [trace ...]\n", status ? stderr : stdout);
+	exit(status);
+}
+
+/* Skim one trace, plain or gzip, and write its record. */
+static void
+meta(const char *path, char *buf)
+{
+	struct tmeta s;
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	const char *msg;
+	char num[32];
+	gzFile z;
+	int n, zerr;
+
+	errno = 0;
+	z = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb") :
+	    gzopen(path, "rb");
+	if (z == NULL)
+		tl_die("%s:", name);
+	tmeta_init(&s);
+	while (!s.done && (n = gzread(z, buf, CHUNK)) > 0)
+		tmeta_feed(&s, buf, (size_t)n);
+	if (!s.done && n < 0) {
+		msg = gzerror(z, &zerr);
+		if (zerr == Z_ERRNO)
+			tl_die("%s:", name);
+		/* (zlib puts the path first) */
+		if (strncmp(msg, path, strlen(path)) == 0 &&
+		    strncmp(msg + strlen(path), ": ", 2) == 0)
+			msg += strlen(path) + 2;
+		tl_die("%s: gzip data: %s", name, msg);
+	}
+	gzclose(z);
+	rec_puts(stdout, path);
+	putchar('\t');
+	if (s.ndev >= 0) {
+		snprintf(num, sizeof(num), "%lld", (long long)s.ndev);
+		fputs(num, stdout);
+	}
+	putchar('\t');
+	rec_puts(stdout, s.rank);
+	putchar('\t');
+	rec_puts(stdout, s.world);
+	putchar('\n');
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const char *const hdr[] = {
+		"trace", "devices", "rank", "world_size"
+	};
+	char *buf;
+	int c, i;
+
+	tl_setprogname(argv[0]);
+	tl_longopts(argc, argv, usage);
+	while ((c = getopt(argc, argv, "h")) != -1) {
+		switch (c) {
+		case 'h':
+			usage(TL_OK);
+			break;
+		default:
+			usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	buf = tl_malloc(CHUNK);
+	rec_write(stdout, hdr, LEN(hdr));
+	if (argc == 0)
+		meta("-", buf);
+	for (i = 0; i < argc; i++)
+		meta(argv[i], buf);
+	free(buf);
+	return tl_fshut(stdout, "<stdout>");
+}
