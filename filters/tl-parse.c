@@ -6,7 +6,8 @@
  * over one event at a time with its keys found; the chosen fields go
  * to a record buffer written out in large blocks of whole records.
  * Gzip input is inflated by a second thread so that parsing overlaps
- * decompression.
+ * decompression.  With -P, the bytes read of each trace (compressed or
+ * not) go to a file a few times a second, for a progress line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #ifdef __SSE2__
@@ -30,6 +32,7 @@
 #define SLOTSZ (1 << 20)	/* bytes of text in one chunk */
 #define OUTBUF (1 << 20)	/* records are written in blocks of this */
 #define NUMMAX 1024		/* longest number written without exponent */
+#define PROGNS 250000000L	/* -P: at most one line in this many ns */
 
 /* Top-level keys of an event that can be fields. */
 enum { K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ID, K_BP, K_S,
@@ -73,12 +76,22 @@ static struct argkey *cats;	/* -c: categories kept, or none */
 static size_t ncats;		/* how many categories */
 static size_t maxevent = JSCAN_MAXEVENT;	/* -m */
 static int salvage;		/* --salvage */
+static const char *progpath;	/* -P: where progress lines go, or NULL */
 
 /* Records not yet written; only whole records are flushed. */
 struct obuf {
 	char *b;	/* bytes, owned */
 	size_t len;	/* bytes used */
 	size_t cap;	/* bytes allocated */
+};
+
+/* How much of one trace has been read, for -P. */
+struct progress {
+	int fd;			/* -P's file, or -1: none */
+	char id[48];		/* the trace's id: our pid, a dot, its number */
+	uint64_t read;		/* bytes read of it so far */
+	char size[24];		/* its size in decimal; empty when unknown */
+	struct timespec last;	/* when the last line went; 0: none yet */
 };
 
 /* A field's member (parse.slot) that is not one: the UID, the count. */
@@ -103,6 +116,7 @@ struct parse {
 	size_t keycap;		/* allocated size of key */
 	struct obuf out;	/* records to write */
 	size_t room;		/* room reserved for the record being written */
+	struct progress pr;	/* the current trace's bytes read (-P) */
 };
 
 /* One buffer of inflated text passed from the inflater to the parser. */
@@ -122,6 +136,7 @@ struct gz {
 	pthread_cond_t cv;	/* signalled when a slot changes hands */
 	struct slot slot[SLOTS];	/* filled in turn */
 	int fd;			/* the compressed input, not owned */
+	struct progress *pr;	/* its bytes read, counted by the thread */
 	unsigned char *in;	/* compressed input buffer, owned */
 	size_t inlen;		/* bytes already in it when the thread starts */
 };
@@ -130,7 +145,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout, "usage: %s [-c cat[,cat ...]] "
-	    "[-f field[,field ...]] [-m size] [--salvage] [trace ...]\n",
+	    "[-f field[,field ...]] [-m size] [-P file] [--salvage] "
+	    "[trace ...]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -588,6 +604,63 @@ finish(struct parse *ps)
 		scanfail(ps, ps->js.err, ps->js.truncated);
 }
 
+/*
+ * -P: n more bytes of the trace read.  A line "read ID BYTES SIZE"
+ * goes out at the first call, at most every PROGNS after, and with
+ * last set; it is dropped rather than waited for (a full fifo), and a
+ * failed write is no error: progress is for the eye.
+ */
+static void
+progress(struct progress *p, size_t n, int last)
+{
+	struct timespec now;
+	char line[128];
+	int len;
+
+	p->read += n;
+	if (p->fd < 0)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!last && (p->last.tv_sec != 0 || p->last.tv_nsec != 0) &&
+	    (now.tv_sec - p->last.tv_sec) * 1000000000L +
+	    (now.tv_nsec - p->last.tv_nsec) < PROGNS)
+		return;
+	p->last = now;
+	len = snprintf(line, sizeof(line), "read\t%s\t%" PRIu64 "\t%s\n",
+	    p->id, p->read, p->size);
+	if (write(p->fd, line, (size_t)len) < 0)
+		return;
+}
+
+/* -P: a new trace, the i-th operand, on fd. */
+static void
+progressinit(struct progress *p, int fd, int i)
+{
+	struct stat st;
+
+	p->read = 0;
+	p->last.tv_sec = p->last.tv_nsec = 0;
+	snprintf(p->id, sizeof(p->id), "%ld.%d", (long)getpid(), i + 1);
+	p->size[0] = '\0';
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		snprintf(p->size, sizeof(p->size), "%lld", (long long)st.st_size);
+}
+
+/* -P's file: opened once; none when it is a fifo nobody reads. */
+static int
+progressopen(const char *path)
+{
+	int fd;
+
+	if (path == NULL)
+		return -1;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC,
+	    0666);
+	if (fd < 0 && errno != ENXIO)
+		tl_die("-P: %s:", path);
+	return fd;
+}
+
 static size_t
 xread(struct parse *ps, int fd, void *buf, size_t n)
 {
@@ -599,6 +672,7 @@ xread(struct parse *ps, int fd, void *buf, size_t n)
 			tl_die("%s: read error:", ps->name);
 		}
 	}
+	progress(&ps->pr, (size_t)r, 0);
 	return (size_t)r;
 }
 
@@ -646,7 +720,9 @@ inflater(void *arg)
 				if (r < 0) {
 					sl->errnum = errno;
 					last = 1;
-				} else if (r == 0) {
+				} else if (r > 0) {
+					progress(g->pr, (size_t)r, 0);
+				} else {
 					if (!ended) {
 						sl->err = "unexpected end of "
 						    "gzip data (truncated?)";
@@ -715,6 +791,7 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 	for (i = 0; i < SLOTS; i++)
 		g.slot[i].b = tl_malloc(SLOTSZ);
 	g.fd = fd;
+	g.pr = &ps->pr;
 	g.in = tl_malloc(MAX(n, ZINBUF));
 	g.inlen = n;
 	memcpy(g.in, buf, n);
@@ -807,6 +884,7 @@ parsefd(struct parse *ps, int fd, const char *name)
 		}
 		finish(ps);
 	}
+	progress(&ps->pr, 0, 1);
 	if (ps->js.nlone > 0)
 		tl_warn("%s: %" PRIu64 " lone UTF-16 surrogate%s in \\u escapes "
 		    "read as U+FFFD", name, ps->js.nlone,
@@ -963,8 +1041,8 @@ longopt(int argc, char *argv[])
 		if (strcmp(argv[i], "--salvage") != 0) {
 			/* Skip an option's argument given as a word of its own. */
 			if (argv[i][0] == '-' && argv[i][1] != '\0' &&
-			    strchr("cfm", argv[i][strlen(argv[i]) - 1]) &&
-			    strspn(argv[i] + 1, "cfmh") == strlen(argv[i] + 1))
+			    strchr("cfmP", argv[i][strlen(argv[i]) - 1]) &&
+			    strspn(argv[i] + 1, "cfmhP") == strlen(argv[i] + 1))
 				i++;
 			continue;
 		}
@@ -1043,7 +1121,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	argc = longopt(argc, argv);
-	while ((c = getopt(argc, argv, "c:f:hm:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:hm:P:")) != -1) {
 		switch (c) {
 		case 'c':
 			setcats(optarg);
@@ -1056,6 +1134,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			maxevent = sizearg(optarg);
+			break;
+		case 'P':
+			progpath = optarg;
 			break;
 		default:
 			usage(TL_EUSAGE);
@@ -1074,14 +1155,18 @@ main(int argc, char *argv[])
 
 	fd = opentraces(argc, argv);
 	parseinit(&ps);
+	ps.pr.fd = progressopen(progpath);
 	rec_write(stdout, fieldname, nfields);
 	for (i = 0; i < argc; i++) {
+		progressinit(&ps.pr, fd[i], i);
 		parsefd(&ps, fd[i], strcmp(argv[i], "-") == 0 ? "<stdin>" :
 		    argv[i]);
 		if (fd[i] != STDIN_FILENO)
 			close(fd[i]);
 	}
 	oflush(&ps.out);
+	if (ps.pr.fd >= 0)
+		close(ps.pr.fd);
 	parsefree(&ps);
 	free(fd);
 	return tl_fshut(stdout, "<stdout>");

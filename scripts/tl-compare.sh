@@ -23,7 +23,11 @@ tab=$TAB nl=$NL
 
 usage() {
 	if [ "${1:-2}" = 0 ]; then exec 2>&1; fi
-	echo "usage: tl-compare [-f] [--names tag ...] [--sheets group ...] -o out_dir report ..." >&2
+	cat >&2 <<EOF
+usage: tl-compare [-f] [--quiet] [-j jobs] [--names tag ...] [--sheets group ...]
+                  [--summary] [--tracediff] [--max-regression gate]
+                  [report options] -o out_dir report|trace ...
+EOF
 	exit "${1:-2}"
 }
 # Once $work exists, notices wait in $work/notes and come out before
@@ -36,9 +40,19 @@ flushnotes() {
 		: >"$work/notes"
 	fi
 }
-die() { flushnotes; note "$@"; exit 1; }
+die() { flushnotes; note "$(shown "$*")"; exit 1; }
 udie() { note "$@"; exit 2; }
+# shown TEXT: TEXT with the output being built named as it will be
+# (the reports of traces are made inside it).
+shown() {
+	case ${out:+x}$1 in
+	x*"$out"/*) printf '%s\n' "${1%%"$out"/*}$odir/${1#*"$out"/}" ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+out=
 notice() {
+	set -- "$(shown "$*")"
 	if [ -n "$work" ]; then
 		echo "$prog: $*" >>"$work/notes"
 	else
@@ -54,8 +68,49 @@ skip() {
 
 # ---- options (TraceLens's spellings too) ----
 dcol= sortcol= odir= csvdir= force=0 names= nnames=0 namesgiven=0 sheets= reports= nrep=0
+# The traces' reports: how many at once, tl-report's options that pass
+# through (one a line), and what comes after the comparison.
+jobs= ropts= summary=0 tracediff=0 gates= quiet=0
+# ropt OPTION [VALUE]: pass OPTION (dashes for TraceLens's underscores)
+# and its VALUE to tl-report.
+ropt() {
+	ropts=$ropts$(printf '%s' "$1" | tr _ -)$nl
+	[ $# -lt 2 ] || ropts=$ropts$2$nl
+}
 while [ $# -gt 0 ]; do
 	case $1 in
+	-j | --jobs)
+		[ $# -ge 2 ] || usage
+		jobs=$2
+		shift 2 ;;
+	-j?*) jobs=${1#-j}; shift ;;
+	--jobs=*) jobs=${1#*=}; shift ;;
+	--summary) summary=1; shift ;;
+	--tracediff) tracediff=1; shift ;;
+	--max-regression)
+		[ $# -ge 2 ] || usage
+		gates=$gates$2$nl summary=1
+		shift 2 ;;
+	--max-regression=*) gates=$gates${1#*=}$nl summary=1; shift ;;
+	--quiet) quiet=1; shift ;;
+	--exact-time | --exact_time | --include-unlinked-kernels | --include_unlinked_kernels | \
+	--short-kernel-study | --short_kernel_study | --no-kernel-summary | \
+	--no-coll-analysis | --disable-coll-analysis | --disable_coll_analysis)
+		ropt "$1"
+		shift ;;
+	--gpu-arch | --gpu_arch | --gpu-arch-json-path | --gpu_arch_json_path | \
+	--gpu-arch-platform | --gpu_arch_platform | \
+	--micro-idle-thresh-us | --micro_idle_thresh_us | \
+	--short-kernel-threshold-us | --short_kernel_threshold_us | \
+	--short-kernel-histogram-bins | --short_kernel_histogram_bins | \
+	--topk-short-kernels | --topk_short_kernels)
+		[ $# -ge 2 ] || udie "option $1 needs a value"
+		ropt "$1" "$2"
+		shift 2 ;;
+	--gpu[-_]arch*=* | --micro[-_]idle[-_]thresh[-_]us=* | --short[-_]kernel[-_]*=* | \
+	--topk[-_]short[-_]kernels=*)
+		ropt "${1%%=*}" "${1#*=}"
+		shift ;;
 	-o | --output)
 		[ $# -ge 2 ] || usage
 		odir=$2
@@ -128,13 +183,35 @@ want() {
 	return 1
 }
 
-# Tags: --names, or TraceLens's default (basename without extension).
+# What each input is: a report (a directory) or a trace (any other
+# file: tl-report's tl-parse tells its format by content, and says so
+# when it is none), in $kinds, "r" or "t" a line.
+kinds= ntrace=0
+for r in $reports; do
+	if [ -d "$r" ]; then
+		kinds=${kinds}r$nl
+	else
+		kinds=${kinds}t$nl ntrace=$((ntrace + 1))
+	fi
+done
+[ "$tracediff" = 0 ] || [ "$ntrace" -ge 2 ] ||
+	udie "--tracediff needs two traces among the inputs"
+case $jobs in
+'') jobs=$(nproc 2>/dev/null) || jobs=2 ;;
+*[!0-9]* | 0*) udie "-j: not a positive whole number: $jobs" ;;
+esac
+
+# Tags: --names, or TraceLens's default (basename without extension;
+# a trace's without .gz too: base.json.gz is base).
 if [ "$namesgiven" = 0 ]; then
+	set -- $kinds
 	for r in $reports; do
 		while :; do case $r in ?*/) r=${r%/} ;; *) break ;; esac; done
 		t=${r##*/}
+		[ "$1" = r ] || case $t in ?*.gz) t=${t%.gz} ;; esac
 		case $t in ?*.*) t=${t%.*} ;; esac
 		names=$names$t$nl
+		shift
 	done
 fi
 for t in $names; do
@@ -151,11 +228,89 @@ for t in $names; do
 	seen=$seen$t$nl
 done
 [ "$n" = "$nrep" ] || udie "tags must be non-empty: use --names"
+set -- $kinds
 for r in $reports; do
-	[ -d "$r" ] || die "$r: no such report directory"
+	[ "$1" = r ] || [ -e "$r" ] || die "$r: no such report directory or trace"
+	[ "$1" = r ] || tl_input "$r" nodir
+	shift
 done
 base=${names%%"$nl"*}
 
+# traces: report each trace (tl-report into OUT_DIR/reports/TAG), and
+# with --tracediff make the TraceDiff of the first two traces
+# (OUT_DIR/tracediff), all as jobs of one make -j $jobs, so that at most
+# $jobs run at once, in a process group of their own.  The first job
+# that fails stops the others at once; its messages are printed and the
+# run ends with its status.  Then $reports names each trace's report in
+# its place.
+traces() {
+	[ "$ntrace" -gt 0 ] || return 0
+	mkdir "$out/reports" "$work/jobs" "$work/log" || die "cannot write in $work"
+	_cwd=$(pwd)
+	set -- $kinds
+	_i=0 _all= _conv= _td=
+	for _r in $reports; do
+		_i=$((_i + 1))
+		if [ "$1" = t ]; then
+			_t=$(printf '%s' "$names" | sed -n "${_i}p")
+			{
+				printf 'cd %s || exit\nexec tl-report' "$(tl_quote "$_cwd")"
+				for _o in $ropts; do printf ' %s' "$(tl_quote "$_o")"; done
+				printf ' -- %s %s\n' "$(tl_quote "$_r")" \
+				    "$(tl_quote "$out/reports/$_t")"
+			} >"$work/jobs/$_i" || die "cannot write in $work"
+			_all=$_all$_i$nl
+			_td=$_td$_r$nl
+			_r=$out/reports/$_t
+		fi
+		_conv=$_conv$_r$nl
+		shift
+	done
+	if [ "$tracediff" = 1 ]; then
+		set -- $_td
+		printf 'cd %s || exit\nexec tl-tracediff -- %s %s %s\n' \
+		    "$(tl_quote "$_cwd")" "$(tl_quote "$1")" "$(tl_quote "$2")" \
+		    "$(tl_quote "$out/tracediff")" >"$work/jobs/td" ||
+			die "cannot write in $work"
+		_all=${_all}td$nl
+	fi
+	# one target a job; the first to fail notes itself and its status,
+	# and stops make's process group (make leads it: tl_spawn)
+	{
+		_l=$(printf '%s' "$_all" | tr '\n' ' ')
+		printf '.PHONY: all %s\nall: %s\n' "$_l" "$_l"
+		for _j in $_all; do
+			printf '%s:\n\t@sh jobs/%s 2>log/%s || ' "$_j" "$_j" "$_j"
+			printf '{ echo "%s $$?" >>log/FAILED; kill -TERM -$$PPID; exit 1; }\n' "$_j"
+		done
+	} >"$work/jobs.mk" || die "cannot write in $work"
+	tl_step reports start
+	tl_spawn make -s -r -R --no-print-directory -C "$work" -f jobs.mk \
+	    -j "$jobs" all 2>"$work/log/make"
+	tl_wait "$TL_SPAWNED"
+	_st=$?
+	tl_step reports end
+	if [ "$_st" != 0 ] || [ -s "$work/log/FAILED" ]; then
+		tl_nospace "$work" "TMPDIR (${TMPDIR:-/tmp})" && exit 1
+		tl_nospace "$out" "$odir" && exit 1
+		if [ -s "$work/log/FAILED" ]; then
+			IFS=" " read -r _j _st <"$work/log/FAILED"
+			tl_progress_stop
+			tl_cat "$work/log/$_j" >&2 2>/dev/null
+			[ -s "$work/log/$_j" ] || note "job $_j failed"
+			case $_st in 0 | 1 | 2) ;; *) _st=1 ;; esac
+			exit "$_st"
+		fi
+		tl_cat "$work/log/make" >&2 2>/dev/null
+		die "the reports failed (make: exit $_st)"
+	fi
+	# the reports' notices, in input order
+	for _j in $_all; do
+		[ ! -s "$work/log/$_j" ] || tl_cat "$work/log/$_j" >>"$work/notes"
+	done
+	IFS=$nl
+	reports=$_conv
+}
 # Which tl-join: the one installed beside us, else PATH's.
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 if [ -x "$here/tl-join" ]; then join=$here/tl-join; else join=tl-join; fi
@@ -174,6 +329,9 @@ work=$TL_WORK
 out=$TL_STAGE/out
 tmp=$TL_WORK
 mkdir "$out" || die "cannot create $out"
+tl_progress "$quiet"
+traces
+tl_step compare start
 
 # ---- helpers ----
 
@@ -469,13 +627,39 @@ if want roofline; then
 	done
 fi
 
+tl_step compare end
+
 # ---- publish ----
 # TraceLens leaves an empty directory (CSV) or raises (Excel): an
 # empty comparison is an error, and no directory is made.
-if [ -z "$(ls -A "$out")" ]; then
+if ! ls -A "$out" | grep -q '\.csv$'; then
 	: >"$work/notes"
-	die "no sheet to compare: ${skipped:-$first has none of the sheets asked for}"
+	die "no sheet to compare: ${skipped:-$(shown "$first") has none of the sheets asked for}"
 fi
+
+# ---- the summary: OUT_DIR/summary.md, its charts in OUT_DIR/charts ----
+# (tl-summary in OUT_DIR, so that the Markdown links the charts as they
+# lie; a failed gate, exit 3, publishes all the same)
+sumst=0
+if [ "$summary" = 1 ]; then
+	tl_step summary start
+	set -- --plots charts
+	for g in $gates; do set -- "$@" --max-regression "$g"; done
+	set -- "$@" -- "$out"
+	[ "$tracediff" = 0 ] || set -- "$@" "$out/tracediff"
+	(cd "$out" && exec tl-summary "$@") >"$out/summary.md" 2>"$work/summary.err"
+	sumst=$?
+	tl_step summary end
+	case $sumst in
+	0 | 3) ;;
+	*) tl_progress_stop
+	   flushnotes
+	   tl_cat "$work/summary.err" >&2 2>/dev/null
+	   exit 1 ;;
+	esac
+fi
+tl_progress_stop
 flushnotes
+[ ! -s "$work/summary.err" ] || tl_cat "$work/summary.err" >&2 2>/dev/null
 tl_publish "$out"
-exit 0
+exit "$sumst"

@@ -19,6 +19,9 @@
 #   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
 #             groups started with tl_spawn stopped, then the
 #             directories removed, on any exit
+#   progress  tl_progress, tl_step, tl_progress_stop: one line on a
+#             terminal, the share of the traces read and the stages
+#             running
 #   stages    st and ok (a failure anywhere in a pipeline is caught),
 #             tl_sort, hsort, tl_tree_stage, tl_stage (one stage of
 #             tl-report's engine: see tl-internals(7))
@@ -30,6 +33,8 @@
 # note MSG...: one line on stderr; a stderr that cannot be written
 # loses the line, not the result.
 note() {
+	# (the progress line, if any, cleared first: the note takes its place)
+	[ -z "${_tl_painter:-}" ] || printf '\r\033[K' >&2 2>/dev/null
 	printf '%s: %s\n' "${prog:-tl}" "$*" >&2 2>/dev/null || :
 }
 # die MSG...: bad data or a failure (exit 1).
@@ -72,7 +77,7 @@ tl_init() {
 	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
 	export TL_SORT_MEM
-	_tl_dirs= _tl_groups=
+	_tl_dirs= _tl_groups= _tl_painter=
 	trap tl_cleanup EXIT
 	trap 'tl_signal 130' INT
 	trap 'tl_signal 143' TERM
@@ -115,10 +120,13 @@ tl_opt() {
 	optn=1
 	return 0
 }
-# tl_arg "$@" [int|posint]: the option takes a value: optarg, from
+# tl_arg [int|posint] "$@": the option takes a value: optarg, from
 # "--opt=VALUE" or the next argument (then optn=2); a whole number
-# (posint: above 0) when asked.
+# (posint: above 0) when asked.  (The kind comes first: after "$@" it
+# would be taken for the value of an option given last without one.)
 tl_arg() {
+	_ta_kind=
+	case $1 in int | posint) _ta_kind=$1; shift ;; esac
 	if [ "$_tl_hasinline" = 1 ]; then
 		optarg=$_tl_inline
 	else
@@ -126,14 +134,11 @@ tl_arg() {
 		optarg=$2
 		optn=2
 	fi
-	case ${3:-} in
-	int | posint) tl_num "$3" ;;
+	case $_ta_kind in
+	int | posint) tl_num "$_ta_kind" ;;
 	esac
 }
-# tl_num int|posint: optarg is a whole number (posint: above 0).  (The
-# kind as tl_arg's third argument is seen only when the option is the
-# last argument but its value: after tl_arg "$@", $3 is the next
-# argument of the command line.  Call tl_num after tl_arg instead.)
+# tl_num int|posint: optarg is a whole number (posint: above 0).
 tl_num() {
 	case $optarg in
 	'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
@@ -343,13 +348,14 @@ _tl_stopgroup() {
 	_tl_groups=$_tsg_l
 }
 
-# tl_cleanup: on every exit: the groups stopped, the background jobs
-# waited for, the directories removed.
+# tl_cleanup: on every exit: the groups stopped, the progress line
+# cleared, the background jobs waited for, the directories removed.
 tl_cleanup() {
 	while [ -n "${_tl_groups# }" ]; do
 		_tc_g=${_tl_groups# }
 		_tl_stopgroup "${_tc_g%% *}"
 	done
+	tl_progress_stop
 	wait 2>/dev/null
 	printf '%s' "$_tl_dirs" | while IFS= read -r _tc_d; do
 		[ -z "$_tc_d" ] || rm -rf -- "$_tc_d"
@@ -360,6 +366,99 @@ tl_signal() {
 	trap '' INT TERM HUP
 	tl_cleanup
 	exit "$1"
+}
+
+# ---- progress ----
+#
+# When standard error is a terminal, the outermost script shows one
+# line there, redrawn as the work goes (\r, and cleared at the end):
+# the share of the traces read and the stages running.  What it shows
+# comes as lines of events through a fifo, TL_PROGRESS, which every
+# program and script under it inherits and writes to:
+#   read ID BYTES SIZE    tl-parse -P: trace ID's bytes read so far of
+#                         SIZE (empty when unknown), a few times a
+#                         second
+#   stage NAME start|end  tl_step: a stage began or ended
+# A script started under another (TL_PROGRESS set) draws nothing
+# itself: its events go to the outer one's line.  The painter (awk)
+# holds no work up: tl-parse never waits on a full fifo, and the fifo
+# always has a reader (fd 5 of the outermost script, held open), so
+# no writer blocks on opening it.
+
+# tl_progress QUIET: start the progress line when standard error is a
+# terminal and QUIET is 0 (needs TL_WORK: tl_workdir first).
+tl_progress() {
+	[ -z "${TL_PROGRESS:-}" ] || return 0
+	[ "$1" = 0 ] && [ -t 2 ] || return 0
+	mkfifo "$TL_WORK/progress" 2>/dev/null || return 0
+	exec 5<>"$TL_WORK/progress"
+	_tl_paint <&5 >&2 2>/dev/null &
+	_tl_painter=$!
+	TL_PROGRESS=$TL_WORK/progress
+	export TL_PROGRESS
+}
+
+# _tl_paint: the painter: reads the events on stdin, draws the line on
+# stdout at each, ends at "end".  (sh, not awk: mawk reads a pipe a
+# whole buffer at a time, and would draw nothing until the end.)
+_tl_paint() {
+	# (the lists below are of words; the script's IFS may be a newline)
+	IFS=' '
+	_tp_ids= _tp_st=
+	while IFS=$TAB read -r _tp_k _tp_a _tp_b _tp_c; do
+		case $_tp_k in
+		read)
+			# (ID is PID.N; BYTES and SIZE whole numbers)
+			case $_tp_a$_tp_b$_tp_c in *[!0-9.]*) continue ;; esac
+			_tp_v=${_tp_a%%.*}_${_tp_a#*.}
+			case " $_tp_ids " in *" $_tp_v "*) ;; *) _tp_ids="$_tp_ids $_tp_v" ;; esac
+			eval "_tp_r_$_tp_v=\${_tp_b:-0} _tp_z_$_tp_v=\$_tp_c" ;;
+		stage)
+			case $_tp_a in '' | *[!A-Za-z0-9_]*) continue ;; esac
+			case " $_tp_st " in *" $_tp_a "*) ;; *) _tp_st="$_tp_st $_tp_a" ;; esac
+			eval "_tp_n=\${_tp_s_$_tp_a:-0}"
+			case $_tp_b in start) _tp_n=$((_tp_n + 1)) ;; *) _tp_n=$((_tp_n - 1)) ;; esac
+			eval "_tp_s_$_tp_a=\$_tp_n" ;;
+		end) return 0 ;;
+		*) continue ;;
+		esac
+		_tp_l="$prog:" _tp_r=0 _tp_z=0 _tp_u=0
+		for _tp_v in $_tp_ids; do
+			eval "_tp_r=\$((_tp_r + _tp_r_$_tp_v)) _tp_c=\$_tp_z_$_tp_v"
+			if [ -n "$_tp_c" ]; then _tp_z=$((_tp_z + _tp_c)); else _tp_u=1; fi
+		done
+		if [ -n "$_tp_ids" ] && [ "$_tp_u" = 0 ] && [ "$_tp_z" -gt 0 ]; then
+			_tp_l="$_tp_l $((100 * _tp_r / _tp_z))% read"
+		elif [ -n "$_tp_ids" ]; then
+			_tp_l="$_tp_l $((_tp_r / 1000000)).$((_tp_r / 100000 % 10)) MB read"
+		fi
+		_tp_s=
+		for _tp_v in $_tp_st; do
+			eval "_tp_n=\$_tp_s_$_tp_v"
+			[ "$_tp_n" -le 0 ] || _tp_s="$_tp_s${_tp_s:+, }$_tp_v"
+		done
+		[ -z "$_tp_s" ] || _tp_l="$_tp_l${_tp_ids:+ |} $_tp_s"
+		printf '\r%.78s\033[K' "$_tp_l"
+	done
+}
+
+# tl_step NAME start|end: the stage NAME began or ended (for the
+# progress line; nothing without one).
+tl_step() {
+	[ -z "${TL_PROGRESS:-}" ] ||
+		{ printf 'stage\t%s\t%s\n' "$1" "$2" >>"$TL_PROGRESS"; } 2>/dev/null || :
+}
+
+# tl_progress_stop: the progress line drawn to its end and cleared;
+# nothing from here on.
+tl_progress_stop() {
+	[ -n "${_tl_painter:-}" ] || return 0
+	printf 'end\n' >&5 2>/dev/null
+	wait "$_tl_painter" 2>/dev/null
+	exec 5>&-
+	printf '\r\033[K' >&2 2>/dev/null
+	_tl_painter=
+	unset TL_PROGRESS
 }
 
 # ---- stages ----
@@ -434,6 +533,7 @@ tl_stage() {
 		eval "[ \"\${${_ts_c%%=*}:-}\" = '${_ts_c#*=}' ]" || _ts_st=skip
 	done
 	if [ "$_ts_st" = 0 ]; then
+		tl_step "$_ts_name" start
 		# The function runs in this shell, which make started for the
 		# stage alone: a subshell would be a fork more, in each of the
 		# twenty stages.  ok's exit ends this shell, and the trap
@@ -445,6 +545,7 @@ tl_stage() {
 		set +u
 		trap - EXIT
 		[ ! -s "$TL_FAIL" ] || _ts_st=1
+		tl_step "$_ts_name" end
 		[ -z "${TL_STAGE_TIMES:-}" ] || _tl_account "$_ts_name"
 	fi
 	case $_ts_st in
@@ -536,8 +637,10 @@ tl_prog() {
 	printf '%s\n' "$1"
 }
 
+# tl_parse ARGS: tl-parse, reporting the bytes it reads to the progress
+# line, if there is one.
 tl_parse() {
-	"$(tl_prog tl-parse)" "$@"
+	"$(tl_prog tl-parse)" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
 }
 
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace

@@ -40,14 +40,14 @@ while tl_opt "$@"; do
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-ranks @VERSION@"; exit 0 ;;
-	-j | --jobs | --max-workers) tl_arg "$@"; tl_num posint; jobs=$optarg ;;
+	-j | --jobs | --max-workers) tl_arg posint "$@"; jobs=$optarg ;;
 	-j*) optarg=${opt#-j} opt=-j; tl_num posint; jobs=$optarg ;;
 	--sshlogin | --sshloginfile)
 		# GNU parallel's own options, passed on (quoted for its eval)
 		tl_arg "$@"; ssh="$ssh $opt $(tl_quote "$optarg")" ;;
 	--reports) tl_noarg; reports=1 ;;
 	--quiet) tl_noarg; quiet=1 ;;
-	--gpus-per-node) tl_arg "$@"; tl_num posint; gpn=$optarg ;;
+	--gpus-per-node) tl_arg posint "$@"; gpn=$optarg ;;
 	--agg-metrics)
 		# TraceLens's nargs="+": the words up to the next option
 		tl_arg "$@"
@@ -71,7 +71,7 @@ while tl_opt "$@"; do
 	--trace-pattern) tl_arg "$@"; tpat=$optarg ;;
 	--trace-glob) tl_arg "$@"; tglob=$optarg ;;
 	--rank-regex) tl_arg "$@"; rregex=$optarg ;;
-	--world-size) tl_arg "$@"; tl_num posint; world=$optarg ;;
+	--world-size) tl_arg posint "$@"; world=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
 	--output-xlsx-path) tl_arg "$@"; xlsx=$optarg ;;
 	--from) tl_arg "$@"; from=$optarg ;;

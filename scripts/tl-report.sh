@@ -15,7 +15,7 @@ tl_init tl-report 4M
 
 usage() {
 	cat <<EOF
-usage: tl-report [--force] [--exact-time] [--short-kernel-study]
+usage: tl-report [--force] [--quiet] [--exact-time] [--short-kernel-study]
                  [--short-kernel-threshold-us N] [--short-kernel-histogram-bins N]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
                  [--include-unlinked-kernels] [--no-coll-analysis]
@@ -26,19 +26,20 @@ EOF
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
-force=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
+force=0 quiet=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
 trace= out= cmp= arch=${TL_GPU_ARCH:-}
 while tl_opt "$@"; do
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-report @VERSION@"; exit 0 ;;
 	--force) force=1 ;;
+	--quiet) quiet=1 ;;
 	--exact-time) xflag=-x ;;
 	--short-kernel-study) short=1 ;;
-	--short-kernel-threshold-us) tl_arg "$@" int; thresh=$optarg ;;
-	--short-kernel-histogram-bins) tl_arg "$@" posint; bins=$optarg ;;
-	--topk-short-kernels) tl_arg "$@" int; topk=$optarg ;;
-	--micro-idle-thresh-us) tl_arg "$@" int; micro=$optarg ;;
+	--short-kernel-threshold-us) tl_arg int "$@"; thresh=$optarg ;;
+	--short-kernel-histogram-bins) tl_arg posint "$@"; bins=$optarg ;;
+	--topk-short-kernels) tl_arg int "$@"; topk=$optarg ;;
+	--micro-idle-thresh-us) tl_arg int "$@"; micro=$optarg ;;
 	--include-unlinked-kernels) unlinked=1 ;;
 	--no-coll-analysis | --disable-coll-analysis) coll=0 ;;
 	--enable-kernel-summary) ksum=1 ;;
@@ -64,6 +65,7 @@ tl_outdir "$out" "$force" "$trace" ${cmp:+"$cmp"}
 tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 mkdir -- "$TL_STAGE/report" "$TL_WORK/log" || die "cannot write in $TL_STAGE"
+tl_progress "$quiet"
 TL_REPORT=$TL_STAGE/report TL_LOG=$TL_WORK/log
 export TL_REPORT TL_LOG
 
@@ -106,6 +108,7 @@ tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report.
     comparison="$comparison" roofline="$roofline" all 2>"$TL_LOG/make"
 tl_wait "$TL_SPAWNED"
 st=$?
+tl_progress_stop
 if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	# A full disk first: the messages may have gone with the space.
 	failed=

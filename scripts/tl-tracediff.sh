@@ -14,19 +14,20 @@ export TL_TREE_OPTS
 
 usage() {
 	cat <<EOF
-usage: tl-tracediff [--prune-non-gpu] [--force] TRACE1 TRACE2 OUT_DIR
+usage: tl-tracediff [--prune-non-gpu] [--force] [--quiet] TRACE1 TRACE2 OUT_DIR
        tl-tracediff --records TRACE1 TRACE2 DIR
 EOF
 	exit "$1"
 }
 
-prune= force=0 records=0
+prune= force=0 records=0 quiet=0
 while tl_opt "$@"; do
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-tracediff @VERSION@"; exit 0 ;;
 	--prune-non-gpu) prune=-p ;;
 	--force) force=1 ;;
+	--quiet) quiet=1 ;;
 	--records) records=1 ;;
 	*) tl_badopt ;;
 	esac
@@ -59,18 +60,21 @@ else
 fi
 tl_workdir
 tmp=$TL_WORK
+tl_progress "$quiet"
 
 # ---- trees ----
 # The tree stage of each trace (it runs tl-parse beside its first
 # pass) into $tmp/N, both at once, each in a process group of its own
 # (a signal ends them at once).
 mkdir "$tmp/1" "$tmp/2" || die "cannot write in $tmp"
+tl_step trees start
 tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
 tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
+tl_step trees end
 # the failing program has said why
 [ $s1 = 0 ] && [ $s2 = 0 ] || exit 1
 for n in 1 2; do
@@ -129,6 +133,7 @@ wait $p2; s2=$?
 [ -s "$tmp/2/ranks" ] || die "$t2: no CPU ops: nothing to compare"
 
 M=$tmp/merged
+tl_step merge start
 tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
 tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 
@@ -208,6 +213,7 @@ if [ "$records" = 1 ]; then
 		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
 	esac
 	mv -- "$R"/* "$out/" || die "cannot write into $out"
+	tl_step merge end
 	exit 0
 fi
 if [ "$nrows" -gt 0 ]; then
@@ -342,5 +348,7 @@ else
 	done
 fi
 tl_drop "$S"
+tl_step merge end
+tl_progress_stop
 tl_publish "$R"
 exit 0
