@@ -41,6 +41,10 @@ bin/%: filters/%.c $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
+bin/tl-xlsx: filters/tl-xlsx.c $(LIB) $(HDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ filters/tl-xlsx.c $(LIB) $(LDFLAGS) $(XLSXLIBS) $(LDLIBS)
+
 bin/%: scripts/%.sh config.mk
 	@mkdir -p bin
 	sed 's/@VERSION@/$(VERSION)/g' $< >$@
@@ -93,12 +97,21 @@ install: all
 	  *.1) cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/ ;; \
 	  *.7) cp -f $$m $(DESTDIR)$(MANPREFIX)/man7/ ;; esac; done
 
+# TraceLens's command names, as links to the scripts that replace
+# them (which then take TraceLens's defaults): opt-in, never by default.
+TLNAMES = TraceLens_generate_perf_report_pytorch:tl-report \
+	TraceLens_compare_perf_reports_pytorch:tl-compare
+
+install-tracelens-names: install
+	for p in $(TLNAMES); do ln -sf "$${p#*:}" "$(DESTDIR)$(PREFIX)/bin/$${p%%:*}"; done
+
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/tl
+	for p in $(TLNAMES); do rm -f "$(DESTDIR)$(PREFIX)/bin/$${p%%:*}"; done
 	for b in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/$$b; done
 	for m in $(MAN); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m#man/} $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 
 clean:
 	rm -rf bin $(COMMONOBJ) $(LIB) tests/tmp
 
-.PHONY: all check check-asan demo bench bench-scale fuzz install uninstall clean
+.PHONY: all check check-asan demo bench bench-scale fuzz install install-tracelens-names uninstall clean

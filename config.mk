@@ -7,7 +7,10 @@ CFLAGS = -pthread -std=c17 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-protot
 CPPFLAGS = -DTL_VERSION=\"$(VERSION)\" -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icommon
 LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
+# Only tl-xlsx reads and writes workbooks: only it links these.
+XLSXLIBS = -lxlsxwriter -lminizip -lexpat
 # Debian packages the build (and tl-summary --plots) needs, and a file
 # each installs; then those the scripts run (tl-ranks: GNU parallel).
 DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h \
+	libminizip-dev:minizip/unzip.h libexpat1-dev:expat.h libxlsxwriter-dev:xlsxwriter.h \
 	gnuplot-nox:/usr/bin/gnuplot parallel:/usr/bin/parallel

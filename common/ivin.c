@@ -5,6 +5,7 @@
  * TraceLens's busy time and kernel list.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tl.h"
@@ -14,7 +15,8 @@ void
 ivin_open(struct ivin *in, const char *path, const char *gvpath)
 {
 	static const char *const names[INCOL] = {
-		"op", "kind", "ts", "dur", "name", "stream", "gpu", "ref"
+		"op", "kind", "ts", "dur", "name", "stream", "gpu", "ref",
+		"launch"
 	};
 	size_t i;
 
@@ -23,7 +25,7 @@ ivin_open(struct ivin *in, const char *path, const char *gvpath)
 	rec_read_header(&in->r);
 	in->hasgv = gvpath != NULL;
 	for (i = 0; i < INCOL; i++)
-		in->c[i] = i == IREF && !in->hasgv ?
+		in->c[i] = (i == IREF && !in->hasgv) || i == ILAUNCH ?
 		    rec_col(&in->r, names[i]) : rec_need(&in->r, names[i]);
 	in->op = -1;
 	if (in->hasgv) {
@@ -89,7 +91,20 @@ kacc_add(struct kacc *k, struct ivin *in)
 		buf_add(&k->k1, s, len);
 	if (!k->list)
 		return;
-	buf_adds(&k->kd, k->n > 1 ? ",{\"name\":" : "[{\"name\":");
+	if (k->launch) {
+		struct kent *e;
+
+		if (in->c[ILAUNCH] < 0)
+			tl_die("%s: no launch column (not the tree stage's "
+			    "intervals.tsv of this version)", r->name);
+		tl_grow((void **)&k->ent, &k->entcap, k->n, sizeof(*k->ent));
+		e = &k->ent[k->n - 1];
+		e->launch = atoid(rec_get(r, in->c[ILAUNCH], NULL));
+		e->gpu = g;
+		e->off = k->kd.len;
+		buf_adds(&k->kd, "{\"name\":");
+	} else
+		buf_adds(&k->kd, k->n > 1 ? ",{\"name\":" : "[{\"name\":");
 	json_val(&k->kd, s, len);
 	buf_adds(&k->kd, ",\"dur\":");
 	s = rec_get(r, in->c[IDUR], &len);
@@ -98,6 +113,21 @@ kacc_add(struct kacc *k, struct ivin *in)
 	s = rec_get(r, in->c[ISTREAM], &len);
 	json_val(&k->kd, s, len);
 	buf_addc(&k->kd, '}');
+	if (k->launch)
+		k->ent[k->n - 1].len = k->kd.len - k->ent[k->n - 1].off;
+}
+
+/* Launch UID, then GPU UID, then the order added (a stable sort). */
+static int
+kentcmp(const void *a, const void *b)
+{
+	const struct kent *x = a, *y = b;
+
+	if (x->launch != y->launch)
+		return x->launch < y->launch ? -1 : 1;
+	if (x->gpu != y->gpu)
+		return x->gpu < y->gpu ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
 }
 
 void
@@ -113,9 +143,22 @@ kacc_time(struct buf *b, struct kacc *k)
 void
 kacc_list(struct buf *b, struct kacc *k)
 {
+	size_t i;
+
 	buf_tab(b);
 	if (k->n == 0)
 		return;
+	if (k->launch) {
+		qsort(k->ent, k->n, sizeof(*k->ent), kentcmp);
+		buf_reset(&k->tmp);
+		for (i = 0; i < k->n; i++) {
+			buf_addc(&k->tmp, i > 0 ? ',' : '[');
+			buf_add(&k->tmp, k->kd.s + k->ent[i].off, k->ent[i].len);
+		}
+		buf_addc(&k->tmp, ']');
+		rec_bput(b, k->tmp.s, k->tmp.len);
+		return;
+	}
 	buf_addc(&k->kd, ']');
 	/* (the names were unescaped into JSON: escape its text again) */
 	rec_bput(b, k->kd.s, k->kd.len);
@@ -126,4 +169,6 @@ kacc_free(struct kacc *k)
 {
 	buf_free(&k->k1);
 	buf_free(&k->kd);
+	buf_free(&k->tmp);
+	free(k->ent);
 }

@@ -303,8 +303,11 @@ fetch_field(const struct fetch *ft, int col, size_t *len)
 
 /* ---- ivin.c: intervals.tsv, and the kernels of an op ---- */
 
-/* The intervals.tsv columns the readers take (ref only with -G). */
-enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, IREF, INCOL };
+/*
+ * The intervals.tsv columns the readers take (ref only with -G; launch
+ * only for lists in launch order, kacc's launch).
+ */
+enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, IREF, ILAUNCH, INCOL };
 
 /* intervals.tsv (sorted by op), read record by record. */
 struct ivin {
@@ -419,19 +422,33 @@ ivin_name(struct ivin *in, size_t *len)
 	return ivin_gvname(in, len);
 }
 
+/* A kernel of a kacc list in launch order: its place in kd. */
+struct kent {
+	long long launch;	/* the launching runtime event's UID */
+	long long gpu;		/* the kernel's UID */
+	size_t off, len;	/* its JSON object in kd */
+};
+
 /*
  * One op's kernels of one kind, as tl-aggregate's union, count, min,
  * first and list would fold them: TraceLens's busy time and kernel
- * list, in intervals.tsv's order (ts, then GPU UID).  Zero-initialise,
- * set list, then kacc_reset.
+ * list, in intervals.tsv's order (ts, then launch UID, then GPU UID),
+ * or with launch in TraceLens's gpu_events order (launch UID, then GPU
+ * UID: unified_perf_summary's lists).  Zero-initialise, set list and
+ * launch, then kacc_reset.
  */
 struct kacc {
 	struct merger m;	/* the union of their intervals; m.exact: ns */
 	size_t n;		/* kernels */
 	long long g1;		/* smallest GPU UID */
 	struct buf k1;		/* first non-empty name */
-	struct buf kd;		/* JSON list of name, dur, stream, without ']' */
+	struct buf kd;		/* JSON list of name, dur, stream, without ']';
+				   with launch, the objects one after the other */
 	int list;		/* kd is wanted */
+	int launch;		/* kd in launch order */
+	struct kent *ent;	/* with launch: the objects of kd, n of them */
+	size_t entcap;		/* ent allocated */
+	struct buf tmp;		/* with launch: the list being put in order */
 };
 
 /* Empty k; exact: times in exact ns, not TraceLens's doubles. */

@@ -165,7 +165,7 @@ struct fop {
 	int fok;		/* its key is in the -s list */
 	int rk;			/* a runtime with GPU work hangs under it */
 	int sd;			/* a modelled cpu_op with GPU work is below */
-	long sc;		/* count() memo, -1 unset */
+	long sc;		/* fcount() memo (0, 1 or 2), -1 unset */
 	size_t kid0, nkid;	/* its children that the walk sees, in kids[] */
 };
 
@@ -180,6 +180,11 @@ struct forest {
 	struct arena a;		/* their fields */
 	size_t *kids;		/* child lists, by parent (each in UID order) */
 	size_t kcap;		/* kids allocated */
+	size_t *stk;		/* fwalk's stack of op indexes (no recursion:
+				   a tree may be as deep as the trace is long) */
+	size_t scap;		/* stk allocated */
+	size_t *cstk;		/* fcount's, which runs inside fwalk */
+	size_t ccap;		/* cstk allocated */
 	FILE *sfp;		/* -s: keys of ops whose fwd op is eligible */
 	struct rec_reader s;	/* its reader */
 	int shave;		/* s holds a line of the -s list */
@@ -346,6 +351,8 @@ forest_close(struct forest *f, FILE *fp)
 	free(f->a.off);
 	free(f->op);
 	free(f->kids);
+	free(f->stk);
+	free(f->cstk);
 }
 
 /*
@@ -392,18 +399,33 @@ struct walk {
 	struct buf b;		/* the record being written */
 };
 
-/* Descendants of w that the walk sees, named main ("" for all). */
+/* Push the children of w that the walk sees on *stk, last first. */
+static void
+fpushkids(struct forest *f, size_t w, size_t **stk, size_t *cap, size_t *sp)
+{
+	size_t i;
+
+	tl_grow((void **)stk, cap, *sp + f->op[w].nkid + 1, sizeof(**stk));
+	for (i = f->op[w].nkid; i > 0; i--)
+		(*stk)[(*sp)++] = f->kids[f->op[w].kid0 + i - 1];
+}
+
+/*
+ * Descendants of w that the walk sees, named main ("" for all), up to 2:
+ * fsole asks only whether there is one.
+ */
 static long
 fcount(struct forest *f, size_t w, const char *main)
 {
 	long n = 0;
-	size_t i, v;
+	size_t v, sp = 0;
 
-	for (i = 0; i < f->op[w].nkid; i++) {
-		v = f->kids[f->op[w].kid0 + i];
+	fpushkids(f, w, &f->cstk, &f->ccap, &sp);
+	while (sp > 0 && n < 2) {
+		v = f->cstk[--sp];
 		if (*main == '\0' || strcmp(fstr(f, f->op[v].name), main) == 0)
 			n++;
-		n += fcount(f, v, main);
+		fpushkids(f, v, &f->cstk, &f->ccap, &sp);
 	}
 	return n;
 }
@@ -448,39 +470,49 @@ fput(struct walk *wk, size_t u, const char *type, const char *fwd)
 	buf_emit(stdout, &wk->b);
 }
 
-/* TraceLens's collect_unified_perf_events from u down. */
+/*
+ * TraceLens's collect_unified_perf_events from u down, depth first with
+ * the children in UID order, as its recursion; the stack is f->stk
+ * (fsole's fcount has its own).
+ */
 static void
-fwalk(struct walk *wk, size_t u)
+fwalk(struct walk *wk, size_t root)
 {
 	struct forest *f = wk->f;
-	struct fop *o = &f->op[u];
+	struct fop *o;
 	const char *fw;
-	size_t i, v, n = 0;
+	size_t i, u, n, sp = 0;
 
-	if (!o->gpu)
-		return;
-	if (o->mod) {
-		fput(wk, u, "P", "");
-		return;
-	}
-	if ((fw = fsole(f, u)) != NULL && !o->sd) {
-		fput(wk, u, "S", fw);
-		return;
-	}
-	if (!o->sd && o->rk) {
-		for (i = 0; i < o->nkid; i++) {
-			v = f->kids[o->kid0 + i];
-			if (f->op[v].mod) {
-				fwalk(wk, v);
-				n++;
-			}
+	tl_grow((void **)&f->stk, &f->scap, 1, sizeof(*f->stk));
+	f->stk[sp++] = root;
+	while (sp > 0) {
+		u = f->stk[--sp];
+		o = &f->op[u];
+		if (!o->gpu)
+			continue;
+		if (o->mod) {
+			fput(wk, u, "P", "");
+			continue;
 		}
-		if (n == 0 && !o->nc)
-			fput(wk, u, "O", "");
-		return;
+		if ((fw = fsole(f, u)) != NULL && !o->sd) {
+			fput(wk, u, "S", fw);
+			continue;
+		}
+		if (!o->sd && o->rk) {
+			/* only the modelled children; none: u itself */
+			for (i = 0, n = 0; i < o->nkid; i++)
+				n += f->op[f->kids[o->kid0 + i]].mod;
+			if (n == 0 && !o->nc)
+				fput(wk, u, "O", "");
+			tl_grow((void **)&f->stk, &f->scap, sp + n + 1,
+			    sizeof(*f->stk));
+			for (i = o->nkid; i > 0; i--)
+				if (f->op[f->kids[o->kid0 + i - 1]].mod)
+					f->stk[sp++] = f->kids[o->kid0 + i - 1];
+			continue;
+		}
+		fpushkids(f, u, &f->stk, &f->scap, &sp);
 	}
-	for (i = 0; i < o->nkid; i++)
-		fwalk(wk, f->kids[o->kid0 + i]);
 }
 
 /* collect: the ops of unified_perf_summary, as UID TAB type TAB fwd. */

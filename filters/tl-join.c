@@ -103,6 +103,7 @@ static int cflag;		/* -c: -p keys on the first field with a value */
 static int pflag;		/* -p: prepare one input */
 static int qflag;		/* -q: no note about repeated keys */
 static int rflag;		/* -r: -p orders keys descending */
+static int wflag;		/* -w: cells as read_excel reads a workbook's */
 static const char **labels;	/* -n: the inputs' names in messages */
 static size_t nlabels;
 
@@ -110,8 +111,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-join [-q] [-d field] [-k field] [-n name] [-t tag] file ...\n"
-	    "       tl-join -p [-cr] [-k field] [-x field] [file]\n");
+	    "usage: tl-join [-qw] [-d field] [-k field] [-n name] [-t tag] file ...\n"
+	    "       tl-join -p [-crw] [-k field] [-x field] [file]\n");
 	exit(status);
 }
 
@@ -124,7 +125,11 @@ addopt(const char ***v, size_t *n, const char *s)
 
 /* ---- cells as pandas reads them ---- */
 
-/* pandas' default na_values (2.x, with "None"). */
+/*
+ * pandas' default na_values (2.x, with "None").  A workbook's cells
+ * (-w) are read by read_excel of pandas 1.5, as TraceLens's reference
+ * comparison of workbooks was made: there "None" is text.
+ */
 static int
 isna(const char *s, size_t len)
 {
@@ -143,7 +148,7 @@ isna(const char *s, size_t len)
 	for (i = 1; i < LEN(na); i++)
 		if (na[i][0] == s[0] && strlen(na[i]) == len &&
 		    memcmp(na[i], s, len) == 0)
-			return 1;
+			return !wflag || strcmp(na[i], "None") != 0;
 	return 0;
 }
 
@@ -204,6 +209,20 @@ isdig(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* The nearest double to the decimal s[0..len); -1 if out of range. */
+static int
+nearest(const char *s, size_t len, double *d)
+{
+	char b[128], *t = len < sizeof(b) ? b : tl_malloc(len + 1);
+
+	memcpy(t, s, len);
+	t[len] = '\0';
+	*d = strtod(t, NULL);
+	if (t != b)
+		free(t);
+	return isinf(*d) ? -1 : 0;
+}
+
 /*
  * A float as pandas' C parser reads it (float_precision "high", the
  * default of pandas 1.x and 2.x, which TraceLens's references were
@@ -213,6 +232,8 @@ isdig(char c)
  * double ("0.006786344981086816" reads as 0.0067863449810868), but it
  * is the one TraceLens computed with.  "inf" and "Infinity" count too;
  * a value out of range does not (pandas keeps such a column as text).
+ * A workbook's number (-w) came to pandas through Python's float(),
+ * the nearest double, which strtod() gives.
  */
 static int
 parsefloat(const char *s, size_t len, double *d)
@@ -266,6 +287,8 @@ parsefloat(const char *s, size_t len, double *d)
 		p++;
 	if (p != end || ex > 308)
 		return -1;
+	if (wflag)
+		return nearest(s, len, d);
 	if (ex > 0)
 		x *= pow10d(ex);
 	else if (ex < -616)
@@ -1202,7 +1225,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "cd:k:n:pqrt:x:")) != -1) {
+	while ((c = getopt(argc, argv, "cd:k:n:pqrt:wx:")) != -1) {
 		switch (c) {
 		case 'c': cflag = 1; break;
 		case 'd': addopt(&diffs, &ndiffs, optarg); break;
@@ -1212,6 +1235,7 @@ main(int argc, char *argv[])
 		case 'q': qflag = 1; break;
 		case 'r': rflag = 1; break;
 		case 't': addopt(&tags, &ntags, optarg); break;
+		case 'w': wflag = 1; break;
 		case 'x': addopt(&excl, &nexcl, optarg); break;
 		default: usage(TL_EUSAGE);
 		}

@@ -17,6 +17,7 @@
 static char kind;		/* -s, -d: the intervals' kind, 's' or 'd' */
 static const char *keys;	/* -k: op TAB tag, sorted by op */
 static int busy;		/* -b: busy time and list per op */
+static int launchorder;		/* -l: -b's lists in launch order */
 static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static const char *gpuevents;	/* -G: the GPU events, for s records' names */
 
@@ -24,7 +25,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-pick -s | -d [-bx] [-G gpuevents] -k keys"
+	    "usage: tl-pick -s | -d [-blx] [-G gpuevents] -k keys"
 	    " [intervals.tsv]\n");
 	exit(status);
 }
@@ -33,7 +34,8 @@ usage(int status)
  * The intervals of kind of the ops that keys lists, as tag ts dur
  * name stream gpu, once per tag, in intervals.tsv's order; with -b,
  * each listed op's busy time and kernel list (op kt kd; the tags are
- * not used).
+ * not used), the list in intervals.tsv's order (ts), or with -l in
+ * that of the launches (TraceLens's gpu_events).
  */
 static int
 pick(const char *path)
@@ -57,6 +59,7 @@ pick(const char *path)
 		kop = atoid(k.f[0].s);
 	}
 	ka.list = 1;
+	ka.launch = launchorder;
 	kacc_reset(&ka, exact);
 	if (busy)
 		fputs("op\tkt\tkd\n", stdout);
@@ -129,9 +132,10 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "bdG:k:sx")) != -1) {
+	while ((ch = getopt(argc, argv, "bdG:k:lsx")) != -1) {
 		switch (ch) {
 		case 'b': busy = 1; break;
+		case 'l': launchorder = 1; break;
 		case 'd': case 's':
 			if (kind != 0 && kind != ch)
 				usage(TL_EUSAGE);
@@ -145,7 +149,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (kind == 0 || keys == NULL || argc > 1)
+	if (kind == 0 || keys == NULL || argc > 1 || (launchorder && !busy))
 		usage(TL_EUSAGE);
 	return pick(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 }

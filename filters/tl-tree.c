@@ -40,6 +40,7 @@
 
 static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static int python;		/* -p: python_function events join the tree */
+static int compat;		/* -C: only what TraceLens reads (no older flows) */
 static const char *dir;		/* -d: split's work folder, merge's tree folder */
 static const char *tpath;	/* -t: the tree records (host out, merge in) */
 static const char *gpath;	/* -g: the launched-event records (link out, merge in) */
@@ -66,7 +67,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-tree -m split [-px] -d dir [-e copy] [-G gpuevents]"
+	    "usage: tl-tree -m split [-Cpx] -d dir [-e copy] [-G gpuevents]"
 	    " [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
@@ -958,7 +959,8 @@ split(const char *path)
 	 */
 	fprintf(sp.h, "\tlinking_key\t%s\n", sp.key ? "External id" :
 	    "correlation");
-	fprintf(sp.l, "\tlegacy_flows\t%d\n", sp.ac2g == 0);
+	/* (TraceLens follows ac2g flows alone: --tracelens-compat too) */
+	fprintf(sp.l, "\tlegacy_flows\t%d\n", !compat && sp.ac2g == 0);
 	facts = io_create(dir, "facts", NULL);
 	fact(facts, "gpu_events_zero_duration", sp.zerodur);
 	fact(facts, "events_out_of_time_order", sp.outoforder);
@@ -966,6 +968,10 @@ split(const char *path)
 	    "correlation");
 	fact(facts, "flows_ac2g", sp.ac2g);
 	fact(facts, "flows_legacy", sp.legacy);
+	/* (only with --tracelens-compat: what tl reads and TraceLens not) */
+	if (compat)
+		fact(facts, "compat_flows_legacy_ignored",
+		    sp.ac2g == 0 ? sp.legacy : 0);
 	fact(facts, "flows_without_id", sp.noid);
 	fact(facts, "lone_surrogates", sp.lone);
 	/* the copy first: every later pass reads it; the host records
@@ -1209,19 +1215,27 @@ lf(const struct link *lk, const struct lrec *x, int col)
 	return arena_get(&lk->a, x->f + (size_t)col - 1);
 }
 
+/*
+ * An interval record of op for GPU event g, launched by runtime event e:
+ * by op, kind, ts, then e's UID and g's (TraceLens's gpu_events order,
+ * the launches' UID order, within a ts: a stable sort by ts keeps it).
+ */
 static void
-interval(struct link *lk, const char *op, char kind, const struct lrec *g)
+interval(struct link *lk, const char *op, char kind, const struct lrec *g,
+    const struct lrec *e)
 {
 	struct buf *b = &lk->b;
 
 	key_uid(b, atoid(op));
 	buf_addc(b, kind);
 	key_time(b, &g->ts);
+	key_uid(b, e->uid);
 	key_uid(b, g->uid);
 	buf_tab(b), buf_adds(b, op);
 	buf_tab(b), buf_addc(b, kind);
 	buf_tab(b), buf_adds(b, lf(lk, g, C_UID));
 	buf_tab(b), buf_adds(b, lf(lk, g, C_REF));
+	buf_tab(b), buf_num(b, e->uid);
 	buf_emit(stdout, b);
 }
 
@@ -1266,7 +1280,7 @@ claim(struct link *lk, struct lrec *g, size_t ei)
 		tl_die("UID %lld: launched event without a valid ts", g->uid);
 	g->claims++;
 	g->fin = ei;
-	interval(lk, lf(lk, e, E_UID), kind, g);
+	interval(lk, lf(lk, e, E_UID), kind, g, e);
 	for (p = anc; *p != '\0';) {
 		size_t n = strcspn(p, ",");
 
@@ -1274,7 +1288,7 @@ claim(struct link *lk, struct lrec *g, size_t ei)
 			tl_die("bad ancestor list '%s'", anc);
 		memcpy(op, p, n);
 		op[n] = '\0';
-		interval(lk, op, kind, g);
+		interval(lk, op, kind, g, e);
 		p += n;
 		if (*p == ',')
 			p++;
@@ -1342,7 +1356,7 @@ link_group(struct link *lk)
 		buf_tab(b), launch_root(b, lk, e);
 		buf_emit(lk->g, b);
 		if (g->role == R_GPU && *lf(lk, g, C_COMM) == '0')
-			interval(lk, lf(lk, e, E_LA), 'd', g);
+			interval(lk, lf(lk, e, E_LA), 'd', g, e);
 	}
 	arena_reset(&lk->a);
 	lk->n = 0;
@@ -1520,7 +1534,7 @@ intervals(const char *path)
 	char kind;
 
 	rec_open(&r, in, io_name(path));
-	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\n", out);
+	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\tlaunch\n", out);
 	/*
 	 * The events only once the first record is here: split may still
 	 * be writing them (tl_tree_stage with a trace), and the records
@@ -1533,9 +1547,9 @@ intervals(const char *path)
 		if (gvpath)
 			xsrc_open(&gv, gvpath);
 	}
-	/* records: key op kind gpu offset (in -G for a GPU event) */
+	/* records: key op kind gpu offset (in -G for a GPU event) launch */
 	for (; more; more = next(&r, &prev, 0)) {
-		want_nf(&r, 5);
+		want_nf(&r, 6);
 		kind = r.f[2].s[0];
 		x = gvpath && kind != 'n' ? &gv : &ev;
 		fetch_line(&x->ft, atoid(r.f[4].s), atoid(r.f[3].s));
@@ -1554,6 +1568,8 @@ intervals(const char *path)
 		}
 		buf_tab(&row);
 		buf_add(&row, r.f[4].s, r.f[4].len);
+		buf_tab(&row);
+		buf_add(&row, r.f[5].s, r.f[5].len);
 		buf_emit(out, &row);
 		if (kind == 'd')
 			continue;	/* s and n records are gpu_events */
@@ -1945,7 +1961,7 @@ merge(const char *path)
 
 /* ==== main ==== */
 
-/* The two long options every mode takes, as their short forms. */
+/* The three long options every mode takes, as their short forms. */
 static void
 longopts(int argc, char *argv[])
 {
@@ -1956,6 +1972,8 @@ longopts(int argc, char *argv[])
 			argv[i] = "-p";
 		else if (strcmp(argv[i], "--exact-time") == 0)
 			argv[i] = "-x";
+		else if (strcmp(argv[i], "--tracelens-compat") == 0)
+			argv[i] = "-C";
 	}
 }
 
@@ -1968,9 +1986,10 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:c:d:e:f:G:g:m:n:o:ps:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:m:n:o:ps:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': apath = optarg; break;
+		case 'C': compat = 1; break;
 		case 'c': cpath = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'e': epath = optarg; break;

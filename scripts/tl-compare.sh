@@ -1,10 +1,13 @@
 #!/bin/sh
 # See LICENSE file for copyright and license details.
 #
-# tl-compare: compare two or more report directories (one CSV per
-# sheet) the way TraceLens_compare_perf_reports_pytorch --output_csvs_dir
-# does: same sheets, columns, rows and numbers.  The first report is
-# the baseline.  Every sheet goes through one pipeline:
+# tl-compare: compare two or more reports (directories of one CSV per
+# sheet, or workbooks) the way TraceLens_compare_perf_reports_pytorch
+# does: same sheets, columns, rows and numbers, as CSV files or a
+# workbook.  The first report is the baseline.  A workbook is unpacked
+# into CSV files first (tl_unpack), and the comparison workbook written
+# from the CSV files last (tl_book_write).  Every sheet goes through one
+# pipeline:
 #
 #   tl-join -p SHEET.csv                 rows behind a byte-comparable key
 #   LC_ALL=C sort -s -k1,1               pandas' merge order
@@ -13,8 +16,8 @@
 #   awk                                  split, drop empty columns, CSV
 #
 # Memory: sort(1) holds at most -S; tl-join one key group per input;
-# awk one row.  The output directory is built beside OUT_DIR and renamed
-# into place, so it appears complete or not at all.
+# awk one row.  The output directory (and workbook) is built beside
+# OUT_DIR and renamed into place, so it appears complete or not at all.
 set -u
 set -f
 case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
@@ -26,7 +29,8 @@ usage() {
 	cat >&2 <<EOF
 usage: tl-compare [-f] [--quiet] [-j jobs] [--names tag ...] [--sheets group ...]
                   [--summary] [--tracediff] [--max-regression gate]
-                  [report options] -o out_dir report|trace ...
+                  [report options] [--output_csvs_dir dir]
+                  -o out_dir|out.xlsx report|book.xlsx|trace ...
 EOF
 	exit "${1:-2}"
 }
@@ -68,6 +72,10 @@ skip() {
 
 # ---- options (TraceLens's spellings too) ----
 dcol= sortcol= odir= csvdir= force=0 names= nnames=0 namesgiven=0 sheets= reports= nrep=0
+# Called by TraceLens's name (make install-tracelens-names), its defaults:
+# comparison.xlsx, replaced when it exists.
+tlname=0
+case ${0##*/} in TraceLens_*) tlname=1 force=1 ;; esac
 # The traces' reports: how many at once, tl-report's options that pass
 # through (one a line), and what comes after the comparison.
 jobs= ropts= summary=0 tracediff=0 gates= quiet=0
@@ -153,18 +161,21 @@ while [ $# -gt 0 ]; do
 done
 
 IFS=$nl
+# -o BOOK.xlsx: a workbook, and CSV files only with --output_csvs_dir.
+xlsxout=
+[ -n "$odir" ] || [ "$tlname" = 0 ] || odir=comparison.xlsx
+case $odir in
+*.xlsx) xlsxout=$odir odir= ;;
+*.xls) udie "cannot write $odir: only .xlsx workbooks" ;;
+esac
 if [ -n "$csvdir" ]; then
-	case $odir in
-	*.xlsx | *.xls) notice "no Excel output: writing CSV files to $csvdir" ;;
-	?*) [ "$odir" = "$csvdir" ] ||
-		udie "two output directories: -o $odir and --output_csvs_dir $csvdir" ;;
-	esac
+	[ -z "$odir" ] || [ "$odir" = "$csvdir" ] ||
+		udie "two output directories: -o $odir and --output_csvs_dir $csvdir"
 	odir=$csvdir
 fi
-case $odir in
-'') usage ;;
-*.xlsx | *.xls) udie "Excel output is not supported: use -o DIR for CSV files" ;;
-esac
+[ -n "$odir" ] || [ -n "$xlsxout" ] || usage
+[ "$summary" = 0 ] || [ -n "$odir" ] ||
+	udie "--summary writes into OUT_DIR: name one (-o DIR or --output_csvs_dir DIR)"
 [ "$nrep" -ge 2 ] || udie "need at least two reports"
 [ "$nnames" = 0 ] && namesgiven=0	# argparse: "--names" alone is no names
 [ "$namesgiven" = 0 ] || [ "$nnames" = "$nrep" ] ||
@@ -183,13 +194,16 @@ want() {
 	return 1
 }
 
-# What each input is: a report (a directory) or a trace (any other
-# file: tl-report's tl-parse tells its format by content, and says so
-# when it is none), in $kinds, "r" or "t" a line.
-kinds= ntrace=0
+# What each input is: a report (a directory), a workbook (named .xlsx,
+# TraceLens's report) or a trace (any other file: tl-report's tl-parse
+# tells its format by content, and says so when it is none), in $kinds,
+# "r", "b" or "t" a line; given, the inputs as named.
+kinds= ntrace=0 given=$reports
 for r in $reports; do
 	if [ -d "$r" ]; then
 		kinds=${kinds}r$nl
+	elif case $r in *.xlsx | *.XLSX) true ;; *) false ;; esac; then
+		kinds=${kinds}b$nl
 	else
 		kinds=${kinds}t$nl ntrace=$((ntrace + 1))
 	fi
@@ -230,7 +244,7 @@ done
 [ "$n" = "$nrep" ] || udie "tags must be non-empty: use --names"
 set -- $kinds
 for r in $reports; do
-	[ "$1" = r ] || [ -e "$r" ] || die "$r: no such report directory or trace"
+	[ "$1" = r ] || [ -e "$r" ] || die "$r: no such report directory, workbook or trace"
 	[ "$1" = r ] || tl_input "$r" nodir
 	shift
 done
@@ -315,23 +329,60 @@ traces() {
 case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 if [ -x "$here/tl-join" ]; then join=$here/tl-join; else join=tl-join; fi
 
-# ---- output directory: built beside OUT_DIR, renamed at the end ----
-odir=${odir%/}
-[ -n "$odir" ] || odir=/
-if [ -e "$odir" ] && [ "$force" = 0 ]; then
-	die "$odir exists (use --force to replace it)"
+# ---- outputs: built beside OUT_DIR and the workbook, renamed at the end ----
+[ -z "$odir" ] || [ -z "$xlsxout" ] || tl_outpair "$odir" "$xlsxout"
+if [ -n "$odir" ]; then
+	odir=${odir%/}
+	[ -n "$odir" ] || odir=/
+	if [ -e "$odir" ] && [ "$force" = 0 ]; then
+		die "$odir exists (use --force to replace it)"
+	fi
+	# (an OUT_DIR that is, or holds, a report is refused: --force would
+	# delete it)
+	tl_outdir "$odir" 1 $reports
 fi
-# (an OUT_DIR that is, or holds, a report is refused: --force would
-# delete it)
-tl_outdir "$odir" 1 $reports
+if [ -n "$xlsxout" ] && [ -e "$xlsxout" ] && [ "$force" = 0 ]; then
+	die "$xlsxout exists (use --force to replace it)"
+fi
+[ -z "$xlsxout" ] || tl_outbook "$xlsxout" 1 $reports
 tl_workdir
 work=$TL_WORK
-out=$TL_STAGE/out
 tmp=$TL_WORK
+# (a workbook alone: its CSV files in the work directory)
+[ -n "$odir" ] || TL_STAGE=$TL_WORK
+out=$TL_STAGE/out
 mkdir "$out" || die "cannot create $out"
 tl_progress "$quiet"
 traces
 tl_step compare start
+# Workbooks into CSV directories; wbook: 1 for each report that was one.
+i=0 conv= wbook= allbooks=1
+set -- $kinds
+for r in $reports; do
+	i=$((i + 1))
+	if [ "$1" != b ]; then
+		wbook=${wbook}0$nl allbooks=0
+	else
+		tl_unpack "$r" "$work/in.$i" || exit 1
+		r=$work/in.$i wbook=${wbook}1$nl
+	fi
+	conv=$conv$r$nl
+	shift
+done
+reports=$conv
+# bookflag N: -w for tl-join -p when report N was a workbook (pandas'
+# read_excel then read it); bookjoin: -w for the join, when all were.
+bookflag() { [ "$(printf '%s' "$wbook" | sed -n "${1}p")" = 1 ] && echo -w; }
+bookjoin=
+[ "$allbooks" = 1 ] && bookjoin=-w
+# sheetname N SHEET: report N's SHEET, as the user knows it.
+sheetname() {
+	if [ "$(printf '%s' "$kinds" | sed -n "${1}p")" = b ]; then
+		echo "$(printf '%s' "$given" | sed -n "${1}p") (sheet $2)"
+	else
+		shown "$(printf '%s' "$reports" | sed -n "${1}p")/$2.csv"
+	fi
+}
 
 # ---- helpers ----
 
@@ -342,22 +393,28 @@ keysort() {
 
 # havesheet SHEET: do all reports have SHEET.csv, not empty?  If not,
 # say so.  Sets $files to their paths, one a line, and $origs too
-# ($files may then name copies; $origs names the reports' files in
-# messages).
+# ($files may then name copies; $origs names the reports' files, or
+# workbooks' sheets, in messages).
 havesheet() {
-	files= origs=
+	files= origs= i=0
 	for r in $reports; do
+		i=$((i + 1))
+		o=$(sheetname "$i" "$1")
 		if [ ! -f "$r/$1.csv" ]; then
-			skip "$1" "$r has no $1.csv" "$r has no $1.csv"
+			case $o in
+			*" (sheet $1)") o="${o% (sheet $1)} has no sheet $1" ;;
+			*) o="${o%/*} has no $1.csv" ;;
+			esac
+			skip "$1" "$o" "$o"
 			return 1
 		fi
 		if [ ! -s "$r/$1.csv" ]; then
-			skip "$1" "$r/$1.csv is empty" "$r/$1.csv is empty"
+			skip "$1" "$o is empty" "$o is empty"
 			return 1
 		fi
 		files=$files$r/$1.csv$nl
+		origs=$origs$o$nl
 	done
-	origs=$files
 }
 
 # convert: $files as records, for the groups that read headers first;
@@ -425,14 +482,15 @@ joinsheet() {
 		for k in $keys; do set -- "$@" -k "$k"; done
 		for x in $dropall; do set -- "$@" -x "$x"; done
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
-		"$join" "$@" -- "$f" >"$tmp/p" || exit 1
+		"$join" "$@" $(bookflag "$i") -- "$f" >"$tmp/p" || exit 1
 		if [ ! -s "$tmp/p" ]; then
-			skip "$label" "$f is empty" "$f is empty"
+			set -- "$(sheetname "$i" "$label")"
+			skip "$label" "$1 is empty" "$1 is empty"
 			return 1
 		fi
 		keysort "$tmp/p" "$tmp/s.$i"
 	done
-	set --
+	set -- $bookjoin
 	for k in $keys; do set -- "$@" -k "$k"; done
 	for t in $names; do set -- "$@" -t "$t"; done
 	for d in $dcols; do set -- "$@" -d "$d"; done
@@ -454,7 +512,7 @@ joinsheet() {
 # rows without it by the next TAG's, and so on.
 sortdesc() {
 	for t; do set -- "$@" -k "$t::$sortcol"; shift; done
-	"$join" -p -c -r "$@" "$tmp/m" >"$tmp/p" || exit 1
+	"$join" -p -c -r $bookjoin "$@" "$tmp/m" >"$tmp/p" || exit 1
 	keysort "$tmp/p" "$tmp/sorted"
 }
 
@@ -473,6 +531,9 @@ csv() {
 		else
 			tl-sheet -A <"$2" >"$3" || die "$3: write failed"
 		fi
+		# the sheets in TraceLens's order, for the workbook
+		f=${3##*/}
+		printf '%s\n' "${f%.csv}" >>"$work/order"
 		return
 	fi
 	awk -F '\t' -v OFS='\t' -v skip="$1" -v base="$base" -v tag="$5" -v dcol="$dcol" \
@@ -531,6 +592,7 @@ csv() {
 	tl-sheet -A -E <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
 	tl-sheet -A -E <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
 		die "$4: write failed"
+	printf '%s\n' "$4_intersect_$5" "$4_only_baseline_$5" "$4_only_variant_$5" >>"$work/order"
 }
 
 # splits NAME: TraceLens's three sheets per variant, from $tmp/m.
@@ -540,6 +602,32 @@ splits() {
 		sortdesc "$base" "$t"
 		csv 1 "$tmp/sorted" -s "$1" "$t"
 	done
+}
+
+# hidden FILE: the columns TraceLens's comparison workbook hides
+# (tl-xlsx(1) -H patterns): in the ops splits, names ending in
+# kernel_names, median, std, min, max or ex_UID; in the roofline
+# splits, kernel_names_first, UID, median, std, min, max and the four
+# Input/Concrete ..._first.
+hidden() {
+	{
+		for s in ops_all ops_unique_args unified_perf_summary; do
+			for k in intersect only_baseline only_variant; do
+				for c in kernel_names median std min max ex_UID; do
+					printf '%s_%s_*\t*%s\n' "$s" "$k" "$c"
+				done
+			done
+		done
+		for s in GEMM SDPA_fwd SDPA_bwd CONV_fwd CONV_bwd un_eltwise bin_eltwise; do
+			for k in intersect only_baseline only_variant; do
+				for c in kernel_names_first UID median std min max \
+				    'Input type_first' 'Input Dims_first' \
+				    'Input Strides_first' 'Concrete Inputs_first'; do
+					printf '%s_%s_*\t*%s\n' "$s" "$k" "$c"
+				done
+			done
+		done
+	} >"$1" || die "cannot write in $work"
 }
 
 # ---- sheet groups (TraceLens's SHEETS_COMPARE_CONFIG) ----
@@ -634,7 +722,7 @@ tl_step compare end
 # empty comparison is an error, and no directory is made.
 if ! ls -A "$out" | grep -q '\.csv$'; then
 	: >"$work/notes"
-	die "no sheet to compare: ${skipped:-$(shown "$first") has none of the sheets asked for}"
+	die "no sheet to compare: ${skipped:-$(shown "${given%%"$nl"*}") has none of the sheets asked for}"
 fi
 
 # ---- the summary: OUT_DIR/summary.md, its charts in OUT_DIR/charts ----
@@ -661,5 +749,12 @@ fi
 tl_progress_stop
 flushnotes
 [ ! -s "$work/summary.err" ] || tl_cat "$work/summary.err" >&2 2>/dev/null
-tl_publish "$out"
+if [ -n "$xlsxout" ]; then
+	hidden "$work/hidden"
+	set --
+	while IFS= read -r s; do set -- "$@" "$out/$s.csv"; done <"$work/order"
+	tl_book_write "$work/hidden" '' "$@"
+fi
+[ -z "$odir" ] || tl_publish "$out"
+[ -z "$xlsxout" ] || tl_book_publish
 exit "$sumst"

@@ -16,6 +16,8 @@
 #             tl_outdir (the output built beside OUT_DIR), tl_publish
 #             (renamed into place, atomically, even against other runs),
 #             tl_owndir (a directory of the caller's removed at exit)
+#   workbooks tl_isbook, tl_unpack (a workbook in), tl_outpair, tl_outbook,
+#             tl_book_write, tl_book_publish (a workbook out), tl_bookname
 #   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
 #             groups started with tl_spawn stopped, then the
 #             directories removed, on any exit
@@ -277,6 +279,113 @@ tl_nospace() {
 	esac
 	[ "$_tn_av" -lt 64 ] || return 1
 	note "$2: no space left on device"
+}
+
+# ---- workbooks (tl-xlsx(1)) ----
+# Reports stay CSV directories inside the pipelines: a workbook given
+# as an input is unpacked into one at the start, and a workbook asked
+# for is written from one at the end, beside its final name, then
+# renamed into place (tl_outbook, tl_book_write, tl_book_publish).
+
+# tl_isbook REPORT: is REPORT a workbook?  As for TraceLens, a report
+# that exists and is not a directory is read as one.
+tl_isbook() {
+	[ ! -d "$1" ] && [ -e "$1" ]
+}
+
+# tl_bookname TRACE: the workbook TraceLens writes for TRACE when no
+# output is named: TRACE up to its last ".json", then
+# "_perf_report.xlsx" (x.json.gz -> x_perf_report.xlsx).
+tl_bookname() {
+	case $1 in
+	*.json*) printf '%s_perf_report.xlsx\n' "${1%.json*}" ;;
+	*) printf '%s_perf_report.xlsx\n' "$1" ;;
+	esac
+}
+
+# tl_unpack BOOK DIR: every sheet of the workbook BOOK into the new
+# directory DIR, one CSV file each, as pandas' read_excel reads it.  A
+# bad workbook: tl-xlsx's one line, naming BOOK; returns 1.
+tl_unpack() {
+	tl-xlsx -d "$2" -- "$1"
+}
+
+# tl_outpair OUT BOOK: both outputs asked for: BOOK may not be OUT_DIR,
+# nor inside it (--force replaces OUT_DIR whole).  Called before
+# tl_outdir and tl_outbook make anything, for it is bad usage.
+tl_outpair() {
+	_tp_o=$(tl_abs "$1") _tp_b=$(tl_abs "$2")
+	_tp_o=$(tl_real "${_tp_o%/}" 2>/dev/null) &&
+	    _tp_b=$(tl_real "$_tp_b" 2>/dev/null) || return 0
+	case $_tp_b in
+	"$_tp_o") usage_die "$2: named as both the workbook and OUT_DIR" ;;
+	"$_tp_o"/*) usage_die "$2: inside OUT_DIR, which is replaced whole" ;;
+	esac
+}
+
+# tl_outbook BOOK FORCE INPUT...: check the workbook BOOK before any
+# work, as tl_outdir checks OUT_DIR: its parent exists; an existing BOOK
+# needs FORCE=1 and may not be a directory or an input.  Then make the
+# directory it is written in, beside BOOK: TL_BOOKSTAGE.  TL_BOOK is
+# BOOK, absolute; TL_BOOKNAME as given, for messages.
+tl_outbook() {
+	_tb_book=$1 _tb_force=$2
+	shift 2
+	case $_tb_book in
+	'' | */) die "${_tb_book:-''}: not a workbook's name" ;;
+	esac
+	TL_BOOK=$(tl_abs "$_tb_book") TL_BOOKNAME=$_tb_book
+	_tb_parent=${TL_BOOK%/*}
+	[ -n "$_tb_parent" ] || _tb_parent=/
+	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"
+	if [ -e "$TL_BOOK" ] || [ -L "$TL_BOOK" ]; then
+		[ "$_tb_force" = 1 ] || die "$_tb_book: exists (use --force to replace it)"
+		[ ! -d "$TL_BOOK" ] || die "$_tb_book: exists and is a directory"
+		_tb_real=$(tl_real "$TL_BOOK") || _tb_real=$TL_BOOK
+		for _tb_in; do
+			[ "$(tl_real "$_tb_in" 2>/dev/null)" != "$_tb_real" ] ||
+				die "$_tb_book: is the input $_tb_in: not replaced"
+		done
+	fi
+	TL_BOOKSTAGE=$(mktemp -d -- "$_tb_parent/.$prog.XXXXXX" 2>/dev/null) ||
+		die "cannot make a temporary directory in $_tb_parent"
+	_tl_dirs="$_tl_dirs$TL_BOOKSTAGE$NL"
+}
+
+# tl_book_write HIDDEN TEXT FILE...: the workbook of the CSV files, one
+# sheet each (named as the file, cut to 31 characters), in order, into
+# TL_BOOKSTAGE; HIDDEN names the columns to hide and TEXT those written
+# as text (tl-xlsx(1) -H and -T: files, or empty for none).  tl-xlsx's
+# lines name the workbook as the user did; on a failure, one line (that
+# the disk is full, or tl-xlsx's; not libxlsxwriter's own), and exit 1.
+tl_book_write() {
+	_tw_h=$1 _tw_t=$2
+	shift 2
+	set -- -o "$TL_BOOKSTAGE/book.xlsx" -- "$@"
+	[ -z "$_tw_t" ] || set -- -T "$_tw_t" "$@"
+	[ -z "$_tw_h" ] || set -- -H "$_tw_h" "$@"
+	_tw_st=0
+	_tw_e=$(tl-xlsx "$@" 2>&1 >/dev/null) || _tw_st=1
+	if [ "$_tw_st" = 1 ]; then
+		tl_nospace "$TL_BOOKSTAGE" "$TL_BOOKNAME" && exit 1
+		_tw_e=$(printf '%s\n' "$_tw_e" | grep '^tl-xlsx: ')
+	fi
+	while :; do
+		case $_tw_e in
+		*"$TL_BOOKSTAGE/book.xlsx"*)
+			_tw_e=${_tw_e%%"$TL_BOOKSTAGE/book.xlsx"*}$TL_BOOKNAME${_tw_e#*"$TL_BOOKSTAGE/book.xlsx"} ;;
+		*) break ;;
+		esac
+	done
+	[ -z "$_tw_e" ] || printf '%s\n' "$_tw_e" >&2 2>/dev/null
+	[ "$_tw_st" = 0 ] || exit 1
+}
+
+# tl_book_publish: the workbook tl_book_write wrote becomes TL_BOOK, by
+# one rename: it appears complete or not at all.
+tl_book_publish() {
+	mv -f -T -- "$TL_BOOKSTAGE/book.xlsx" "$TL_BOOK" 2>/dev/null ||
+		die "cannot rename the workbook into $TL_BOOK"
 }
 
 # ---- signals and cleanup ----
@@ -649,7 +758,8 @@ tl_parse() {
 # health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
 # stage runs tl-parse on it itself, beside the first pass, and writes
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
-# alone and return 3.  TL_TREE_OPTS may add --python and --exact-time.
+# alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
+# --tracelens-compat.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
 	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||

@@ -21,19 +21,19 @@ usage() {
 usage: tl-ranks [-j N] [--sshlogin LOGIN] [--sshloginfile FILE] [--reports]
                 [--gpus-per-node N] [--agg-metrics M ...] [--all2allv-heatmap]
                 [--no-detailed-analysis] [--no-strict-metadata-check] [--force]
-                [--quiet]
+                [--quiet] [--tracelens-compat]
                 (--trace-dir DIR | --trace-pattern PAT |
                  --trace-glob GLOB [--rank-regex RE]) --world-size N
                 --output-csvs-dir OUT_DIR
        tl-ranks [options] OUT_DIR TRACE ...
-       tl-ranks --job RANK WORK_DIR TRACE [--reports]
+       tl-ranks --job RANK WORK_DIR TRACE [--reports [--tracelens-compat]]
        tl-ranks [options] --from WORK_DIR [--world-size N] OUT_DIR
 EOF
 	exit "$1"
 }
 
 # ---- options (TraceLens's snake_case names are aliases: tl_opt) ----
-jobs= ssh= reports=0 gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
+jobs= ssh= reports=0 compat= gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
 jobmode=0 jrank= jwork= jtrace= batch=
 while tl_opt "$@"; do
@@ -47,6 +47,8 @@ while tl_opt "$@"; do
 		tl_arg "$@"; ssh="$ssh $opt $(tl_quote "$optarg")" ;;
 	--reports) tl_noarg; reports=1 ;;
 	--quiet) tl_noarg; quiet=1 ;;
+	# (the per-rank reports': tl-report(1))
+	--tracelens-compat) tl_noarg; compat=--tracelens-compat ;;
 	--gpus-per-node) tl_arg posint "$@"; gpn=$optarg ;;
 	--agg-metrics)
 		# TraceLens's nargs="+": the words up to the next option
@@ -223,7 +225,7 @@ rankjob() {
 		rm -f "$jt/meta.t" "$jt/fail"
 		if [ "$reports" = 1 ]; then
 			mkdir -p "$work/ranks" || exit 1
-			TMPDIR=$_tmp tl-report --force "$trace" "$work/ranks/rank$r" || exit 1
+			TMPDIR=$_tmp tl-report --force $compat "$trace" "$work/ranks/rank$r" || exit 1
 		fi
 		mv "$jt" "$work/$r" || exit 1
 	) 2>"$work/$r.err"
@@ -265,7 +267,7 @@ runjobs() {
 	command -v parallel >/dev/null 2>&1 ||
 		die "GNU parallel is not installed (Debian: apt-get install parallel)"
 	_ropt= _bar=
-	[ "$reports" = 1 ] && _ropt=--reports
+	[ "$reports" = 1 ] && _ropt="--reports $compat"
 	[ "$quiet" = 0 ] && tl_tty && _bar=--bar
 	# the jobs' messages wait in WORK_DIR/RANK.err: a failure shows the
 	# lowest failed rank's, not the echoes of the jobs stopped after it

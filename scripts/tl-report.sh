@@ -1,33 +1,40 @@
 #!/bin/sh
 # See LICENSE file for copyright and license details.
 #
-# tl-report: TraceLens's perf report (one CSV per sheet) from a PyTorch
-# profiler trace.  See tl-report(1).
+# tl-report: TraceLens's perf report (one CSV per sheet, and/or a
+# workbook) from a PyTorch profiler trace.  See tl-report(1).
 #
 # This script reads the options, prepares the places and runs the
 # report's engine: the stages and sheets of scripts/report (one file
 # each, their functions in tl-report.stages), scheduled by the Makefile
 # made from them and from scripts/report/schedule (tl-report.mk), run
 # by GNU make in the work directory.  How they fit: tl-internals(7).
+# The workbook is written from the report's CSV files at the end
+# (tl-xlsx(1)), its sheets in TraceLens's order (the schedule's book
+# lines, TL_REPORT_BOOK), then tl's own.
 set -u
 case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
 tl_init tl-report 4M
 
 usage() {
 	cat <<EOF
-usage: tl-report [--force] [--quiet] [--exact-time] [--short-kernel-study]
+usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
+                 [--short-kernel-study]
                  [--short-kernel-threshold-us N] [--short-kernel-histogram-bins N]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
                  [--include-unlinked-kernels] [--no-coll-analysis]
                  [--no-kernel-summary] [--gpu-arch NAME|FILE]
-                 [--comparison TRACE2] TRACE OUT_DIR
+                 [--comparison TRACE2] [--output-xlsx FILE] TRACE [OUT_DIR]
 EOF
 	exit "$1"
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
-force=0 quiet=0 xflag= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-trace= out= cmp= arch=${TL_GPU_ARCH:-}
+force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
+trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
+# Called by TraceLens's name (make install-tracelens-names), its
+# defaults: no kernel_summary unless asked, outputs replaced.
+case ${0##*/} in TraceLens_*) ksum=0 force=1 ;; esac
 while tl_opt "$@"; do
 	case $opt in
 	--help | -h) usage 0 ;;
@@ -35,6 +42,7 @@ while tl_opt "$@"; do
 	--force) force=1 ;;
 	--quiet) quiet=1 ;;
 	--exact-time) xflag=-x ;;
+	--tracelens-compat) compat=--tracelens-compat ;;
 	--short-kernel-study) short=1 ;;
 	--short-kernel-threshold-us) tl_arg int "$@"; thresh=$optarg ;;
 	--short-kernel-histogram-bins) tl_arg posint "$@"; bins=$optarg ;;
@@ -46,6 +54,7 @@ while tl_opt "$@"; do
 	--no-kernel-summary) ksum=0 ;;
 	--profile-json-path) tl_arg "$@"; trace=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
+	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
 	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform) tl_arg "$@"; arch=$optarg ;;
 	--topk-ops | --topk-roofline-ops) tl_arg "$@" ;;	# no-ops in TraceLens too
 	--comparison | --comparison-json-path) tl_arg "$@"; cmp=$optarg ;;
@@ -56,14 +65,20 @@ done
 shift "$optn"
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
-[ $# -eq 0 ] && [ -n "$trace" ] && [ -n "$out" ] || usage 2 >&2
+[ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# No output named: TraceLens's workbook, beside the trace.
+[ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
 
 # ---- the places: the output beside OUT_DIR, the work in TMPDIR ----
 tl_input "$trace"
 [ -z "$cmp" ] || tl_input "$cmp"
-tl_outdir "$out" "$force" "$trace" ${cmp:+"$cmp"}
+[ -z "$out" ] || [ -z "$xlsx" ] || tl_outpair "$out" "$xlsx"
+[ -z "$out" ] || tl_outdir "$out" "$force" "$trace" ${cmp:+"$cmp"}
+[ -z "$xlsx" ] || tl_outbook "$xlsx" "$force" "$trace" ${cmp:+"$cmp"}
 tmpdir=${TMPDIR:-/tmp}
 tl_workdir
+# (a workbook alone: the report's CSV files in the work directory)
+[ -n "$out" ] || TL_STAGE=$TL_WORK
 mkdir -- "$TL_STAGE/report" "$TL_WORK/log" || die "cannot write in $TL_STAGE"
 tl_progress "$quiet"
 TL_REPORT=$TL_STAGE/report TL_LOG=$TL_WORK/log
@@ -95,7 +110,8 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q xflag "$xflag"; q short "$short"; q thresh "$thresh"; q bins "$bins"
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
-	q TL_TREE_OPTS "${TL_TREE_OPTS:-}"
+	q compat "$compat"
+	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
 # ---- the engine ----
@@ -114,7 +130,7 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	failed=
 	[ ! -s "$TL_LOG/FAILED" ] || read -r failed <"$TL_LOG/FAILED"
 	tl_nospace "$TL_WORK" "TMPDIR ($tmpdir)" && exit 1
-	tl_nospace "$TL_STAGE" "$out" && exit 1
+	[ -z "$out" ] || ! tl_nospace "$TL_STAGE" "$out" || exit 1
 	# Then the first stage that failed says why.
 	if [ -n "$failed" ]; then
 		tl_cat "$TL_LOG/$failed" >&2 2>/dev/null
@@ -129,6 +145,28 @@ for s in $TL_REPORT_ORDER; do
 	[ ! -s "$TL_LOG/$s" ] || tl_cat "$TL_LOG/$s" >&2 2>/dev/null
 done
 
-# ---- publish: OUT_DIR appears complete or not at all ----
-tl_publish "$TL_REPORT"
+# ---- publish: OUT_DIR and the workbook appear complete or not at all ----
+# (the workbook written first: when it fails, nothing is published)
+if [ -n "$xlsx" ]; then
+	# TraceLens's perf sheets hold their param: columns as text ('16',
+	# '0.0', 'None'), and coll_analysis its Process Group Name (the
+	# trace's string): so do they here, so that pandas reads them back
+	# as it reads TraceLens's.
+	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n' >"$TL_WORK/text" ||
+		die "cannot write in $TL_WORK"
+	set --
+	for s in $TL_REPORT_BOOK; do
+		[ ! -f "$TL_REPORT/$s.csv" ] || set -- "$@" "$TL_REPORT/$s.csv"
+	done
+	for f in "$TL_REPORT"/*.csv; do
+		[ -f "$f" ] || continue
+		s=${f##*/}
+		case " $TL_REPORT_BOOK " in *" ${s%.csv} "*) continue ;; esac
+		set -- "$@" "$f"
+	done
+	[ $# -gt 0 ] || die "$xlsx: no sheet to write"
+	tl_book_write '' "$TL_WORK/text" "$@"
+fi
+[ -z "$out" ] || tl_publish "$TL_REPORT"
+[ -z "$xlsx" ] || tl_book_publish
 exit 0

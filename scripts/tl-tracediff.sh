@@ -14,8 +14,9 @@ export TL_TREE_OPTS
 
 usage() {
 	cat <<EOF
-usage: tl-tracediff [--prune-non-gpu] [--force] [--quiet] TRACE1 TRACE2 OUT_DIR
-       tl-tracediff --records TRACE1 TRACE2 DIR
+usage: tl-tracediff [--prune-non-gpu] [--force] [--quiet] [--tracelens-compat]
+                    TRACE1 TRACE2 OUT_DIR
+       tl-tracediff --records [--tracelens-compat] TRACE1 TRACE2 DIR
 EOF
 	exit "$1"
 }
@@ -29,6 +30,8 @@ while tl_opt "$@"; do
 	--force) force=1 ;;
 	--quiet) quiet=1 ;;
 	--records) records=1 ;;
+	# (only what TraceLens reads: tl-tree(1))
+	--tracelens-compat) TL_TREE_OPTS=--tracelens-compat ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"

@@ -6,6 +6,6 @@
 # out: collected_kernels.tsv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 collected_kernels() {
-	st tl-pick -s -b -G gpuev.tsv -k collected_keys.tsv intervals.tsv \
+	st tl-pick -s -b -l -G gpuev.tsv -k collected_keys.tsv intervals.tsv \
 	    >collected_kernels.tsv; ok
 }

@@ -36,7 +36,7 @@ usage(FILE *fp)
 	    "                   [-R rank/world] [-o file]\n"
 	    "       tl-gentrace -r trace [-z] [-S size] [-n copies] "
 	    "[-o file]\n"
-	    "       tl-gentrace -w deep|samets|names:N [-o file]\n", fp);
+	    "       tl-gentrace -w deep|samets|names|swap:N [-o file]\n", fp);
 }
 
 /* xrealloc: tl_realloc of n elements of sz bytes, checked for overflow. */

@@ -12,6 +12,11 @@
  *   names:N   N cpu_ops one after the other, each of its own name and
  *             launching one kernel (memory that grows with the number
  *             of distinct names)
+ *   swap:N    N calls of aten::_foreach_add, each launching two kernels
+ *             of one name, the first short and the second long; in
+ *             every third call the kernel launched first runs second
+ *             (an op's kernels are in the order of their launches, not
+ *             of their runs: TraceLens pairs them across calls so)
  * The events are written in trace order, one per line; the bytes depend
  * on KIND and N alone.
  */
@@ -22,22 +27,30 @@
 #include "tl.h"
 #include "gentrace.h"
 
-/* A cudaLaunchKernel at ts, its kernel at kts, and their ac2g flow. */
+/* A launch at ts of a kernel that runs at kts for kdur. */
 static void
-launch(FILE *fp, long long id, long long ts, long long kts, const char *kname)
+launchd(FILE *fp, long long id, long long ts, long long kts, long long kdur,
+    const char *kname)
 {
 	fprintf(fp, ",\n{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
 	    "\"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": %lld, "
 	    "\"dur\": 1, \"args\": {\"correlation\": %lld}}", ts, id);
 	fprintf(fp, ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", "
-	    "\"pid\": 0, \"tid\": 7, \"ts\": %lld, \"dur\": 2, \"args\": "
+	    "\"pid\": 0, \"tid\": 7, \"ts\": %lld, \"dur\": %lld, \"args\": "
 	    "{\"correlation\": %lld, \"stream\": 7, \"device\": 0}}",
-	    kname, kts, id);
+	    kname, kts, kdur, id);
 	fprintf(fp, ",\n{\"ph\": \"s\", \"id\": %lld, \"pid\": 1, \"tid\": 1, "
 	    "\"ts\": %lld, \"cat\": \"ac2g\", \"name\": \"ac2g\"}", id, ts);
 	fprintf(fp, ",\n{\"ph\": \"f\", \"id\": %lld, \"pid\": 0, \"tid\": 7, "
 	    "\"ts\": %lld, \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}",
 	    id, kts);
+}
+
+/* A launch at ts of a kernel at kts (2 us), and their ac2g flow. */
+static void
+launch(FILE *fp, long long id, long long ts, long long kts, const char *kname)
+{
+	launchd(fp, id, ts, kts, 2, kname);
 }
 
 /* A cpu_op named name at ts for dur. */
@@ -59,7 +72,8 @@ worst_write(FILE *fp, const char *spec)
 	long long n, i;
 
 	if (colon == NULL || (strncmp(spec, "deep:", 5) != 0 &&
-	    strncmp(spec, "samets:", 7) != 0 && strncmp(spec, "names:", 6) != 0))
+	    strncmp(spec, "samets:", 7) != 0 && strncmp(spec, "names:", 6) != 0 &&
+	    strncmp(spec, "swap:", 5) != 0))
 		return -1;
 	n = tl_strtonum(colon + 1, 1, 100000000, "-w count");
 	/* A process name first: every trace of the set has one. */
@@ -81,6 +95,17 @@ worst_write(FILE *fp, const char *spec)
 			snprintf(name, sizeof(name), "custom::op_%lld", i);
 			cpuop(fp, name, i, 1000 + 10 * i, 8);
 			launch(fp, i + 1, 1000 + 10 * i + 2, 5000 + 10 * i, "k");
+		}
+	} else if (strncmp(spec, "swap:", 5) == 0) {
+		for (i = 0; i < n; i++) {
+			long long t = 1000 + 100 * i, k = 100000 + 100 * i;
+			int sw = i % 3 == 1;	/* the first launched runs second */
+
+			cpuop(fp, "aten::_foreach_add", i, t, 50);
+			launchd(fp, 2 * i + 1, t + 5, sw ? k + 40 : k,
+			    10 + i % 4, "foreach_kernel");
+			launchd(fp, 2 * i + 2, t + 10, sw ? k : k + 40,
+			    30 + i % 5, "foreach_kernel");
 		}
 	}
 	fputs("\n]}\n", fp);
