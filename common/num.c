@@ -13,8 +13,11 @@
 
 #include "tl.h"
 
-int
-num_us_to_ns(const char *s, size_t len, int64_t *ns)
+/*
+ * num_us_to_ns's general case: any number of digits, an exponent.
+ */
+static int
+us_to_ns_wide(const char *s, size_t len, int64_t *ns)
 {
 	const char *p = s, *end = s + len;
 	int neg = 0, ndig = 0, frac = 0, indot = 0, eneg = 0;
@@ -66,6 +69,57 @@ num_us_to_ns(const char *s, size_t len, int64_t *ns)
 	}
 	if (v > INT64_MAX)
 		return -1;
+	*ns = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+/*
+ * Every ts and dur of a trace is read here, most of them plain decimals
+ * of up to 18 digits (1736277483573523.123): those are done in 64 bits,
+ * the same value and the same refusals as us_to_ns_wide, which takes
+ * the others.
+ */
+int
+num_us_to_ns(const char *s, size_t len, int64_t *ns)
+{
+	static const uint64_t p10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+		100000000, 1000000000, 10000000000, 100000000000,
+		1000000000000, 10000000000000, 100000000000000,
+		1000000000000000, 10000000000000000, 100000000000000000,
+		1000000000000000000u
+	};
+	const char *p = s, *end = s + len;
+	int neg = 0, ndig = 0, frac = 0, indot = 0;
+	uint64_t v = 0, m;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	for (; p < end; p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (++ndig > 18)
+				return us_to_ns_wide(s, len, ns);
+			v = v * 10 + (uint64_t)(*p - '0');
+			frac += indot;
+		} else if (*p == '.' && !indot)
+			indot = 1;
+		else
+			return us_to_ns_wide(s, len, ns);
+	}
+	if (ndig == 0)
+		return -1;
+	/* value = v * 10^(3 - frac) ns, frac <= 18 */
+	if (frac <= 3) {
+		m = p10[3 - frac];
+		if (v > (uint64_t)INT64_MAX / m)
+			return -1;
+		v *= m;
+	} else {
+		m = p10[frac - 3];
+		if (v % m != 0)
+			return -1;
+		v /= m;
+	}
 	*ns = neg ? -(int64_t)v : (int64_t)v;
 	return 0;
 }

@@ -72,12 +72,13 @@ tl_init() {
 		{ echo "$prog: cannot find the directory of $0" >&2; exit 1; }
 	PATH=$TL_BIN:$PATH
 	export PATH TL_BIN
-	TL_SORT_MEM=${TL_SORT_MEM:-${2:-4M}}
-	export TL_SORT_MEM
-	case $TL_SORT_MEM in
-	*[!0-9bKMGTkmgt%]* | [!0-9]* | '') false ;;
+	# (our own default needs no sort to try it: a process less a run)
+	case ${TL_SORT_MEM:-} in
+	'' | "${2:-4M}") TL_SORT_MEM=${2:-4M} ;;
+	*[!0-9bKMGTkmgt%]* | [!0-9]*) false ;;
 	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
+	export TL_SORT_MEM
 	_tl_dirs= _tl_groups= _tl_painter=
 	trap tl_cleanup EXIT
 	trap 'tl_signal 130' INT
@@ -642,10 +643,19 @@ tl_stage() {
 	done
 	if [ "$_ts_st" = 0 ]; then
 		tl_step "$_ts_name" start
-		(set -u; "$_ts_name") 2>"$TL_LOG/$_ts_name"
+		# The function runs in this shell, which make started for the
+		# stage alone: a subshell would be a fork more, in each of the
+		# twenty stages.  ok's exit ends this shell, and the trap
+		# then does what a failure must.
+		trap '_tl_stage_failed; exit 1' EXIT
+		set -u
+		"$_ts_name" 2>"$TL_LOG/$_ts_name"
 		_ts_st=$?
+		set +u
+		trap - EXIT
 		[ ! -s "$TL_FAIL" ] || _ts_st=1
 		tl_step "$_ts_name" end
+		[ -z "${TL_STAGE_TIMES:-}" ] || _tl_account "$_ts_name"
 	fi
 	case $_ts_st in
 	0 | skip)
@@ -653,9 +663,37 @@ tl_stage() {
 		_tl_free "$_ts_name"
 		return 0 ;;
 	esac
+	_tl_stage_failed
+	return 1
+}
+
+# _tl_stage_failed: the stage _ts_name failed: the first to fail names
+# itself in TL_LOG/FAILED, and the whole run stops.
+_tl_stage_failed() {
 	(set -C; printf '%s\n' "$_ts_name" >"$TL_LOG/FAILED") 2>/dev/null
 	kill -TERM "-$TL_PGID" 2>/dev/null
-	return 1
+}
+
+# _tl_account STAGE: append to the file TL_STAGE_TIMES (set by who
+# measures, tests/bench/stages) what STAGE cost: NAME, user and system
+# seconds of its processes, the bytes they wrote to files (sort's
+# spills included), the bytes they wrote anywhere (pipes included), and
+# the user and system seconds of the runner's own shell (which ran the
+# function itself).  This shell ran the stage alone; the kernel adds a
+# child's CPU and I/O to its parent's when it is waited for.
+_tl_account() {
+	_ta_w=0 _ta_c=0
+	while read -r _ta_k _ta_v; do
+		case $_ta_k in
+		wchar:) _ta_c=$_ta_v ;;
+		write_bytes:) _ta_w=$_ta_v ;;
+		esac
+	done </proc/$$/io
+	# ($(times) would be a child's, which has none)
+	times >"$TL_LOG/$1.times" || return 0
+	{ read -r _ta_u _ta_s && read -r _ta_k _ta_v; } <"$TL_LOG/$1.times"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$_ta_k" "$_ta_v" \
+		"$_ta_w" "$_ta_c" "$_ta_u" "$_ta_s" >>"$TL_STAGE_TIMES"
 }
 
 # _tl_free STAGE: STAGE has ended: remove the files of TL_REPORT_FREE
@@ -843,6 +881,6 @@ _tl_tree_run() {
 	mv "$_tt_t/meta.tsv" "$_tt_out/meta.tsv" || return 1
 	{
 		printf 'fact\tcount\n'
-		cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
+		tl_cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
 	} >"$_tt_out/health.tsv" || return 1
 }

@@ -11,8 +11,10 @@
 # out: kernel_summary.csv
 # when: kernels=1 ksum=1
 kernel_summary() {
-	tk=$(st tl-aggregate 'npsum:dur' <kernels.tsv); ok
-	tk=${tk#*"$NL"}
+	# (through a file: a command substitution is a fork more)
+	st tl-aggregate 'npsum:dur' <kernels.tsv >kernel_total; ok
+	{ read -r tkh; read -r tk || tk=$tkh; } <kernel_total
+	tl_drop kernel_total
 	total=
 	[ ! -s gpu_total ] || read -r total <gpu_total
 	set -- 'Parent op category=t:pcat'

@@ -1,11 +1,6 @@
 # See LICENSE file for copyright and license details.
 # helpers: the functions two or more perf-model stages share.
 
-# perf_archopt: tl-roofline's --gpu-arch option, when there is a GPU spec.
-perf_archopt() {
-	[ -z "$arch" ] || printf '%s\n' "--gpu-arch=$arch"
-}
-
 # perf_kinfo: tag ts dur name stream gpu records on stdin (any order)
 # -> tag kt kd, one per tag: the busy time and kernel list (ts order).
 perf_kinfo() {
@@ -22,6 +17,11 @@ perf_kinfo() {
 # the input columns, the model columns), and the model columns of every
 # op to METRICS.
 perf_model() {
+	# tl-roofline's options: --gpu-arch with a GPU spec, --bwd for B
+	# (set here, not by command substitutions: each is a process)
+	_pm_arch= _pm_bwd=
+	[ -z "$arch" ] || _pm_arch=--gpu-arch=$arch
+	[ "$3" != B ] || _pm_bwd=--bwd
 	st awkt '
 	FILENAME == meta { if (FNR > 1) META[$1, $2, $3] = $4; next }
 	FNR == 1 {
@@ -54,7 +54,7 @@ perf_model() {
 	function name(pid, tid, k) { return ((pid, tid, k) in META) ? META[pid, tid, k] : "Unknown" }
 	' kind="$3" meta=meta.tsv kin="$2" an=annotations.tsv meta.tsv "$1" |
 	# (a model with no sheet, such as Triton's, is for unified_perf_summary only)
-	st tl-roofline $(perf_archopt) $([ "$3" = B ] && echo --bwd) --sheet-rows --metrics "$4"
+	st tl-roofline ${_pm_arch:+"$_pm_arch"} $_pm_bwd --sheet-rows --metrics "$4"
 }
 
 # PERF_HAS: awk's has(f, u): u is in the file f of UIDs, one a line,

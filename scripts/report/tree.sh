@@ -21,11 +21,15 @@ tree() {
 	for f in gpu ops intervals meta health sel; do
 		[ -f "$f.tsv" ] || { echo "$prog: tree stage wrote no $f.tsv" >&2; return 1; }
 	done
-	# (cat is tl-parse's third field)
-	cpu=$(grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" events.tsv)
+	# (cat is tl-parse's third field; through a file, not command
+	# substitutions: each of those is a fork of this shell more)
+	grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" events.tsv >tree.cpu
 	[ $? -le 1 ] || return 1
-	last=$(tail -n 1 events.tsv) || return 1
+	tail -n 1 events.tsv >tree.last || return 1
+	read -r cpu <tree.cpu
+	IFS= read -r last <tree.last
 	last=${last%%"$TAB"*}
+	tl_drop tree.cpu tree.last
 	# (in the background: freeing the pages takes a while, and no one
 	# waits for it)
 	tl_drop events.tsv &

@@ -13,8 +13,8 @@
 unified_perf_summary() {
 	tl_rows unified.tsv || return 0
 	hasm=$unified_metrics hasr=$unified_roofline
-	cmprows=0
-	[ "$comparison" != 1 ] || ! tl_rows comparison_rows.tsv || cmprows=1
+	cmprows=0 cf=
+	[ "$comparison" != 1 ] || ! tl_rows comparison_rows.tsv || cmprows=1 cf=comparison_rows.tsv
 	# pandas keeps an all-integer duration column integer
 	# (and its min and max as they are)
 	read -r fdur <unified_fdur
@@ -62,6 +62,6 @@ unified_perf_summary() {
 		while (cn != -1 && cn < NR - 1) cnext()
 		if (cn == NR - 1) print $0, cv[2], cv[3], cv[4], (cv[4] + 0 == 0 ? "" : cv[4]), cv[5], cv[6]
 		else print $0, "", "", "", "", "", ""
-	}' cf="$([ "$cmprows" = 0 ] || echo comparison_rows.tsv)" unified.tsv |
+	}' cf="$cf" unified.tsv |
 	st tl-sheet "$@" >"$R/unified_perf_summary.csv"; ok
 }
