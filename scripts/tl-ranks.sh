@@ -24,7 +24,7 @@ usage: tl-ranks [-j N] [--sshlogin LOGIN] [--sshloginfile FILE] [--reports]
                 [--quiet] [--tracelens-compat]
                 (--trace-dir DIR | --trace-pattern PAT |
                  --trace-glob GLOB [--rank-regex RE]) --world-size N
-                --output-csvs-dir OUT_DIR
+                [--output-csvs-dir OUT_DIR] [--output-xlsx-path FILE]
        tl-ranks [options] OUT_DIR TRACE ...
        tl-ranks --job RANK WORK_DIR TRACE [--reports [--tracelens-compat]]
        tl-ranks [options] --from WORK_DIR [--world-size N] OUT_DIR
@@ -75,7 +75,7 @@ while tl_opt "$@"; do
 	--rank-regex) tl_arg "$@"; rregex=$optarg ;;
 	--world-size) tl_arg posint "$@"; world=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
-	--output-xlsx-path) tl_arg "$@"; xlsx=$optarg ;;
+	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
 	--from) tl_arg "$@"; from=$optarg ;;
 	--job)	# one rank's job: RANK WORK_DIR TRACE
 		[ $# -ge 4 ] || usage_die "--job needs RANK WORK_DIR TRACE"
@@ -533,8 +533,6 @@ elif [ "$jobmode" = 2 ]; then
 	[ $# = 0 ] || usage 2 >&2
 	batchjob "$batch" "$jrank" "$jtrace" "$jwork"
 fi
-[ -z "$xlsx" ] ||
-	usage_die "--output_xlsx_path: tl writes no workbooks yet; use --output_csvs_dir"
 metrics=$(printf '%s\n' "$metrics" | tr , ' ')
 for _m in $metrics; do
 	[ -n "$(aggop "$_m")" ] ||
@@ -544,8 +542,20 @@ metrics=${metrics:-mean median min max}
 _src=0
 for _x in "$tdir" "$tpat" "$tglob" "$from"; do [ -n "$_x" ] && _src=$((_src + 1)); done
 [ "$_src" -le 1 ] || usage_die "give one of --trace_dir, --trace_pattern, --trace_glob and --from"
-# the operands: OUT_DIR unless --output_csvs_dir, then the traces
-if [ -z "$out" ]; then
+# No output named, the traces named by an option: TraceLens's workbook,
+# nccl_analysis_report.xlsx in the traces' folder.
+if [ -z "$out" ] && [ -z "$xlsx" ] && [ "$_src" = 1 ] && [ -z "$from" ] && [ $# = 0 ]; then
+	if [ -n "$tdir" ]; then
+		xlsx=${tdir%/}/nccl_analysis_report.xlsx
+	else
+		_d=${tpat:-$tglob}
+		case $_d in */*) _d=${_d%/*} ;; *) _d=. ;; esac
+		xlsx=${_d:-/}/nccl_analysis_report.xlsx
+	fi
+fi
+# the operands: OUT_DIR unless --output_csvs_dir (or, with the traces
+# named by an option, a workbook alone), then the traces
+if [ -z "$out" ] && { [ -z "$xlsx" ] || [ "$_src" = 0 ]; }; then
 	[ $# -ge 1 ] || usage 2 >&2
 	out=$1
 	shift
@@ -569,8 +579,13 @@ esac
 # ---- the places ----
 # (an OUT_DIR that is or holds an input is refused: the traces given,
 # or the folder that holds them)
-tl_outdir "$out" "$force" ${from:+"$from"} ${tdir:+"$tdir"} \
+# (a workbook alone: the report is made beside the workbook, where the
+# jobs on other machines see it too)
+[ -z "$out" ] || [ -z "$xlsx" ] || tl_outpair "$out" "$xlsx"
+[ -z "$out" ] || tl_outdir "$out" "$force" ${from:+"$from"} ${tdir:+"$tdir"} \
     ${tpat:+"${tpat%/*}"} ${tglob:+"${tglob%%[*?[]*}"} "$@"
+[ -z "$xlsx" ] || tl_outbook "$xlsx" "$force" "$@"
+[ -n "$out" ] || TL_STAGE=$TL_BOOKSTAGE
 R=$TL_STAGE/out
 mkdir -- "$R" || die "cannot write in $TL_STAGE"
 if [ -n "$from" ]; then
@@ -593,6 +608,24 @@ if [ "$reports" = 1 ]; then
 	ranktimeline || die "rank_gpu_timeline failed"
 fi
 
-# ---- publish: OUT_DIR appears complete or not at all ----
-tl_publish "$R"
+# ---- publish: OUT_DIR and the workbook appear complete or not at all ----
+# (the workbook written first: when it fails, nothing is published; its
+# sheets in TraceLens's order, then tl's own)
+if [ -n "$xlsx" ]; then
+	set --
+	for s in nccl_summary_implicit_sync nccl_summary_long nccl_summary_all2allv \
+	    nccl_all2allv_heatmap nccl_long nccl_implicit_sync nccl_all2allv \
+	    straggler_summary; do
+		[ ! -f "$R/$s.csv" ] || set -- "$@" "$R/$s.csv"
+	done
+	for f in "$R"/*.csv; do
+		[ -f "$f" ] || continue
+		case " $* " in *" $f "*) continue ;; esac
+		set -- "$@" "$f"
+	done
+	[ $# -gt 0 ] || die "$xlsx: no sheet to write"
+	tl_book_write '' '' "$@"
+fi
+[ -z "$out" ] || tl_publish "$R"
+[ -z "$xlsx" ] || tl_book_publish
 exit 0
