@@ -381,6 +381,27 @@ tl_book_write() {
 	[ "$_tw_st" = 0 ] || exit 1
 }
 
+# tl_book_dir HIDDEN TEXT DIR ORDER: tl_book_write of DIR's CSV files,
+# those of the sheets named in ORDER (words) first, in that order, as
+# TraceLens writes them, then the others (tl's own sheets).
+tl_book_dir() {
+	_tbd_h=$1 _tbd_t=$2 _tbd_d=$3 _tbd_o=$4
+	_tbd_w=
+	set --
+	for _tbd_s in $_tbd_o; do
+		_tbd_w="$_tbd_w $_tbd_s"
+		[ ! -f "$_tbd_d/$_tbd_s.csv" ] || set -- "$@" "$_tbd_d/$_tbd_s.csv"
+	done
+	for _tbd_f in "$_tbd_d"/*.csv; do
+		[ -f "$_tbd_f" ] || continue
+		_tbd_s=${_tbd_f##*/}
+		case "$_tbd_w " in *" ${_tbd_s%.csv} "*) continue ;; esac
+		set -- "$@" "$_tbd_f"
+	done
+	[ $# -gt 0 ] || die "$TL_BOOKNAME: no sheet to write"
+	tl_book_write "$_tbd_h" "$_tbd_t" "$@"
+}
+
 # tl_book_publish: the workbook tl_book_write wrote becomes TL_BOOK, by
 # one rename: it appears complete or not at all.
 tl_book_publish() {

@@ -612,19 +612,9 @@ fi
 # (the workbook written first: when it fails, nothing is published; its
 # sheets in TraceLens's order, then tl's own)
 if [ -n "$xlsx" ]; then
-	set --
-	for s in nccl_summary_implicit_sync nccl_summary_long nccl_summary_all2allv \
-	    nccl_all2allv_heatmap nccl_long nccl_implicit_sync nccl_all2allv \
-	    straggler_summary; do
-		[ ! -f "$R/$s.csv" ] || set -- "$@" "$R/$s.csv"
-	done
-	for f in "$R"/*.csv; do
-		[ -f "$f" ] || continue
-		case " $* " in *" $f "*) continue ;; esac
-		set -- "$@" "$f"
-	done
-	[ $# -gt 0 ] || die "$xlsx: no sheet to write"
-	tl_book_write '' '' "$@"
+	tl_book_dir '' '' "$R" "nccl_summary_implicit_sync nccl_summary_long
+	    nccl_summary_all2allv nccl_all2allv_heatmap nccl_long
+	    nccl_implicit_sync nccl_all2allv straggler_summary"
 fi
 [ -z "$out" ] || tl_publish "$R"
 [ -z "$xlsx" ] || tl_book_publish

@@ -171,18 +171,7 @@ if [ -n "$xlsx" ]; then
 	# as it reads TraceLens's.
 	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n' >"$TL_WORK/text" ||
 		die "cannot write in $TL_WORK"
-	set --
-	for s in $TL_REPORT_BOOK; do
-		[ ! -f "$TL_REPORT/$s.csv" ] || set -- "$@" "$TL_REPORT/$s.csv"
-	done
-	for f in "$TL_REPORT"/*.csv; do
-		[ -f "$f" ] || continue
-		s=${f##*/}
-		case " $TL_REPORT_BOOK " in *" ${s%.csv} "*) continue ;; esac
-		set -- "$@" "$f"
-	done
-	[ $# -gt 0 ] || die "$xlsx: no sheet to write"
-	tl_book_write '' "$TL_WORK/text" "$@"
+	tl_book_dir '' "$TL_WORK/text" "$TL_REPORT" "$TL_REPORT_BOOK"
 fi
 [ -z "$out" ] || tl_publish "$TL_REPORT"
 [ -z "$xlsx" ] || tl_book_publish
