@@ -847,10 +847,18 @@ tl_tree_stage() {
 _tl_tree_run() {
 	_tt_b=$1 _tt_t=$2 _tt_ev=$3 _tt_out=$4
 	shift 4
-	(cd "$_tt_t" && mkfifo q o t0 t g0 g w n) || return 1
 	# sort reads l after its standard input, when split has written it,
 	# but wants it to exist from the start
 	: >"$_tt_t/l" || return 1
+	_tt_p1= _tt_p2=
+	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
+		# (tl-tracediff's trees: no forward links, no overlap fact, five
+		# processes less: q and o are plain files no pass reads, w and
+		# ov empty)
+		(cd "$_tt_t" && mkfifo t0 t g0 g n) && : >"$_tt_t/w" &&
+			: >"$_tt_t/ov" || return 1
+	else
+	(cd "$_tt_t" && mkfifo q o t0 t g0 g w n) || return 1
 	# sequence numbers to forward links, GPU streams to overlaps (split
 	# opens q and o again by name: a sort that fails drains its fifo,
 	# so that the open finds a reader and split ends)
@@ -861,6 +869,7 @@ _tl_tree_run() {
 	{ tl_sort <"$_tt_t/o" || { : >"$_tt_t/fail.sort-o"; cat "$_tt_t/o" >/dev/null; }; } |
 		{ "$_tt_b" -m overlap || : >"$_tt_t/fail.overlap"; } >"$_tt_t/ov" &
 	_tt_p2=$!
+	fi
 	# tree records and launched events, sorted by UID for merge
 	{ tl_sort <"$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
 	_tt_p3=$!
@@ -895,7 +904,7 @@ _tl_tree_run() {
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running
-	wait "$_tt_p1" "$_tt_p2" "$_tt_p3" "$_tt_p4" "$_tt_p5"
+	wait $_tt_p1 $_tt_p2 "$_tt_p3" "$_tt_p4" "$_tt_p5"
 	for _tt_f in "$_tt_t"/fail.*; do
 		[ -e "$_tt_f" ] && return 1
 	done

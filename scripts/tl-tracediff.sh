@@ -8,9 +8,10 @@
 set -u
 case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
 tl_init tl-tracediff 4M
-# TraceDiff's trees have no python functions
-TL_TREE_OPTS=
-export TL_TREE_OPTS
+# TraceDiff's trees have no python functions; nothing here reads the
+# forward links or the overlap fact (tl_tree_stage's lean passes)
+TL_TREE_OPTS= TL_TREE_LEAN=1
+export TL_TREE_OPTS TL_TREE_LEAN
 
 usage() {
 	cat <<EOF
@@ -69,7 +70,9 @@ tl_progress "$quiet"
 # The tree stage of each trace (it runs tl-parse beside its first
 # pass) into $tmp/N, both at once, each in a process group of its own
 # (a signal ends them at once).
-mkdir "$tmp/1" "$tmp/2" || die "cannot write in $tmp"
+# (the records go into DIR at the end; the output is made beside it)
+if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
+mkdir "$tmp/1" "$tmp/2" "$R" || die "cannot make the work directories"
 tl_step trees start
 tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
@@ -87,42 +90,51 @@ done
 # nodes N: the node records of trace N (tl(7)), grouped by root (the
 # root column of ops.tsv and gpu.tsv) in TraceLens's root order: roots
 # ranked by their first cpu_root_nodes event in (ts, UID) order;
-# top-level trees with no cpu_op are left out.
+# top-level trees with no cpu_op are left out.  Six processes: one awk
+# reads both files once, writing the cpu roots (root, ts, UID) to
+# roots and the node records, their rank "~" for now, to n0; the
+# ranked roots then sort in front of their node records, and the next
+# awk gives each node its root's first (least) rank, leaving out those
+# of a root with none.
 nodes() {
 	_d=$tmp/$1
-	for _f in ops gpu; do
-		head -n 1 "$_d/$_f.tsv" | tr '\t' '\n' | grep -qx root || {
-			echo "$prog: tree of trace $1: $_f.tsv has no root column" >&2
-			return 1
+	awk -F'\t' -v OFS='\t' -v prog="$prog" -v n="$1" -v roots="$_d/roots" '
+	FNR == 1 {
+		delete c
+		for (i = 1; i <= NF; i++) c[$i] = i
+		if (!("root" in c)) {
+			f = FILENAME; sub(/.*\//, "", f)
+			printf "%s: tree of trace %s: %s has no root column\n", prog, n, f >"/dev/stderr"
+			exit 1
 		}
-	done
-	awk -F'\t' -v OFS='\t' '
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["cpu_root"] == 1 { print $c["root"], $c["ts"], $c["UID"] }
-	' "$_d/ops.tsv" | tl_sort -t "$TAB" -k2,2g -k3,3n |
-		awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
-		tl_sort -t "$TAB" -k1,1 -k2,2 |
-		awk -F'\t' 'NR == 1 || $1 "" != prev { print; prev = $1 "" }' >"$_d/ranks" || return 1
-	{
-		awk -F'\t' -v OFS='\t' '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $c["root"], $c["UID"], $c["parent"], $c["cat"], $c["name"],
+		gpu = FILENAME ~ /gpu\.tsv$/
+		next
+	}
+	!gpu {
+		if ($c["cpu_root"] == 1) print $c["root"], $c["ts"], $c["UID"] >roots
+		print $c["root"], "~", $c["UID"], $c["parent"], $c["cat"], $c["name"],
 		    $c["ts"], $c["dur"], $c["ngpu"], "", "", $c["Input Dims"],
-		    $c["Input type"], $c["Input Strides"], $c["Concrete Inputs"] }
-		' "$_d/ops.tsv"
-		awk -F'\t' -v OFS='\t' '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["linked"] == 1 && $c["root"] != "" {
-		    print $c["root"], $c["UID"], $c["runtime"], $c["cat"], $c["name"],
+		    $c["Input type"], $c["Input Strides"], $c["Concrete Inputs"]
+		next
+	}
+	$c["linked"] == 1 && $c["root"] != "" {
+		print $c["root"], "~", $c["UID"], $c["runtime"], $c["cat"], $c["name"],
 		    $c["ts"], $c["dur"], "", $c["cpu_op"], $c["cpu_op_name"],
 		    $c["Input Dims"], $c["Input type"], $c["Input Strides"],
-		    $c["Concrete Inputs"] }
-		' "$_d/gpu.tsv"
-	} | tl_sort -t "$TAB" -k1,1 >"$_d/n0" || return 1
+		    $c["Concrete Inputs"]
+	}' "$_d/ops.tsv" "$_d/gpu.tsv" >"$_d/n0" || return 1
+	: >>"$_d/roots" || return 1
 	tl_drop "$_d/ops.tsv" "$_d/gpu.tsv"
 	{
 		printf 'root\trank\tUID\tparent\tcat\tname\tts\tdur\tngpu\tcpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\tConcrete Inputs\n'
-		join -t "$TAB" "$_d/ranks" "$_d/n0" | tl_sort -t "$TAB" -k2,2
+		tl_sort -t "$TAB" -k2,2g -k3,3n "$_d/roots" |
+			awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
+			tl_sort -t "$TAB" -k1,1 -k2,2 - "$_d/n0" |
+			awk -F'\t' '
+			BEGIN { cur = "\t" }
+			$2 != "~" { if ($1 "" != cur) { cur = $1 ""; rank = $2 }; next }
+			$1 "" == cur { print $1 "\t" rank substr($0, length($1) + 3) }' |
+			tl_sort -t "$TAB" -k2,2
 	} >"$_d/nodes" || return 1
 	tl_drop "$_d/n0"
 }
@@ -132,17 +144,14 @@ wait $p1; s1=$?
 wait $p2; s2=$?
 [ $s1 = 0 ] && [ $s2 = 0 ] || die "cannot group the trees by root"
 # TraceLens's TraceDiff refuses these too (ValueError: no cpu_root_nodes)
-[ -s "$tmp/1/ranks" ] || die "$t1: no CPU ops: nothing to compare"
-[ -s "$tmp/2/ranks" ] || die "$t2: no CPU ops: nothing to compare"
+[ -s "$tmp/1/roots" ] || die "$t1: no CPU ops: nothing to compare"
+[ -s "$tmp/2/roots" ] || die "$t2: no CPU ops: nothing to compare"
 
 M=$tmp/merged
 tl_step merge start
 tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
 tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 
-# (the records go into DIR at the end; the output is made beside it)
-if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
-mkdir "$R" || die "cannot make $R"
 if [ "$records" = 0 ]; then
 	tl-lca -m tree $prune "$M" >"$R/merged_tree_output.txt" || exit 1
 fi
@@ -153,23 +162,48 @@ if [ "$records" = 1 ]; then
 fi
 tl_drop "$M"
 
-# Identical traces (TraceLens: trace1 rows equal trace2 rows, source
-# aside) keep only the trace1 rows, without the source column.
+# One pass over the rows (tl-lca's), for what follows:
+# - identical traces (TraceLens: trace1 rows equal trace2 rows, source
+#   aside) keep only the trace1 rows, without the source column: the
+#   rows of each side, without it, into s1 and s2, compared when their
+#   numbers are equal;
+# - pandas writes a column of numbers as floats when one of them is not
+#   a whole number (or is missing): which of kernel_time, busy_time and
+#   lowest_common_ancestor_id are all whole (wholecols);
+# - unless --records: the rows with the summary's key columns first,
+#   the last four of its twelve moved out (sum0); each row with an LCA
+#   as (LCA, row number, source, cpu_op, module parents) (l0); each
+#   row's (cpu_op, source, module parents) (m0).
 : >"$tmp/s1"; : >"$tmp/s2"
-awk -F'\t' -v OFS='\t' 'NR > 1 { f = $4 == "trace1" ? a : b; $4 = ""; print >f }' \
-	a="$tmp/s1" b="$tmp/s2" "$S" || die "cannot split the rows"
+_r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
+	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" -v mods="$tmp/m0" '
+	NR == 1 {
+		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
+		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
+		if (full) { print >sum; printf "" >lca; printf "" >mods }
+		next
+	}
+	{
+		for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0
+		if (full) {
+			print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
+			if ($12 != "") printf "%s\t%012d\t%s\t%s\t%s\n", $12, NR, $4, $2, $15 >lca
+			print $2 "\t" $4 "\t" $15 >mods
+		}
+		if ($4 == "trace1") { f = a; n1++ } else { f = b; n2++ }
+		$4 = ""
+		print >f
+	}
+	END {
+		printf "%d %d %d ", NR - 1, n1, n2
+		for (i in c) if (w[i]) printf "%s,", c[i]
+		print ""
+	}' "$S") || die "cannot read the rows"
+set -- $_r
+nrows=$1 wholecols=${4:-}
 ident=0
-[ -s "$tmp/s1" ] && cmp -s "$tmp/s1" "$tmp/s2" && ident=1
+[ "$2" -gt 0 ] && [ "$2" = "$3" ] && cmp -s "$tmp/s1" "$tmp/s2" && ident=1
 tl_drop "$tmp/s1" "$tmp/s2"
-nrows=$(($(wc -l <"$S") - 1))
-
-# pandas writes a column of numbers as floats when one of them is not a
-# whole number (or is missing): which of these columns are all whole?
-wholecols=$(awk -F'\t' '
-	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
-	    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }; next }
-	{ for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0 }
-	END { for (i in c) if (w[i]) printf "%s,", c[i] }' "$S") || die "cannot read the rows"
 
 # csv FILE: the records of FILE (tl-lca's) as pandas writes them: with
 # ident, the trace2 rows and the column named source left out; the
@@ -223,35 +257,19 @@ if [ "$nrows" -gt 0 ]; then
 
 	# the unique-args summary, in TraceLens's order (sum descending, then
 	# every column as a string)
-	{
-		head -n 1 "$S"
-		tail -n +2 "$S" | awk -F'\t' -v OFS='\t' '{
-			print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 }' |
-			tl_sort -s -t "$TAB" -k1,12 |
-			awk -F'\t' -v OFS='\t' '{
-			print $1, $2, $3, $4, $5, $6, $7, $8, $13, $9, $10, $14, $15, $11, $12 }'
-	} | tl-lca -m summary >"$tmp/sum0" || exit 1
-	{
-		head -n 1 "$tmp/sum0"
-		# one key for the columns before the sum: TAB sorts below any
-		# other byte of a field, so this is column by column
-		tail -n +2 "$tmp/sum0" | tl_sort -t "$TAB" -k15,15gr -k1,14
-	} >"$tmp/sum" || die "cannot sort the summary"
-	tl_drop "$tmp/sum0"
-
-	# cpu_op_map_traceN.json: from the summary before renaming, its
-	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2))
-	for n in 1 2; do
-		{ printf 'cpu_op\tkernel\n'
-		  awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
-		  tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
-			die "cannot write cpu_op_map_trace$n.json"
-	done
+	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" | awk -F'\t' -v OFS='\t' '
+		NR == 1 { print; next }
+		{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $9, $10, $14, $15, $11, $12 }' |
+		tl-lca -m summary >"$tmp/sum1" || exit 1
+	# one key for the columns before the sum: TAB sorts below any other
+	# byte of a field, so this is column by column
+	hsort -t "$TAB" -k15,15gr -k1,14 <"$tmp/sum1" >"$tmp/sum" ||
+		die "cannot sort the summary"
+	tl_drop "$tmp/sum0" "$tmp/sum1"
 
 	# The rename map: per LCA (in order of first row), its cpu_op names
 	# on each side (unique, in row order), paired as TraceLens pairs them.
-	awk -F'\t' 'NR > 1 && $12 != "" { printf "%s\t%012d\t%s\t%s\t%s\n", $12, NR, $4, $2, $15 }' "$S" |
-		tl_sort -t "$TAB" -k1,1 -k2,2 |
+	tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/l0" |
 		awk -F'\t' -v OFS='\t' '
 		function flush() {
 			if (have) print first, l1, l2
@@ -266,9 +284,16 @@ if [ "$nrows" -gt 0 ]; then
 		END { flush() }' | tl_sort -t "$TAB" -k1,1 >"$tmp/lcas" ||
 		die "cannot group the rows by LCA"
 	# module parents of each cpu_op: those of its last source (trace2 if any)
-	awk -F'\t' 'NR > 1 { print $2 "\t" $4 "\t" $15 }' "$S" | tl_sort -u >"$tmp/mods" ||
-		die "cannot list module parents"
-	awk -F'\t' '
+	tl_sort -u "$tmp/m0" >"$tmp/mods" || die "cannot list module parents"
+	tl_drop "$tmp/l0" "$tmp/m0"
+	# One awk: the rename map, from mods and lcas; then, over the
+	# summary: cpu_op_map_traceN's (cpu_op, kernel) pairs, before the
+	# renaming, into kN; the summary renamed (sum2); cpu_op_map's records
+	# (cm): per renamed cpu_op (in summary order), per source (trace1
+	# alone for identical traces, without the level), its kernels and
+	# module parents.
+	awk -F'\t' -v OFS='\t' -v ident="$ident" -v k1="$tmp/k1" -v k2="$tmp/k2" \
+	    -v cm="$tmp/cm" -v mods="$tmp/mods" -v lcas="$tmp/lcas" '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
 	function common(n1, n2,   c1, c2) {
@@ -282,12 +307,13 @@ if [ "$nrows" -gt 0 ]; then
 		}
 		return "\001"
 	}
+	BEGIN { printf "" >k1; printf "" >k2; printf "" >cm }
 	FILENAME == mods {
 		if ($1 != mname || $2 != msrc) { mname = $1; msrc = $2; nmod[$1] = 0 }
 		nmod[$1]++; mod[$1] = $3; next
 	}
-	$2 == "" || $3 == "" { next }
-	{
+	FILENAME == lcas {
+		if ($2 == "" || $3 == "") next
 		n1 = split($2, a1, "\001"); n2 = split($3, a2, "\001")
 		all = 1
 		for (i = 1; i <= n1; i++) if (!(a1[i] in vis)) all = 0
@@ -314,35 +340,41 @@ if [ "$nrows" -gt 0 ]; then
 				c = common(b1[i], a2[j])
 				if (c != "\001") { ren[b1[i]] = c; ren[a2[j]] = c; a2[j] = "\002"; break }
 			}
+		next
 	}
-	END { for (k in ren) print k "\t" ren[k] }
-	' mods="$tmp/mods" "$tmp/mods" "$tmp/lcas" >"$tmp/rename" || die "cannot build the rename map"
-	tl_drop "$tmp/lcas" "$tmp/mods"
-	awk -F'\t' -v OFS='\t' '
-	FILENAME == rn { ren[$1] = $2; next }
-	FNR > 1 { if ($3 in ren) $3 = ren[$3]; gsub(/ /, "", $13) }
-	{ print }' rn="$tmp/rename" "$tmp/rename" "$tmp/sum" >"$tmp/sum1" ||
-		die "cannot rename"
-	mv "$tmp/sum1" "$tmp/sum"
-	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
-		die "cannot write diff_stats_unique_args_summary.csv"
-
-	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
-	# (trace1 alone for identical traces, without the level), its sorted
-	# kernels and module parents (tl-json)
-	{ if [ "$ident" = 1 ]; then
-		printf 'pos\tcpu_op\tkind\tvalue\n'
-	  else
-		printf 'pos\tcpu_op\tsource\tkind\tvalue\n'
-	  fi
-	  awk -F'\t' -v OFS='\t' -v ident="$ident" '
-	  NR > 1 {
+	FNR == 1 { print; next }
+	{
+		if ($5 == "trace1") print $3 "\t" $1 >k1
+		else if ($5 == "trace2") print $3 "\t" $1 >k2
+		if ($3 in ren) $3 = ren[$3]
+		gsub(/ /, "", $13)
+		print
 		if (!($3 in pos)) pos[$3] = sprintf("%06d", ++np)
 		if (ident && $5 != "trace1") next
 		s = ident ? "" : $5 OFS
-		print pos[$3], $3, s "kernels", $1
-		print pos[$3], $3, s "nn_module_parents", $13
-	  }' "$tmp/sum" | tl_sort -u; } | cut -f 2- |
+		print pos[$3], $3, s "kernels", $1 >cm
+		print pos[$3], $3, s "nn_module_parents", $13 >cm
+	}' "$tmp/mods" "$tmp/lcas" "$tmp/sum" >"$tmp/sum2" ||
+		die "cannot rename"
+	tl_drop "$tmp/lcas" "$tmp/mods" "$tmp/sum"
+
+	# cpu_op_map_traceN.json: from the summary before renaming, its
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2))
+	for n in 1 2; do
+		{ printf 'cpu_op\tkernel\n'; tl_sort -u "$tmp/k$n"; } |
+			tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
+			die "cannot write cpu_op_map_trace$n.json"
+	done
+	csv "$tmp/sum2" >"$R/diff_stats_unique_args_summary.csv" ||
+		die "cannot write diff_stats_unique_args_summary.csv"
+
+	# cpu_op_map.json: cm's records, sorted (tl-json)
+	{ if [ "$ident" = 1 ]; then
+		printf 'cpu_op\tkind\tvalue\n'
+	  else
+		printf 'cpu_op\tsource\tkind\tvalue\n'
+	  fi
+	  tl_sort -u "$tmp/cm" | cut -f 2-; } |
 	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
