@@ -66,13 +66,14 @@ tl_workdir
 tmp=$TL_WORK
 tl_progress "$quiet"
 
+# (the records go into DIR at the end; the output is made beside it)
+if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
+mkdir "$tmp/1" "$tmp/2" "$R" || die "cannot make the work directories"
+
 # ---- trees ----
 # The tree stage of each trace (it runs tl-parse beside its first
 # pass) into $tmp/N, both at once, each in a process group of its own
 # (a signal ends them at once).
-# (the records go into DIR at the end; the output is made beside it)
-if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
-mkdir "$tmp/1" "$tmp/2" "$R" || die "cannot make the work directories"
 tl_step trees start
 tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
@@ -152,15 +153,18 @@ tl_step merge start
 tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
 tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 
+# (the tree beside the rows, on the other core: both read M; the
+# background jobs are waited for at the end)
+ptree=
 if [ "$records" = 0 ]; then
-	tl-lca -m tree $prune "$M" >"$R/merged_tree_output.txt" || exit 1
+	tl-lca -m tree $prune "$M" >"$R/merged_tree_output.txt" & ptree=$!
 fi
 S=$tmp/stats
 tl-lca "$M" >"$S" || exit 1
 if [ "$records" = 1 ]; then
 	tl-lca -m totals "$M" >"$R/lca_totals.tsv" || exit 1
+	tl_drop "$M"
 fi
-tl_drop "$M"
 
 # One pass over the rows (tl-lca's), for what follows:
 # - identical traces (TraceLens: trace1 rows equal trace2 rows, source
@@ -236,7 +240,11 @@ csv() {
 	fi
 }
 
-if [ "$nrows" -gt 0 ]; then
+pcsv=
+if [ "$nrows" -gt 0 ] && [ "$records" = 0 ]; then
+	{ csv "$S" >"$R/diff_stats.csv" ||
+		{ note "cannot write diff_stats.csv"; exit 1; }; } & pcsv=$!
+elif [ "$nrows" -gt 0 ]; then
 	csv "$S" >"$R/diff_stats.csv" || die "cannot write diff_stats.csv"
 fi
 # ---- for tl-report --comparison: the diff_stats sheet and the LCA totals ----
@@ -255,21 +263,11 @@ if [ "$records" = 1 ]; then
 fi
 if [ "$nrows" -gt 0 ]; then
 
-	# the unique-args summary, in TraceLens's order (sum descending, then
-	# every column as a string)
-	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" | awk -F'\t' -v OFS='\t' '
-		NR == 1 { print; next }
-		{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $9, $10, $14, $15, $11, $12 }' |
-		tl-lca -m summary >"$tmp/sum1" || exit 1
-	# one key for the columns before the sum: TAB sorts below any other
-	# byte of a field, so this is column by column
-	hsort -t "$TAB" -k15,15gr -k1,14 <"$tmp/sum1" >"$tmp/sum" ||
-		die "cannot sort the summary"
-	tl_drop "$tmp/sum0" "$tmp/sum1"
-
 	# The rename map: per LCA (in order of first row), its cpu_op names
-	# on each side (unique, in row order), paired as TraceLens pairs them.
-	tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/l0" |
+	# on each side (unique, in row order), paired as TraceLens pairs them;
+	# the module parents of each cpu_op: those of its last source
+	# (trace2 if any).  Meanwhile, the summary.
+	{ tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/l0" |
 		awk -F'\t' -v OFS='\t' '
 		function flush() {
 			if (have) print first, l1, l2
@@ -282,9 +280,23 @@ if [ "$nrows" -gt 0 ]; then
 			else l2 = l2 (l2 == "" ? "" : "\001") $4
 		}
 		END { flush() }' | tl_sort -t "$TAB" -k1,1 >"$tmp/lcas" ||
-		die "cannot group the rows by LCA"
-	# module parents of each cpu_op: those of its last source (trace2 if any)
-	tl_sort -u "$tmp/m0" >"$tmp/mods" || die "cannot list module parents"
+		{ note "cannot group the rows by LCA"; exit 1; }
+	  tl_sort -u "$tmp/m0" >"$tmp/mods" ||
+		{ note "cannot list module parents"; exit 1; }; } & plm=$!
+
+	# the unique-args summary, in TraceLens's order (sum descending, then
+	# every column as a string)
+	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" | awk -F'\t' -v OFS='\t' '
+		NR == 1 { print; next }
+		{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $9, $10, $14, $15, $11, $12 }' |
+		tl-lca -m summary >"$tmp/sum1" || exit 1
+	# one key for the columns before the sum: TAB sorts below any other
+	# byte of a field, so this is column by column
+	hsort -t "$TAB" -k15,15gr -k1,14 <"$tmp/sum1" >"$tmp/sum" ||
+		die "cannot sort the summary"
+	tl_drop "$tmp/sum0" "$tmp/sum1"
+
+	wait $plm || exit 1
 	tl_drop "$tmp/l0" "$tmp/m0"
 	# One awk: the rename map, from mods and lcas; then, over the
 	# summary: cpu_op_map_traceN's (cpu_op, kernel) pairs, before the
@@ -359,12 +371,12 @@ if [ "$nrows" -gt 0 ]; then
 	tl_drop "$tmp/lcas" "$tmp/mods" "$tmp/sum"
 
 	# cpu_op_map_traceN.json: from the summary before renaming, its
-	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2))
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
 	for n in 1 2; do
 		{ printf 'cpu_op\tkernel\n'; tl_sort -u "$tmp/k$n"; } |
 			tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
-			die "cannot write cpu_op_map_trace$n.json"
-	done
+			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
+	done & pmaps=$!
 	csv "$tmp/sum2" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
 
@@ -376,13 +388,17 @@ if [ "$nrows" -gt 0 ]; then
 	  fi
 	  tl_sort -u "$tmp/cm" | cut -f 2-; } |
 	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
+	wait $pmaps || exit 1
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
 		printf '{}' >"$R/$f.json" || die "cannot write $f.json"
 	done
 fi
-tl_drop "$S"
+for _p in $ptree $pcsv; do
+	wait "$_p" || exit 1
+done
+tl_drop "$M" "$S"
 tl_step merge end
 tl_progress_stop
 tl_publish "$R"
