@@ -780,7 +780,8 @@ tl_parse() {
 # stage runs tl-parse on it itself, beside the first pass, and writes
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
-# --tracelens-compat.
+# --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
+# passes of the forward links and of the overlap fact.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
 	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||
