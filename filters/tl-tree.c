@@ -437,8 +437,10 @@ lazy_width(const struct lazy *z)
 
 	if (p == NULL)
 		return n;
-	for (n++; (p = memchr(p, '\t', (size_t)(z->end - p))) != NULL; p++)
-		n++;
+	/* (a loop the compiler vectorises: a memchr call per field was a
+	 * fifth of split's time) */
+	for (n++; p < z->end; p++)
+		n += *p == '\t';
 	return n;
 }
 
