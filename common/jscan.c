@@ -1551,6 +1551,7 @@ jval_ssse3(char *out, const char *s, size_t n)
 	const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	char *w = out, *wend = out + 2 * n;
+	unsigned char pad[16];	/* the last bytes, blanks after them */
 	unsigned q, ws, in, keep, instr = 0;
 	__m128i v;
 	int m, b, k;
@@ -1562,8 +1563,21 @@ jval_ssse3(char *out, const char *s, size_t n)
 					shuf[m][k++] = (unsigned char)b;
 		made = 1;
 	}
-	while (end - p >= 16 && wend - w >= 16) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	for (;;) {
+		if (end - p >= 16 && wend - w >= 16) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		} else if (p < end && wend - w >= 16) {
+			/*
+			 * The last bytes, blanks after them: the value ends
+			 * outside strings, so the blanks go.  (The room is
+			 * there: w is at most n - (end - p) bytes in.)
+			 */
+			memset(pad, ' ', sizeof(pad));
+			memcpy(pad, p, (size_t)(end - p));
+			v = _mm_loadu_si128((const __m128i *)(const void *)pad);
+		} else {
+			break;
+		}
 		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, bslash)) != 0)
 			break;
 		q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
@@ -1586,6 +1600,8 @@ jval_ssse3(char *out, const char *s, size_t n)
 		    (const void *)shuf[keep >> 8])));
 		w += __builtin_popcount(keep >> 8);
 		instr = in >> 15;
+		if (end - p <= 16)
+			return (size_t)(w - out);
 		p += 16;
 	}
 	return (size_t)(jval_rest(w, wend, p, end, (int)instr) - out);
