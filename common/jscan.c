@@ -317,21 +317,21 @@ blockbits(struct blocks *st, classify_fn *classify, prefix_fn *prefix)
 }
 
 #ifdef __SSE2__
-static uint64_t
+static inline uint64_t
 index_sse2(struct blocks *st)
 {
 	return blockbits(st, cls_sse2, prefix_shift);
 }
 #endif
 
-static uint64_t
+static inline uint64_t
 index_scalar(struct blocks *st)
 {
 	return blockbits(st, cls_scalar, prefix_shift);
 }
 
 #ifdef HAVE_AVX2
-__attribute__((target(AVX2))) static uint64_t
+__attribute__((target(AVX2))) static inline uint64_t
 index_avx2(struct blocks *st)
 {
 	return blockbits(st, cls_avx2, prefix_clmul);
@@ -488,12 +488,11 @@ grow(struct jscan *s, size_t nmem)
  * end, or wrong somewhere); else just past the last event handed out,
  * before whatever follows it.
  */
-static size_t
-fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
-    int *atev)
+INLINE size_t
+fastscan(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev, index_fn *ix)
 {
 	struct blocks st;
-	index_fn *ix;
 	uint64_t bits = 0;	/* stops of the current block not yet taken */
 	size_t base = 0;	/* offset of the current block */
 	struct jmember *mem = s->mem, *m = NULL;	/* mem: s->mem, as it moves */
@@ -504,15 +503,6 @@ fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 	uint64_t lone;		/* surrogates alone in the event */
 	int d, esc, cur1, sret, top;
 
-	switch (s->mode) {
-#ifdef HAVE_AVX2
-	case JSCAN_AVX2: ix = index_avx2; break;
-#endif
-#ifdef __SSE2__
-	case JSCAN_SSE2: ix = index_sse2; break;
-#endif
-	default: ix = index_scalar; break;
-	}
 	st.t = t;
 	st.n = n;
 /* Classify afresh from offset at (inside a string or not). */
@@ -716,6 +706,51 @@ bail:
 	return ev;
 #undef NEXT
 #undef RESTART
+}
+
+/*
+ * fastscan made for each way of classifying, so that each calls its
+ * classifier directly, not through a pointer.
+ */
+#ifdef HAVE_AVX2
+__attribute__((target(AVX2))) static size_t
+fast_avx2(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	return fastscan(s, t, k, n, atev, index_avx2);
+}
+#endif
+
+#ifdef __SSE2__
+static size_t
+fast_sse2(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	return fastscan(s, t, k, n, atev, index_sse2);
+}
+#endif
+
+static size_t
+fast_scalar(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	return fastscan(s, t, k, n, atev, index_scalar);
+}
+
+/* fastscan in the scanner's mode. */
+static size_t
+fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	switch (s->mode) {
+#ifdef HAVE_AVX2
+	case JSCAN_AVX2: return fast_avx2(s, t, k, n, atev);
+#endif
+#ifdef __SSE2__
+	case JSCAN_SSE2: return fast_sse2(s, t, k, n, atev);
+#endif
+	default: return fast_scalar(s, t, k, n, atev);
+	}
 }
 
 #ifdef HAVE_AVX2
