@@ -172,6 +172,7 @@ struct blocks {
 	size_t b;		/* offset of the next block to classify */
 	uint64_t instr;		/* ~0: block b starts inside a string */
 	uint64_t other;		/* 1: the byte before block b is in a run */
+	unsigned char pad[64];	/* the last block, blanks after the text */
 };
 
 typedef uint64_t index_fn(struct blocks *);
@@ -293,17 +294,20 @@ prefix_clmul(uint64_t q)
 INLINE uint64_t
 blockbits(struct blocks *st, classify_fn *classify, prefix_fn *prefix)
 {
-	unsigned char pad[64];
 	struct raw r;
 	uint64_t in, other, bits;
 
 	if (st->n - st->b >= 64) {
 		classify(st->t + st->b, &r);
 	} else {
-		/* Blanks after the end: no stops, no carries. */
-		memcpy(pad, st->t + st->b, st->n - st->b);
-		memset(pad + (st->n - st->b), ' ', sizeof(pad) - (st->n - st->b));
-		classify(pad, &r);
+		/*
+		 * Blanks after the end: no stops, no carries.  (The pad is
+		 * st's, not this function's: no frame for a rare case.)
+		 */
+		memcpy(st->pad, st->t + st->b, st->n - st->b);
+		memset(st->pad + (st->n - st->b), ' ',
+		    sizeof(st->pad) - (st->n - st->b));
+		classify(st->pad, &r);
 	}
 	/* Inside strings: each quote flips, from the opening one on. */
 	in = prefix(r.q) ^ st->instr;
