@@ -476,6 +476,21 @@ fastlit(const unsigned char *t, size_t k, size_t n)
 	return k + len;
 }
 
+/* Where the key k[0..n) falls in s->want. */
+static inline size_t
+keyhash(const unsigned char *k, size_t n)
+{
+	return n == 0 ? 0 : (n * 31 + k[0] * 7 + k[n - 1]) % JSCAN_WANT;
+}
+
+void
+jscan_want(struct jscan *s, const char *key, size_t n)
+{
+	s->filter = 1;
+	if (key != NULL)
+		s->want[keyhash((const unsigned char *)key, n)] = 1;
+}
+
 /* A new member, zeroed, at the end of s->mem. */
 static struct jmember *
 grow(struct jscan *s, size_t nmem)
@@ -506,6 +521,7 @@ fastscan(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 	size_t ev = k, done = NONE, q, e, nmem;
 	uint64_t lone;		/* surrogates alone in the event */
 	int d, esc, cur1, sret, top;
+	int rec = 1;		/* the last key of the first two levels is recorded */
 
 	st.t = t;
 	st.n = n;
@@ -556,7 +572,12 @@ key:
 		goto strslow;
 	}
 keyend:
-	if (d <= 2) {
+	/*
+	 * A key of the second level that the caller does not want is
+	 * checked like any other but not recorded, nor is its value.
+	 */
+	if (d <= 2 && (rec = d == 1 || esc || !s->filter ||
+	    (s->want[keyhash(t + k + 1, q - k - 1)] & 1))) {
 		if (nmem == JSCAN_MAXMEMBERS)
 			goto bail;
 		if (nmem == s->memcap)
@@ -578,7 +599,7 @@ value:
 	NEXT(k);
 valuek:
 	/* A value of the event object, or of an object that is one of those. */
-	m = rl[d] ? &mem[nmem - 1] : NULL;
+	m = rl[d] & rec ? &mem[nmem - 1] : NULL;
 	switch (t[k]) {
 	case '{':
 	case '[':

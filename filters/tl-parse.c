@@ -746,6 +746,12 @@ decide(struct parse *ps, int kind)
 	}
 	if (kind == 'r')
 		rp_init(&ps->rp, maxevent, onrecord, ps);
+	/* Keys of args no field names: the scanner need not record them. */
+	if (kind == 'k') {
+		jscan_want(&ps->js, NULL, 0);
+		for (i = 0; i < nargkeys; i++)
+			jscan_want(&ps->js, argkeys[i].s, argkeys[i].len);
+	}
 }
 
 static void
