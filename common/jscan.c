@@ -290,6 +290,19 @@ prefix_clmul(uint64_t q)
 }
 #endif
 
+/*
+ * The last block, short, with blanks after the end: no stops, no
+ * carries.  Out of line, so that the classifiers that call it, once a
+ * text, need no frame.
+ */
+static __attribute__((noinline)) const unsigned char *
+padblock(struct blocks *st)
+{
+	memcpy(st->pad, st->t + st->b, st->n - st->b);
+	memset(st->pad + (st->n - st->b), ' ', sizeof(st->pad) - (st->n - st->b));
+	return st->pad;
+}
+
 /* The stops of the block at st->b, as bits; st->b moves past it. */
 INLINE uint64_t
 blockbits(struct blocks *st, classify_fn *classify, prefix_fn *prefix)
@@ -297,18 +310,7 @@ blockbits(struct blocks *st, classify_fn *classify, prefix_fn *prefix)
 	struct raw r;
 	uint64_t in, other, bits;
 
-	if (st->n - st->b >= 64) {
-		classify(st->t + st->b, &r);
-	} else {
-		/*
-		 * Blanks after the end: no stops, no carries.  (The pad is
-		 * st's, not this function's: no frame for a rare case.)
-		 */
-		memcpy(st->pad, st->t + st->b, st->n - st->b);
-		memset(st->pad + (st->n - st->b), ' ',
-		    sizeof(st->pad) - (st->n - st->b));
-		classify(st->pad, &r);
-	}
+	classify(st->n - st->b >= 64 ? st->t + st->b : padblock(st), &r);
 	/* Inside strings: each quote flips, from the opening one on. */
 	in = prefix(r.q) ^ st->instr;
 	other = ~(r.ws | r.op | r.q);
