@@ -21,7 +21,7 @@
 #if defined(__GNUC__) && defined(__x86_64__)
 #define HAVE_AVX2 1
 /* The instructions the AVX2 block scanner uses, all there since Haswell. */
-#define AVX2 "avx2,bmi,popcnt"
+#define AVX2 "avx2,bmi,popcnt,pclmul"
 #include <immintrin.h>
 #endif
 
@@ -153,6 +153,7 @@ struct raw {
 };
 
 typedef void classify_fn(const unsigned char *, struct raw *);
+typedef uint64_t prefix_fn(uint64_t);
 
 /*
  * The stops of a text, a 64-bit mask a block: the bytes where the byte
@@ -171,6 +172,7 @@ struct blocks {
 	size_t b;		/* offset of the next block to classify */
 	uint64_t instr;		/* ~0: block b starts inside a string */
 	uint64_t other;		/* 1: the byte before block b is in a run */
+	unsigned char pad[64];	/* the last block, blanks after the text */
 };
 
 typedef uint64_t index_fn(struct blocks *);
@@ -262,31 +264,55 @@ cls_avx2(const unsigned char *p, struct raw *r)
 }
 #endif
 
+/*
+ * Each bit the xor of itself and all bits below it: for the quotes of
+ * a block, the bytes from an opening quote up to its closing one.
+ */
+INLINE uint64_t
+prefix_shift(uint64_t q)
+{
+	q ^= q << 1;
+	q ^= q << 2;
+	q ^= q << 4;
+	q ^= q << 8;
+	q ^= q << 16;
+	q ^= q << 32;
+	return q;
+}
+
+#ifdef HAVE_AVX2
+/* The same as one carry-less multiply by all ones: no chain of 12 steps. */
+__attribute__((target(AVX2))) static inline uint64_t
+prefix_clmul(uint64_t q)
+{
+	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+	    _mm_set_epi64x(0, (long long)q), _mm_set1_epi8((char)0xff), 0));
+}
+#endif
+
+/*
+ * The last block, short, with blanks after the end: no stops, no
+ * carries.  Out of line, so that the classifiers that call it, once a
+ * text, need no frame.
+ */
+static __attribute__((noinline)) const unsigned char *
+padblock(struct blocks *st)
+{
+	memcpy(st->pad, st->t + st->b, st->n - st->b);
+	memset(st->pad + (st->n - st->b), ' ', sizeof(st->pad) - (st->n - st->b));
+	return st->pad;
+}
+
 /* The stops of the block at st->b, as bits; st->b moves past it. */
 INLINE uint64_t
-blockbits(struct blocks *st, classify_fn *classify)
+blockbits(struct blocks *st, classify_fn *classify, prefix_fn *prefix)
 {
-	unsigned char pad[64];
 	struct raw r;
 	uint64_t in, other, bits;
 
-	if (st->n - st->b >= 64) {
-		classify(st->t + st->b, &r);
-	} else {
-		/* Blanks after the end: no stops, no carries. */
-		memcpy(pad, st->t + st->b, st->n - st->b);
-		memset(pad + (st->n - st->b), ' ', sizeof(pad) - (st->n - st->b));
-		classify(pad, &r);
-	}
+	classify(st->n - st->b >= 64 ? st->t + st->b : padblock(st), &r);
 	/* Inside strings: each quote flips, from the opening one on. */
-	in = r.q;
-	in ^= in << 1;
-	in ^= in << 2;
-	in ^= in << 4;
-	in ^= in << 8;
-	in ^= in << 16;
-	in ^= in << 32;
-	in ^= st->instr;
+	in = prefix(r.q) ^ st->instr;
 	other = ~(r.ws | r.op | r.q);
 	bits = r.q | (~in & (r.op | (other & ~(other << 1 | st->other)))) |
 	    (in & r.sp);
@@ -297,24 +323,24 @@ blockbits(struct blocks *st, classify_fn *classify)
 }
 
 #ifdef __SSE2__
-static uint64_t
+static inline uint64_t
 index_sse2(struct blocks *st)
 {
-	return blockbits(st, cls_sse2);
+	return blockbits(st, cls_sse2, prefix_shift);
 }
 #endif
 
-static uint64_t
+static inline uint64_t
 index_scalar(struct blocks *st)
 {
-	return blockbits(st, cls_scalar);
+	return blockbits(st, cls_scalar, prefix_shift);
 }
 
 #ifdef HAVE_AVX2
-__attribute__((target(AVX2))) static uint64_t
+__attribute__((target(AVX2))) static inline uint64_t
 index_avx2(struct blocks *st)
 {
-	return blockbits(st, cls_avx2);
+	return blockbits(st, cls_avx2, prefix_clmul);
 }
 #endif
 
@@ -452,6 +478,21 @@ fastlit(const unsigned char *t, size_t k, size_t n)
 	return k + len;
 }
 
+/* Where the key k[0..n) falls in s->want. */
+static inline size_t
+keyhash(const unsigned char *k, size_t n)
+{
+	return n == 0 ? 0 : (n * 31 + k[0] * 7 + k[n - 1]) % JSCAN_WANT;
+}
+
+void
+jscan_want(struct jscan *s, const char *key, size_t n)
+{
+	s->filter = 1;
+	if (key != NULL)
+		s->want[keyhash((const unsigned char *)key, n)] = 1;
+}
+
 /* A new member, zeroed, at the end of s->mem. */
 static struct jmember *
 grow(struct jscan *s, size_t nmem)
@@ -468,12 +509,11 @@ grow(struct jscan *s, size_t nmem)
  * end, or wrong somewhere); else just past the last event handed out,
  * before whatever follows it.
  */
-static size_t
-fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
-    int *atev)
+INLINE size_t
+fastscan(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev, index_fn *ix)
 {
 	struct blocks st;
-	index_fn *ix;
 	uint64_t bits = 0;	/* stops of the current block not yet taken */
 	size_t base = 0;	/* offset of the current block */
 	struct jmember *mem = s->mem, *m = NULL;	/* mem: s->mem, as it moves */
@@ -483,16 +523,8 @@ fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
 	size_t ev = k, done = NONE, q, e, nmem;
 	uint64_t lone;		/* surrogates alone in the event */
 	int d, esc, cur1, sret, top;
+	int rec = 1;		/* the last key of the first two levels is recorded */
 
-	switch (s->mode) {
-#ifdef HAVE_AVX2
-	case JSCAN_AVX2: ix = index_avx2; break;
-#endif
-#ifdef __SSE2__
-	case JSCAN_SSE2: ix = index_sse2; break;
-#endif
-	default: ix = index_scalar; break;
-	}
 	st.t = t;
 	st.n = n;
 /* Classify afresh from offset at (inside a string or not). */
@@ -542,7 +574,12 @@ key:
 		goto strslow;
 	}
 keyend:
-	if (d <= 2) {
+	/*
+	 * A key of the second level that the caller does not want is
+	 * checked like any other but not recorded, nor is its value.
+	 */
+	if (d <= 2 && (rec = d == 1 || esc || !s->filter ||
+	    (s->want[keyhash(t + k + 1, q - k - 1)] & 1))) {
 		if (nmem == JSCAN_MAXMEMBERS)
 			goto bail;
 		if (nmem == s->memcap)
@@ -564,7 +601,7 @@ value:
 	NEXT(k);
 valuek:
 	/* A value of the event object, or of an object that is one of those. */
-	m = rl[d] ? &mem[nmem - 1] : NULL;
+	m = rl[d] & rec ? &mem[nmem - 1] : NULL;
 	switch (t[k]) {
 	case '{':
 	case '[':
@@ -698,12 +735,66 @@ bail:
 #undef RESTART
 }
 
+/*
+ * fastscan made for each way of classifying, so that each calls its
+ * classifier directly, not through a pointer.
+ */
+#ifdef HAVE_AVX2
+__attribute__((target(AVX2))) static size_t
+fast_avx2(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	return fastscan(s, t, k, n, atev, index_avx2);
+}
+#endif
+
+#ifdef __SSE2__
+static size_t
+fast_sse2(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	return fastscan(s, t, k, n, atev, index_sse2);
+}
+#endif
+
+static size_t
+fast_scalar(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	return fastscan(s, t, k, n, atev, index_scalar);
+}
+
+/* fastscan in the scanner's mode. */
+static size_t
+fastevents(struct jscan *s, const unsigned char *t, size_t k, size_t n,
+    int *atev)
+{
+	switch (s->mode) {
+#ifdef HAVE_AVX2
+	case JSCAN_AVX2: return fast_avx2(s, t, k, n, atev);
+#endif
+#ifdef __SSE2__
+	case JSCAN_SSE2: return fast_sse2(s, t, k, n, atev);
+#endif
+	default: return fast_scalar(s, t, k, n, atev);
+	}
+}
+
+#ifdef HAVE_AVX2
+/* Has this CPU every instruction of AVX2 (the macro)? */
+static int
+haveavx2(void)
+{
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+	    __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("pclmul");
+}
+#endif
+
 static int
 bestmode(void)
 {
 #ifdef HAVE_AVX2
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-	    __builtin_cpu_supports("popcnt"))
+	if (haveavx2())
 		return JSCAN_AVX2;
 #endif
 #ifdef __SSE2__
@@ -728,9 +819,7 @@ jscan_setmode(struct jscan *s, int mode)
 #endif
 	case JSCAN_AVX2:
 #ifdef HAVE_AVX2
-		if (__builtin_cpu_supports("avx2") &&
-		    __builtin_cpu_supports("bmi") &&
-		    __builtin_cpu_supports("popcnt"))
+		if (haveavx2())
 			break;
 #endif
 		return -1;
@@ -1551,6 +1640,7 @@ jval_ssse3(char *out, const char *s, size_t n)
 	const __m128i cr = _mm_set1_epi8('\r'), tab = _mm_set1_epi8('\t');
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	char *w = out, *wend = out + 2 * n;
+	unsigned char pad[16];	/* the last bytes, blanks after them */
 	unsigned q, ws, in, keep, instr = 0;
 	__m128i v;
 	int m, b, k;
@@ -1562,8 +1652,21 @@ jval_ssse3(char *out, const char *s, size_t n)
 					shuf[m][k++] = (unsigned char)b;
 		made = 1;
 	}
-	while (end - p >= 16 && wend - w >= 16) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	for (;;) {
+		if (end - p >= 16 && wend - w >= 16) {
+			v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		} else if (p < end && wend - w >= 16) {
+			/*
+			 * The last bytes, blanks after them: the value ends
+			 * outside strings, so the blanks go.  (The room is
+			 * there: w is at most n - (end - p) bytes in.)
+			 */
+			memset(pad, ' ', sizeof(pad));
+			memcpy(pad, p, (size_t)(end - p));
+			v = _mm_loadu_si128((const __m128i *)(const void *)pad);
+		} else {
+			break;
+		}
 		if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, bslash)) != 0)
 			break;
 		q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote));
@@ -1586,6 +1689,8 @@ jval_ssse3(char *out, const char *s, size_t n)
 		    (const void *)shuf[keep >> 8])));
 		w += __builtin_popcount(keep >> 8);
 		instr = in >> 15;
+		if (end - p <= 16)
+			return (size_t)(w - out);
 		p += 16;
 	}
 	return (size_t)(jval_rest(w, wend, p, end, (int)instr) - out);

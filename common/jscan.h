@@ -34,6 +34,7 @@
 #define JSCAN_MAXDEPTH 1024		/* deepest nesting accepted */
 #define JSCAN_MAXEVENT (64 << 20)	/* default largest event, bytes */
 #define JSCAN_MAXMEMBERS (1 << 20)	/* most keys recorded for one event */
+#define JSCAN_WANT 512			/* size of jscan.want */
 
 /* How events are scanned (jscan.mode; TL_JSCAN names them). */
 enum {
@@ -109,6 +110,8 @@ struct jscan {
 	char *evbuf;		/* an event that straddles chunks, owned */
 	size_t evlen;		/* bytes of it gathered so far */
 	size_t evcap;		/* allocated size of evbuf */
+	int filter;		/* record only the second-level keys in want */
+	unsigned char want[JSCAN_WANT];	/* 1: keys of this hash are wanted */
 	struct jmember *mem;	/* members of the current event, owned */
 	size_t nmem;		/* members recorded so far */
 	size_t memcap;		/* allocated size of mem */
@@ -130,6 +133,15 @@ struct jscan {
  * (bytes, scalar, sse2, avx2: for tests; a mode the CPU lacks is fatal).
  */
 void jscan_init(struct jscan *s, size_t maxevent, jscan_fn *fn, void *arg);
+/*
+ * Record the key k[0..n) of an object that is the value of an event's
+ * member; once this is called, the block scanner may leave out the
+ * others (and their values) from the members it hands out, whereas
+ * the byte scanner keeps them all.  Keys of the event object itself,
+ * and keys with escapes, are always there.  A null k wants none (yet).
+ * jscan_init forgets them.
+ */
+void jscan_want(struct jscan *s, const char *k, size_t n);
 /* Scan in mode (JSCAN_BYTES ...); -1 if this CPU cannot. */
 int jscan_setmode(struct jscan *s, int mode);
 /* Scan the next n bytes; 0, or -1 with s->err set. */

@@ -119,6 +119,13 @@ struct parse {
 	int lone;		/* M_LONE, ... for lone surrogates */
 	int **slot;		/* per field: its member (top, arg, value, uid) */
 	int hasvalue;		/* some field is value */
+	int fewfields;		/* at most 64 fields: the bit masks below work */
+	uint64_t topbits[NTOP];	/* the fields each top-level key fills */
+	uint64_t *argbits;	/* the fields each argkey fills */
+	uint64_t argall;	/* the fields of every argkey */
+	uint64_t uidbits;	/* the UID fields, always there */
+	uint64_t valuebits;	/* the value fields */
+	uint64_t lonebits;	/* the lone surrogates fields */
 	char uidtext[24];	/* the last UID written, in decimal */
 	size_t uidlen;		/* its length; 0 before the first */
 	uint64_t uidnum;	/* its value */
@@ -240,6 +247,34 @@ keyhash(const char *k, size_t n)
 	    (unsigned char)k[n - 1]) % LEN(argidx);
 }
 
+/*
+ * Are a[0..n) and b[0..n) the same?  Keys are short: 8 bytes at a time
+ * inline, the last 8 overlapping, beat a call of memcmp.
+ */
+static inline int
+samekey(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+
+	if (n < 8) {
+		while (n > 0 && *a == *b) {
+			a++;
+			b++;
+			n--;
+		}
+		return n == 0;
+	}
+	for (; n > 8; n -= 8, a += 8, b += 8) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
 /* The argkey named k[0..n), or -1; most keys of args are none. */
 static int
 findarg(const char *k, size_t n)
@@ -247,7 +282,7 @@ findarg(const char *k, size_t n)
 	int i;
 
 	for (i = argidx[keyhash(k, n)]; i >= 0; i = argkeys[i].next)
-		if (argkeys[i].len == n && memcmp(argkeys[i].s, k, n) == 0)
+		if (argkeys[i].len == n && samekey(argkeys[i].s, k, n))
 			return i;
 	return -1;
 }
@@ -487,16 +522,66 @@ putuid(struct parse *ps, char *w, uint64_t n)
 	return w + ps->uidlen;
 }
 
+/*
+ * Write field i of the event at w, nothing if it is missing; w has the
+ * room onevent reserves.
+ */
+static inline __attribute__((always_inline)) char *
+putfield(struct parse *ps, char *w, const char *ev, size_t len,
+    const struct jmember *m, size_t i)
+{
+	const struct jmember *f;
+	int idx;
+
+	if ((idx = *ps->slot[i]) >= 0) {
+		f = &m[idx];
+		if (f->type == '{' || f->type == '[') {
+			w += jval_tsv(w, ev + f->val, f->vallen);
+		} else if (f->esc & JM_VALESC) {
+			w += jstr_tsv(w, ev + f->val, f->vallen);
+		} else if (f->esc & JM_VALEXP) {
+			w = plain(ps, w, ev + f->val, f->vallen, i);
+		} else {
+			/* No escapes: no byte that tl(7) escapes. */
+			copy(w, ev + f->val, f->vallen, len - f->val);
+			w += f->vallen;
+		}
+	} else if (idx == -1) {
+		/* missing: the most common */
+	} else if (idx == M_UID) {
+		w = putuid(ps, w, ps->js.nevent);
+	} else if (ps->js.nlone > ps->js.lone0) {
+		w = putu64(w, ps->js.nlone - ps->js.lone0);
+	}
+	return w;
+}
+
+/* n tabs at w, which has room for 16 bytes more. */
+static inline char *
+tabs(char *w, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i tab = _mm_set1_epi8('\t');
+	size_t i;
+
+	for (i = 0; i < n; i += 16)
+		_mm_storeu_si128((__m128i *)(void *)(w + i), tab);
+#else
+	memset(w, '\t', n);
+#endif
+	return w + n;
+}
+
 /* Find the fields of one event and write its record. */
 static void
 onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
     size_t nm)
 {
 	struct parse *ps = arg;
-	const struct jmember *f;
 	const char *k;
-	size_t i, n;
+	size_t i, j, n;
 	int idx, args = -1;
+	uint64_t have = ps->uidbits;	/* the fields there, if few */
 	char *w;
 
 	for (i = 0; i < NTOP; i++)
@@ -515,21 +600,27 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 			if (idx < 0)
 				continue;
 			ps->top[idx] = (int)i;
+			have |= ps->topbits[idx];
 			if (idx == K_ARGS && m[i].type == '{') {
 				args = (int)i;
 				for (n = 0; n < nargkeys; n++)
 					ps->arg[n] = -1;
+				have &= ~ps->argall;
 			}
 		} else if (m[i].parent == args && nargkeys > 0) {
 			k = text(ps, ev, m[i].key, m[i].keylen,
 			    m[i].esc & JM_KEYESC, &n);
-			if ((idx = findarg(k, n)) >= 0)
+			if ((idx = findarg(k, n)) >= 0) {
 				ps->arg[idx] = (int)i;
+				have |= ps->argbits[idx];
+			}
 		}
 	}
-	if (ps->top[K_ARGS] != args)
+	if (ps->top[K_ARGS] != args) {
 		for (i = 0; i < nargkeys; i++)
 			ps->arg[i] = -1;
+		have &= ~ps->argall;
+	}
 	if ((idx = ps->top[K_CAT]) >= 0 && m[idx].type == '"' &&
 	    (ev[m[idx].val] == 'k' || ev[m[idx].val] == 'g' ||
 	    (m[idx].esc & JM_VALESC)))
@@ -545,32 +636,29 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	/*
 	 * Room for the record: values come from the event and escapes at
 	 * most double them; no member is in more than maxref fields; copy
-	 * writes up to 16 bytes past a value.
+	 * writes up to 16 bytes past a value, tabs() 16 past the tabs.
 	 */
-	ps->room = nfields + 24 + 16 + 2 * len * maxref;
+	ps->room = nfields + 24 + 32 + 2 * len * maxref;
 	w = oroom(&ps->out, ps->room);
-	for (i = 0; i < nfields; i++) {
-		if ((idx = *ps->slot[i]) >= 0) {
-			f = &m[idx];
-			if (f->type == '{' || f->type == '[') {
-				w += jval_tsv(w, ev + f->val, f->vallen);
-			} else if (f->esc & JM_VALESC) {
-				w += jstr_tsv(w, ev + f->val, f->vallen);
-			} else if (f->esc & JM_VALEXP) {
-				w = plain(ps, w, ev + f->val, f->vallen, i);
-			} else {
-				/* No escapes: no byte that tl(7) escapes. */
-				copy(w, ev + f->val, f->vallen, len - f->val);
-				w += f->vallen;
-			}
-		} else if (idx == -1) {
-			/* missing: the most common */
-		} else if (idx == M_UID) {
-			w = putuid(ps, w, ps->js.nevent);
-		} else if (ps->js.nlone > ps->js.lone0) {
-			w = putu64(w, ps->js.nlone - ps->js.lone0);
+	if (ps->fewfields) {
+		/* Only the fields there, tabs for the runs of missing ones. */
+		if (ps->value >= 0)
+			have |= ps->valuebits;
+		if (ps->js.nlone > ps->js.lone0)
+			have |= ps->lonebits;
+		for (i = 0; have != 0; i = j + 1) {
+			j = (size_t)__builtin_ctzll(have);
+			have &= have - 1;
+			w = tabs(w, j - i);
+			w = putfield(ps, w, ev, len, m, j);
+			*w++ = '\t';
 		}
-		*w++ = '\t';
+		w = tabs(w, nfields - i);
+	} else {
+		for (i = 0; i < nfields; i++) {
+			w = putfield(ps, w, ev, len, m, i);
+			*w++ = '\t';
+		}
 	}
 	w[-1] = '\n';
 	ps->out.len = (size_t)(w - ps->out.b);
@@ -658,6 +746,12 @@ decide(struct parse *ps, int kind)
 	}
 	if (kind == 'r')
 		rp_init(&ps->rp, maxevent, onrecord, ps);
+	/* Keys of args no field names: the scanner need not record them. */
+	if (kind == 'k') {
+		jscan_want(&ps->js, NULL, 0);
+		for (i = 0; i < nargkeys; i++)
+			jscan_want(&ps->js, argkeys[i].s, argkeys[i].len);
+	}
 }
 
 static void
@@ -1187,6 +1281,7 @@ opentraces(int argc, char *argv[])
 static void
 parseinit(struct parse *ps)
 {
+	uint64_t bit;
 	size_t i;
 
 	ps->arg = tl_calloc(nargkeys + 1, sizeof(*ps->arg));
@@ -1206,6 +1301,22 @@ parseinit(struct parse *ps)
 			ps->slot[i] = &ps->uid;
 		ps->hasvalue |= fields[i].kind == F_VALUE;
 	}
+	ps->argbits = tl_calloc(nargkeys + 1, sizeof(*ps->argbits));
+	if ((ps->fewfields = nfields <= 64)) {
+		for (i = 0; i < nfields; i++) {
+			bit = (uint64_t)1 << i;
+			switch (fields[i].kind) {
+			case F_UID: ps->uidbits |= bit; break;
+			case F_TOP: ps->topbits[fields[i].idx] |= bit; break;
+			case F_ARG:
+				ps->argbits[fields[i].idx] |= bit;
+				ps->argall |= bit;
+				break;
+			case F_VALUE: ps->valuebits |= bit; break;
+			default: ps->lonebits |= bit; break;
+			}
+		}
+	}
 }
 
 static void
@@ -1219,6 +1330,7 @@ parsefree(struct parse *ps)
 	free(ps->out.b);
 	free(ps->arg);
 	free(ps->slot);
+	free(ps->argbits);
 	free(ps->key);
 }
 

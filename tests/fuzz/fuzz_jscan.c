@@ -14,6 +14,8 @@
  * - jstr_tsv and jval_tsv stay within their stated room, write no raw
  *   TAB, LF, CR or NUL, and rec_unescape gives back the decoded string
  *   or the compact JSON text;
+ * - with keys wanted (jscan_want), in every mode, the members of the
+ *   event object and the wanted ones below it are the same as without;
  * and runs it all again with a 40-byte event limit.
  */
 #include <stdint.h>
@@ -32,6 +34,7 @@
 /* What one scan produced. */
 struct result {
 	uint64_t hash;		/* FNV-1a over events and members */
+	uint64_t fhash[2];	/* ... and the members wanted() with 0 or all wantkeys */
 	uint64_t nevent;	/* events handed out */
 	const char *err;	/* error message, or NULL */
 	uint64_t erroff;	/* its byte offset */
@@ -43,6 +46,10 @@ struct result {
 };
 
 static struct jscan *scanning;	/* the scanner that calls onevent */
+static int filtering;		/* it was told 0 wantkeys (1) or all (2) */
+
+/* Keys the filtered scans want (some in the dictionary). */
+static const char *const wantkeys[] = { "a", "name", "External id" };
 
 #define CHECK(c) do { if (!(c)) { \
 	fprintf(stderr, "fuzz_jscan: %s:%d: check failed: %s\n", \
@@ -139,6 +146,42 @@ render(const char *ev, const struct jmember *m)
 	free(y);
 }
 
+/*
+ * Is member i one a filtered scan must hand out, told the first nwant
+ * wantkeys?  (Others may come too: they are skipped.)
+ */
+static int
+wanted(const char *ev, const struct jmember *m, size_t i, size_t nwant)
+{
+	size_t k;
+
+	if (m[i].parent < 0 || (m[i].esc & JM_KEYESC))
+		return 1;
+	for (k = 0; k < nwant; k++)
+		if (m[i].keylen == strlen(wantkeys[k]) &&
+		    memcmp(ev + m[i].key, wantkeys[k], m[i].keylen) == 0)
+			return 1;
+	return 0;
+}
+
+/* Hash the members wanted, parents by their key (indices shift). */
+static uint64_t
+fhash(uint64_t h, const char *ev, size_t len, const struct jmember *m,
+    size_t nm, size_t nwant)
+{
+	struct jmember c;
+	size_t i;
+
+	for (i = 0; i < nm; i++) {
+		if (!wanted(ev, m, i, nwant))
+			continue;
+		c = m[i];
+		c.parent = c.parent < 0 ? -1 : (int)m[c.parent].key;
+		h = fnv(h, &c, sizeof(c));
+	}
+	return fnv(h, ev, len);
+}
+
 /* The scanner's callback: check the event against jsmn, hash it. */
 static void
 onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
@@ -152,6 +195,15 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	uint64_t lone;
 	int n, i, j, k, top;
 
+	r->fhash[0] = fhash(r->fhash[0], ev, len, m, nm, 0);
+	r->fhash[1] = fhash(r->fhash[1], ev, len, m, nm, LEN(wantkeys));
+	if (filtering) {
+		/* Some keys left out: the unfiltered scans check the rest. */
+		for (mi = 0; mi < nm; mi++)
+			CHECK(mi == 0 || m[mi].parent < (int)mi);
+		r->nevent++;
+		return;
+	}
 	if (cap == 0)
 		cap = 64;
 	if (t == NULL)
@@ -191,16 +243,22 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 /* Scan data in chunks of size chunk, or of varying sizes when 0. */
 static void
 scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
-    size_t chunk, int mode)
+    size_t chunk, int mode, int filter)
 {
 	static struct jscan s;
 	size_t off, n;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
-	r->hash = 14695981039346656037ULL;
+	r->hash = r->fhash[0] = r->fhash[1] = 14695981039346656037ULL;
 	jscan_init(&s, maxevent, onevent, r);
 	scanning = &s;
+	filtering = filter;
+	if (filter) {
+		jscan_want(&s, NULL, 0);
+		for (n = 0; n < LEN(wantkeys) && filter > 1; n++)
+			jscan_want(&s, wantkeys[n], strlen(wantkeys[n]));
+	}
 	if (mode != 0)
 		CHECK(jscan_setmode(&s, mode) == 0);
 	for (off = 0; off < size && rc == 0; off += n) {
@@ -229,7 +287,10 @@ scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
 static void
 same(const struct result *a, const struct result *b)
 {
-	CHECK(a->hash == b->hash);
+	/* b's scan was the last: filtering is its */
+	CHECK(filtering == 2 || a->fhash[0] == b->fhash[0]);
+	CHECK(filtering == 1 || a->fhash[1] == b->fhash[1]);
+	CHECK(filtering || a->hash == b->hash);
 	CHECK(a->nevent == b->nevent);
 	CHECK((a->err == NULL) == (b->err == NULL));
 	CHECK(a->err == NULL || strcmp(a->err, b->err) == 0);
@@ -254,18 +315,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, j;
 
 	for (i = 0; i < LEN(limits); i++) {
-		scan(&whole, data, size, limits[i], size ? size : 1, 0);
-		scan(&part, data, size, limits[i], 0, 0);
+		scan(&whole, data, size, limits[i], size ? size : 1, 0, 0);
+		scan(&part, data, size, limits[i], 0, 0, 0);
 		same(&whole, &part);
 		if (size <= 4096) {
-			scan(&part, data, size, limits[i], 1, 0);
+			scan(&part, data, size, limits[i], 1, 0, 0);
 			same(&whole, &part);
 		}
 		for (j = 0; j < LEN(modes); j++) {
 			if (jscan_setmode(&probe, modes[j]) < 0)
 				continue;
 			scan(&part, data, size, limits[i], size ? size : 1,
-			    modes[j]);
+			    modes[j], 0);
+			same(&whole, &part);
+			/* Keys wanted, or none: whole and in chunks. */
+			scan(&part, data, size, limits[i], size ? size : 1,
+			    modes[j], 2);
+			same(&whole, &part);
+			scan(&part, data, size, limits[i], 0, modes[j], 1);
 			same(&whole, &part);
 		}
 	}
