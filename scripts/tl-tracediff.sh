@@ -318,11 +318,31 @@ if [ "$nrows" -gt 0 ]; then
 	END { for (k in ren) print k "\t" ren[k] }
 	' mods="$tmp/mods" "$tmp/mods" "$tmp/lcas" >"$tmp/rename" || die "cannot build the rename map"
 	tl_drop "$tmp/lcas" "$tmp/mods"
-	awk -F'\t' -v OFS='\t' '
-	FILENAME == rn { ren[$1] = $2; next }
-	FNR > 1 { if ($3 in ren) $3 = ren[$3]; gsub(/ /, "", $13) }
-	{ print }' rn="$tmp/rename" "$tmp/rename" "$tmp/sum" >"$tmp/sum1" ||
-		die "cannot rename"
+	# renamed: the rows (numbered) by cpu_op, merged with the renames by
+	# name, then in their order again (no table of the names); the
+	# module parents without spaces
+	tl_sort -t "$TAB" -k1,1 "$tmp/rename" >"$tmp/ren" || die "cannot sort the renames"
+	tl_drop "$tmp/rename"
+	{
+		head -n 1 "$tmp/sum"
+		tail -n +2 "$tmp/sum" | awk '{ printf "%012d\t%s\n", NR, $0 }' |
+		tl_sort -s -t "$TAB" -k4,4 |
+		awk -F'\t' -v OFS='\t' '
+		function rnext(   i) {
+			if ((getline rl <rf) > 0) {
+				i = index(rl, "\t"); rk = substr(rl, 1, i - 1); rv = substr(rl, i + 1)
+			} else reof = 1
+		}
+		NR == 1 { rnext() }
+		{
+			n = $4 ""
+			while (!reof && (rk "") < n) rnext()
+			if (!reof && (rk "") == n) $4 = rv
+			gsub(/ /, "", $14)
+			print
+		}' rf="$tmp/ren" | tl_sort -t "$TAB" -k1,1 | cut -f 2-
+	} >"$tmp/sum1" || die "cannot rename"
+	tl_drop "$tmp/ren"
 	mv "$tmp/sum1" "$tmp/sum"
 	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
@@ -335,14 +355,19 @@ if [ "$nrows" -gt 0 ]; then
 	  else
 		printf 'pos\tcpu_op\tsource\tkind\tvalue\n'
 	  fi
+	  # (each cpu_op numbered by its first row: its rows by name, then
+	  # by row, give it; no table of the names)
+	  awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum" |
+	  tl_sort -t "$TAB" -k1,1 -k2,2 |
 	  awk -F'\t' -v OFS='\t' -v ident="$ident" '
-	  NR > 1 {
-		if (!($3 in pos)) pos[$3] = sprintf("%06d", ++np)
-		if (ident && $5 != "trace1") next
-		s = ident ? "" : $5 OFS
-		print pos[$3], $3, s "kernels", $1
-		print pos[$3], $3, s "nn_module_parents", $13
-	  }' "$tmp/sum" | tl_sort -u; } | cut -f 2- |
+	  {
+		n = $1 ""
+		if (NR == 1 || n != pn) { pos = $2; pn = n }
+		if (ident && $3 != "trace1") next
+		s = ident ? "" : $3 OFS
+		print pos, $1, s "kernels", $4
+		print pos, $1, s "nn_module_parents", $5
+	  }' | tl_sort -u; } | cut -f 2- |
 	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
