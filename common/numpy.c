@@ -182,11 +182,11 @@ lt(double a, double b)
 	return a < b || (b != b && a == a);
 }
 
-#define SWAP(a, b) do { size_t t_ = (a); (a) = (b); (b) = t_; } while (0)
+#define SWAP(a, b) do { uint32_t t_ = (a); (a) = (b); (b) = t_; } while (0)
 
 /* Sift tmp down from a[i] in the heap a[1..n] (numpy's inner loop). */
 static void
-sift(const double *v, size_t *a, size_t i, size_t n, size_t tmp)
+sift(const double *v, uint32_t *a, size_t i, size_t n, uint32_t tmp)
 {
 	size_t j;
 
@@ -204,9 +204,10 @@ sift(const double *v, size_t *a, size_t i, size_t n, size_t tmp)
 }
 
 static void
-aheapsort(const double *v, size_t *tosort, size_t n)
+aheapsort(const double *v, uint32_t *tosort, size_t n)
 {
-	size_t *a = tosort - 1, l, tmp;
+	uint32_t *a = tosort - 1, tmp;
+	size_t l;
 
 	for (l = n >> 1; l > 0; --l)
 		sift(v, a, l, n, a[l]);
@@ -219,11 +220,11 @@ aheapsort(const double *v, size_t *tosort, size_t n)
 }
 
 void
-np_argsort(const double *v, size_t *tosort, size_t num)
+np_argsort(const double *v, uint32_t *tosort, size_t num)
 {
-	size_t *pl = tosort, *pr = tosort + num - 1;
-	size_t *stack[QS_STACK], **sptr = stack;
-	size_t *pm, *pi, *pj, *pk, vi;
+	uint32_t *pl = tosort, *pr = tosort + num - 1;
+	uint32_t *stack[QS_STACK], **sptr = stack;
+	uint32_t *pm, *pi, *pj, *pk, vi;
 	int depth[QS_STACK], *psdepth = depth, cdepth = 0;
 	size_t u = num;
 	double vp;
@@ -294,31 +295,29 @@ pop:
 }
 
 void
-pd_order(const double *v, size_t n, int desc, size_t *ord)
+pd_order(const double *v, size_t n, int desc, uint32_t *ord)
 {
-	double *nv = tl_calloc(n ? n : 1, sizeof(*nv));
-	size_t *idx = tl_calloc(n ? n : 1, sizeof(*idx));
-	size_t *t = tl_calloc(n ? n : 1, sizeof(*t));
-	size_t i, m = 0, k = 0;
+	size_t i, m = 0, k;
 
-	/* the rows that are not NaN, reversed when descending */
+	if (n > UINT32_MAX)
+		tl_die("%zu rows: more than 2^32 - 1 to order", n);
+	/*
+	 * the rows that are not NaN, reversed when descending, then the
+	 * NaN rows; numpy sorts a compacted copy of the values with an
+	 * identity index, but comparing v[ord[i]] makes the same
+	 * comparisons and swaps without the copy
+	 */
 	for (i = 0; i < n; i++)
 		if (v[i] == v[i])
-			idx[m++] = i;
+			ord[m++] = (uint32_t)i;
+	for (i = 0, k = m; i < n; i++)
+		if (v[i] != v[i])
+			ord[k++] = (uint32_t)i;
 	if (desc)
 		for (i = 0; i < m / 2; i++)
-			SWAP(idx[i], idx[m - 1 - i]);
-	for (i = 0; i < m; i++) {
-		nv[i] = v[idx[i]];
-		t[i] = i;
-	}
-	np_argsort(nv, t, m);
-	for (i = 0; i < m; i++)
-		ord[k++] = idx[t[desc ? m - 1 - i : i]];
-	for (i = 0; i < n; i++)
-		if (v[i] != v[i])
-			ord[k++] = i;
-	free(nv);
-	free(idx);
-	free(t);
+			SWAP(ord[i], ord[m - 1 - i]);
+	np_argsort(v, ord, m);
+	if (desc)
+		for (i = 0; i < m / 2; i++)
+			SWAP(ord[i], ord[m - 1 - i]);
 }

@@ -17,17 +17,21 @@
 #define NUMPY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define NP_BLOCK 8192	/* values numpy sums pairwise at a time */
 
-/* numpy's argsort(kind="quicksort") of v: permutes idx[0..n) in place. */
-void np_argsort(const double *v, size_t *idx, size_t n);
+/*
+ * numpy's argsort(kind="quicksort") of v: permutes idx[0..n) in place,
+ * comparing v[idx[i]] (4 bytes a row: the indices are 32-bit).
+ */
+void np_argsort(const double *v, uint32_t *idx, size_t n);
 /*
  * pandas' nargsort: ord[0..n) receives the row numbers of v[0..n) in
  * sort_values order, ascending or descending (desc), NaN rows last in
- * their own order.
+ * their own order.  No memory beyond ord; n < 2^32, or it dies.
  */
-void pd_order(const double *v, size_t n, int desc, size_t *ord);
+void pd_order(const double *v, size_t n, int desc, uint32_t *ord);
 
 /* np.sum of a[0..n). */
 double np_sum(const double *a, size_t n);

@@ -85,10 +85,10 @@ struct op {
 	int *listc;		/* list: member columns */
 	/* group state */
 	size_t n;		/* values counted */
-	double sum, comp;	/* Kahan sum and compensation (pandas) */
+	double sum, comp;	/* Kahan sum and compensation (pandas); npsum: the full blocks' */
 	double mean, m2;	/* Welford mean and sum of squares (pandas var) */
-	double *vals;		/* median: values, owned */
-	size_t nvals, capvals;	/* median: used, allocated */
+	double *vals;		/* median: values; npsum: a block's; owned */
+	size_t nvals, capvals;	/* median, npsum: used, allocated */
 	double ext;		/* min/max: extreme value; ptp: the largest */
 	double lo;		/* ptp: the least value */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
@@ -744,8 +744,20 @@ opadd(struct op *o, struct rec_reader *r)
 		o->mean += (d - old) / (double)o->n;
 		o->m2 += (d - o->mean) * (d - old);
 		break;
-	case OP_MEDIAN:
 	case OP_NPSUM:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		/* np.sum adds block after block: one block held at a time */
+		if (o->nvals == NP_BLOCK) {
+			o->sum += np_sum(o->vals, o->nvals);
+			o->nvals = 0;
+		}
+		tl_grow((void **)&o->vals, &o->capvals, o->nvals + 1,
+		    sizeof(*o->vals));
+		o->vals[o->nvals++] = d;
+		break;
+	case OP_MEDIAN:
 		if (len == 0)
 			break;
 		d = getnum(o, s, len, r);
@@ -917,7 +929,9 @@ opput(FILE *fp, struct op *o)
 			putnum(fp, median(o->vals, o->nvals));
 		break;
 	case OP_NPSUM:
-		putnum(fp, np_sum(o->vals, o->nvals));
+		/* (np_sum of a block is 0.0 plus its pairwise sum: as the
+		 * running sum is never -0.0, the total is np.sum's) */
+		putnum(fp, o->sum + np_sum(o->vals, o->nvals));
 		break;
 	case OP_PTP:
 		if (o->n > 0)

@@ -1645,7 +1645,8 @@ straggler(const struct layout *L, const struct np_cols *sums,
 		"num_collectives", "total_nccl_dur_us", "node_id"
 	};
 	double *tot, *mean, *dur, *key;
-	size_t *ord, i, n = L->n, k;
+	uint32_t *ord;
+	size_t i, n = L->n, k;
 	long *rk, r;
 	int allint = 1, durint, *colint;
 	FILE *fp;
@@ -1902,7 +1903,8 @@ a2asheet(void)
 	struct buf tmp = {0};
 	double *tot = NULL, d;
 	off_t *off = NULL, o;
-	size_t *ord, ntot = 0, cap = 0, ocap = 0, ngen, i, k, nsc;
+	uint32_t *ord;
+	size_t ntot = 0, cap = 0, ocap = 0, ngen, i, k, nsc;
 	int node, gcol[LEN(sumcols)];
 	FILE *in, *out = NULL, *sum;
 
@@ -2062,7 +2064,8 @@ tocsv(void)
 	struct buf tmp = {0};
 	double *key = NULL, d;
 	off_t *off = NULL;
-	size_t *ord, n = 0, cap = 0, ocap = 0, i, nf, lcap = 0;
+	uint32_t *ord;
+	size_t n = 0, cap = 0, ocap = 0, i, nf, lcap = 0;
 	int *divc, *intc, scol = -1;
 	char num[40], *line = NULL;
 	ssize_t got;

@@ -13,9 +13,14 @@
  * Rows come out in input order, or with -s in TraceLens's descending
  * order of an expression.  Ordering and the percentage columns need
  * every row's value before the first row is written: the first pass
- * keeps, per row, the line's offset and the few numbers it needs, and
- * the second reads the rows again by offset (from a copy in TMPDIR
- * when the input is a pipe).  The text of the rows is never held.
+ * keeps, per row, the few numbers it needs (the sort value, the
+ * distinct percentage values), and the second reads the rows again
+ * (from a copy in TMPDIR when the input is a pipe), in order or, with
+ * -s, each by its offset.  The text of the rows is never held.  What
+ * grows with the rows, as it must for numpy's order of ties, which no
+ * external sort can give: with -s, 12 bytes a row (the sort value,
+ * then the offset, and a 32-bit row number), and 8 bytes a row per
+ * distinct percentage expression.
  */
 #include <errno.h>
 #include <math.h>
@@ -66,8 +71,9 @@ struct var {
 
 /* What the first pass keeps of each row. */
 struct rows {
-	off_t *off;		/* offset of each row's line, owned */
 	double *key;		/* -s: each row's sort value, owned */
+	off_t *off;		/* -s: each row's offset, owned, once sorted */
+	FILE *offs;		/* -s: the offsets, written as the rows come */
 	double *val;		/* the pct values, npct per row, owned */
 	size_t n;		/* rows */
 	size_t cap;		/* allocated */
@@ -389,23 +395,35 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 /* ---- the sheet ---- */
 
 /*
- * pandas' sum of the rows' value j in the output order: NaN counts as
- * 0 (skipna), and np.sum adds the rest (numpy.h).
+ * pandas' sums of the rows' values in the output order, into tot:
+ * NaN counts as 0 (skipna), and np.sum adds the rest (numpy.h), fed
+ * a row at a time.
  */
-static double
-pctsum(const struct rows *rw, const size_t *ord, size_t npct, int j)
+static void
+pcttotals(const struct rows *rw, const uint32_t *ord, size_t npct, double *tot)
 {
-	double *a = tl_calloc(rw->n + 1, sizeof(*a)), s;
-	size_t i;
+	struct np_cols c;
+	double *v = tl_calloc(npct + 1, sizeof(*v));
+	size_t i, j, k;
 
-	for (i = 0; i < rw->n; i++) {
-		a[i] = rw->val[(ord ? ord[i] : i) * npct + (size_t)j];
-		if (isnan(a[i]))
-			a[i] = 0;
+	if (rw->n == 0) {
+		free(v);
+		return;
 	}
-	s = np_sum(a, rw->n);
-	free(a);
-	return s;
+	np_cols_init(&c, npct, rw->n);
+	for (i = 0; i < rw->n; i++) {
+		k = ord ? ord[i] : i;
+		for (j = 0; j < npct; j++) {
+			v[j] = rw->val[k * npct + j];
+			if (isnan(v[j]))
+				v[j] = 0;
+		}
+		np_cols_row(&c, v);
+	}
+	for (j = 0; j < npct; j++)
+		tot[j] = np_cols_sum(&c, j);
+	np_cols_free(&c);
+	free(v);
 }
 
 /*
@@ -487,8 +505,8 @@ onepass(struct rec_reader *r, FILE *out, struct col *cols, int ncols,
 }
 
 /*
- * The first pass: each row's offset, sort value and pct values; with
- * Eflag, which columns are full.
+ * The first pass: each row's sort value and pct values, its offset to
+ * a temporary file (-s); with Eflag, which columns are full.
  */
 static void
 firstpass(struct reread *rr, struct rows *rw, struct col *cols, int ncols,
@@ -503,13 +521,18 @@ firstpass(struct reread *rr, struct rows *rw, struct col *cols, int ncols,
 	while (rr_next(rr, &off)) {
 		if (rw->n == rw->cap) {
 			rw->cap = rw->cap ? 2 * rw->cap : 1024;
-			rw->off = tl_realloc(rw->off, rw->cap * sizeof(*rw->off));
-			rw->key = tl_realloc(rw->key, rw->cap * sizeof(*rw->key));
-			rw->val = tl_realloc(rw->val,
-			    rw->cap * ((size_t)npct + 1) * sizeof(*rw->val));
+			if (skey)
+				rw->key = tl_realloc(rw->key,
+				    rw->cap * sizeof(*rw->key));
+			if (npct)
+				rw->val = tl_realloc(rw->val,
+				    rw->cap * (size_t)npct * sizeof(*rw->val));
 		}
-		rw->off[rw->n] = off;
-		rw->key[rw->n] = skey ? eval(skey, r) : 0;
+		if (skey) {
+			rw->key[rw->n] = eval(skey, r);
+			if (fwrite(&off, sizeof(off), 1, rw->offs) != 1)
+				tl_die("%s: temporary file: write error:", r->name);
+		}
 		for (c = 0; c < ncols; c++)
 			if (cols[c].pct >= 0)
 				rw->val[rw->n * (size_t)npct + (size_t)cols[c].pct] =
@@ -527,25 +550,28 @@ firstpass(struct reread *rr, struct rows *rw, struct col *cols, int ncols,
 	free(cum);
 }
 
-/* The second pass: the rows in order, each read again at its offset. */
+/*
+ * The second pass: the rows in order (ord, with their offsets; else
+ * as they came), each read again.
+ */
 static void
-secondpass(struct reread *rr, const struct rows *rw, const size_t *ord,
+secondpass(struct reread *rr, const struct rows *rw, const uint32_t *ord,
     FILE *out, struct col *cols, int ncols, int npct, size_t limit, int Eflag)
 {
 	struct buf b = {0};
 	size_t i, k;
 	double *tot, *cum;
-	int c;
+	off_t next = 0;
 
 	tot = tl_calloc((size_t)npct + 1, sizeof(*tot));
 	cum = tl_calloc((size_t)ncols + 1, sizeof(*cum));
-	for (c = 0; c < ncols; c++)
-		if (cols[c].pct >= 0)
-			tot[cols[c].pct] = pctsum(rw, ord, (size_t)npct, cols[c].pct);
+	if (npct)
+		pcttotals(rw, ord, (size_t)npct, tot);
 	header(out, cols, ncols, Eflag);
 	for (i = 0; i < rw->n && i < limit; i++) {
 		k = ord ? ord[i] : i;
-		rr_read(rr, rw->off[k], k + 2);
+		rr_read(rr, ord ? rw->off[k] : next, k + 2);
+		next += (off_t)rr->r->curlen + 1;
 		buf_reset(&b);
 		buf_adds(&b, "");
 		row(&b, cols, ncols, rr->r, rw->val + k * (size_t)npct, tot, cum, Eflag);
@@ -565,7 +591,8 @@ main(int argc, char *argv[])
 	struct expr *skey = NULL;
 	const char *sarg = NULL, *eq;
 	struct reread rr;
-	size_t *ord = NULL, limit = (size_t)-1;
+	uint32_t *ord = NULL;
+	size_t limit = (size_t)-1;
 	const char **xnames = NULL;
 	int c, ncols, npct = 0, Eflag = 0, Aflag = 0, nx = 0;
 
@@ -613,8 +640,16 @@ main(int argc, char *argv[])
 	cols = tl_calloc((size_t)ncols + 1, sizeof(*cols));
 	for (c = 0; c < ncols; c++) {
 		colparse(&cols[c], argv[c]);
-		if (cols[c].fmt == FMT_PCT || cols[c].fmt == FMT_CUM)
-			cols[c].pct = npct++;
+		if (cols[c].fmt == FMT_PCT || cols[c].fmt == FMT_CUM) {
+			/* (columns of one expression share its values) */
+			int j;
+
+			for (j = 0; j < c; j++)
+				if (cols[j].pct >= 0 &&
+				    strcmp(cols[j].text, cols[c].text) == 0)
+					break;
+			cols[c].pct = j < c ? cols[j].pct : npct++;
+		}
 	}
 
 	rec_open(&r, stdin, "<stdin>");
@@ -653,11 +688,21 @@ main(int argc, char *argv[])
 		onepass(&r, stdout, cols, ncols, limit);
 	} else {
 		rr_open(&rr, &r);
+		if (skey && (rw.offs = tmpfile()) == NULL)
+			tl_die("cannot make a temporary file:");
 		firstpass(&rr, &rw, cols, ncols, skey, npct, Eflag);
 		if (skey) {
-			/* pandas' sort_values(ascending=False) */
+			/* pandas' sort_values(ascending=False); then the
+			 * offsets, where the sort values were */
 			ord = tl_calloc(rw.n + 1, sizeof(*ord));
 			pd_order(rw.key, rw.n, 1, ord);
+			free(rw.key);
+			rw.key = NULL;
+			rw.off = tl_calloc(rw.n + 1, sizeof(*rw.off));
+			if (fflush(rw.offs) != 0 || fseeko(rw.offs, 0, SEEK_SET) != 0 ||
+			    fread(rw.off, sizeof(*rw.off), rw.n, rw.offs) != rw.n)
+				tl_die("temporary file: read error:");
+			fclose(rw.offs);
 		}
 		secondpass(&rr, &rw, ord, stdout, cols, ncols, npct, limit, Eflag);
 		rr_close(&rr);

@@ -2,11 +2,15 @@
 /*
  * tl-unified: the rows of TraceLens's unified_perf_summary (as
  * tl-perfrows writes them, sorted by source op), each with its source
- * op's fields from a tree folder's ops.tsv and meta.tsv, its op
- * category, and gseq, the number of its group, led by a key that
- * sort(1) compares as bytes: sorted, the rows are ready for
- * tl-aggregate's grouping.  Memory: one row, meta.tsv, and the keys of
- * the groups.  tl-unified(1) gives the formats.
+ * op's fields from a tree folder's ops.tsv and meta.tsv and its op
+ * category, led by its group (the nine keys) and a key of cls, ts,
+ * UID and rn, so that sort(1), comparing whole lines as bytes, brings
+ * each group's rows together in TraceLens's order.  -g reads them so
+ * sorted and numbers the groups (gseq), writing each group's keys once
+ * apart: the rows are then ready for tl-aggregate's grouping.  Neither
+ * holds a table of the groups, however many there are: memory is one
+ * row (and meta.tsv) in the first form, one row and one group's keys
+ * in the second.  tl-unified(1) gives the formats.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +30,9 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-unified -d treedir -k firstkernels [-g groups]"
-	    " [-o durflag] [-y rows] [rows]\n");
+	    "usage: tl-unified -d treedir -k firstkernels [-o durflag]"
+	    " [-y rows] [rows]\n"
+	    "       tl-unified -g groups [rows]\n");
 	exit(status);
 }
 
@@ -37,44 +42,17 @@ enum {
 	RSPEC, RPARAMS, RBCAT, RKT, RKD, RRT, RRB, RPR, RNF
 };
 
-/* The state of tl-unified across its inputs. */
+/* The nine keys of a group lead every row of the first form. */
+#define NKEYS 9
+
+/* The state of the first form across its inputs. */
 struct unified {
-	struct strtab groups;	/* the groups' keys; number + 1 is gseq */
-	FILE *gfp;		/* -g: the groups' keys, or NULL */
 	struct buf b;		/* the record being written */
-	struct buf g;		/* the group key being built */
 	struct buf key;		/* scratch for treeops_names */
 	struct buf nm, kn;	/* scratch for opcat */
-	struct buf gl;		/* scratch for -g: a group's line */
 	long long rn;		/* rows written */
 	int fdur;		/* some dur is not a whole number */
 };
-
-/*
- * -g: a new group's keys, once, in gseq order: gseq name cat pn pl tn
- * and the four inputs as Python literals, as tl-aggregate's first and
- * pylit would give them (every row of the group has the same).
- */
-static void
-ugroup(struct unified *u, long long gseq)
-{
-	struct buf *o = &u->gl;
-	const char *p = u->g.s, *e = p + u->g.len, *t;
-	int i;
-
-	buf_reset(o);
-	buf_num(o, gseq);
-	for (i = 0; i < 9; i++, p = t + 1) {
-		if ((t = memchr(p, '\t', (size_t)(e - p))) == NULL)
-			t = e;
-		buf_tab(o);
-		if (i < 5)
-			buf_add(o, p, (size_t)(t - p));
-		else
-			pylit_field(o, p, (size_t)(t - p));
-	}
-	buf_emit(u->gfp, o);
-}
 
 /*
  * One input (rows sorted by source op), merged with ops.tsv
@@ -86,13 +64,13 @@ upass(struct unified *u, const char *path)
 	struct rec_reader r;
 	struct treeops to;
 	struct uside k1;
-	struct buf *b = &u->b, *g = &u->g;
+	struct buf *b = &u->b;
 	FILE *fp = io_open(path, "r", NULL);
 	const char *const *f = to.f;
 	int y;
-	long long src, prev = -1, gseq;
-	const char *name, *cat, *k1s, *s;
-	size_t i, k1len, ngroups;
+	long long src, prev = -1;
+	const char *name, *cat, *k1s;
+	size_t i, k1len;
 
 	treeops_open(&to, treedir);
 	uside_open(&k1, firstkernels, 2, 0, NULL);
@@ -113,36 +91,22 @@ upass(struct unified *u, const char *path)
 		cat = r.f[RBCAT].len ? r.f[RBCAT].s :
 		    opcat(buf_unesc(&u->nm, name, strlen(name)),
 		    k1len ? buf_unesc(&u->kn, k1s, k1len) : NULL);
-		/* the row's group */
-		buf_reset(g);
-		buf_adds(g, name);
-		buf_tabs(g, cat);
-		treeops_names(g, &to, &u->key);
-		ngroups = u->groups.n;
-		gseq = strtab_get(&u->groups, g->s, g->len) + 1;
-		if (u->gfp != NULL && u->groups.n > ngroups)
-			ugroup(u, gseq);
-		/* the sort key: gseq, cls, ts, UID */
-		key_int(b, gseq);
+		/* the row's group: name, category, names, inputs */
+		buf_reset(b);
+		buf_adds(b, name);
+		buf_tabs(b, cat);
+		treeops_names(b, &to, &u->key);
+		/* the sort key: cls, ts, UID, then rn (as the rows came) */
+		buf_tab(b);
 		buf_addc(b, y ? '1' : '0');
 		key_dec(b, y ? "0" : f[OTS]);
 		key_int(b, atoid(r.f[RUID].s));
+		key_int(b, ++u->rn);
 		buf_tab(b);
-		buf_num(b, gseq);
-		buf_tab(b);
-		buf_num(b, ++u->rn);
+		buf_num(b, u->rn);
 		buf_tabs(b, y ? "1" : "0");
 		buf_tabs(b, y ? "0" : f[OTS]);
 		buf_tabs(b, r.f[RUID].s);
-		if (u->gfp != NULL) {
-			/* (the group's keys are in -g's file) */
-			buf_adds(b, "\t\t\t\t\t\t\t\t");
-		} else {
-			buf_tabs(b, name);
-			/* the names and inputs: in g, after name and category */
-			s = strchr(strchr(g->s, '\t') + 1, '\t');
-			buf_add(b, s, g->len - (size_t)(s - g->s));
-		}
 		buf_tabs(b, f[ODUR]);
 		if (strpbrk(f[ODUR], ".eE"))
 			u->fdur = 1;
@@ -153,7 +117,6 @@ upass(struct unified *u, const char *path)
 		    strcmp(r.f[RSTATUS].s, "ok") != 0 ? "\001" : r.f[RSPEC].s);
 		for (i = RPARAMS; i < RNF; i++)
 			buf_tabs(b, r.f[i].s);
-		buf_tabs(b, u->gfp != NULL ? "" : cat);
 		buf_emit(stdout, b);
 	}
 	/* (first kernels of ops without a row may be left) */
@@ -163,16 +126,18 @@ upass(struct unified *u, const char *path)
 	fclose(fp);
 }
 
+/* The tail of a row's header in both forms, after key or gseq. */
+#define ROWTAIL "rn\tcls\tts\tUID\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\t" \
+	"tfs\tspec\tparams\tbcat\tkt\tkd\trt\trb\tpr\n"
+
 /*
- * The rows (sorted by source op) with their source op's fields from
- * the tree folder's (-d) ops.tsv and meta.tsv, the source op's first
- * kernel (-k: UID TAB name, UID order), the op category, and gseq, the
- * number of the row's group (name, category, process and thread names,
- * inputs).  -y: more rows, sorted by source op on their own (the
- * synthetic ops), read after the others.  Rows whose source op is not
- * in ops.tsv are left out.  -o FILE gets 1 when some dur is not a
- * whole number, else 0.  Memory: one row, meta.tsv, and the keys of
- * the groups.
+ * The first form: the rows (sorted by source op) with their source
+ * op's fields from the tree folder's (-d) ops.tsv and meta.tsv, the
+ * source op's first kernel (-k: UID TAB name, UID order), the op
+ * category, led by their group and the sort key.  -y: more rows,
+ * sorted by source op on their own (the synthetic ops), read after the
+ * others.  Rows whose source op is not in ops.tsv are left out.  -o
+ * FILE gets 1 when some dur is not a whole number, else 0.
  */
 static int
 unified(const char *path)
@@ -182,34 +147,113 @@ unified(const char *path)
 	int st = TL_OK;
 
 	memset(&u, 0, sizeof(u));
-	fputs("key\tgseq\trn\tcls\tts\tUID\tname\tprocess_name\tprocess_label\t"
-	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\tdur\thas\tstatus\tgf\tdm\tfb\ttbs\ttfs\tspec\t"
-	    "params\tbcat\tkt\tkd\trt\trb\tpr\top category\n", stdout);
-	if (groupkeys) {
-		u.gfp = io_open(groupkeys, "w", NULL);
-		fputs("gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", u.gfp);
-	}
+	fputs("name\top category\tprocess_name\tprocess_label\tthread_name\t"
+	    "Input Dims\tInput type\tInput Strides\tConcrete Inputs\tkey\t"
+	    ROWTAIL, stdout);
 	upass(&u, path);
 	if (morerows)
 		upass(&u, morerows);
-	if (u.gfp != NULL)
-		st |= tl_fshut(u.gfp, groupkeys);
 	if (durflag) {
 		df = io_open(durflag, "w", NULL);
 		fprintf(df, "%d\n", u.fdur);
 		st |= tl_fshut(df, durflag);
 	}
-	strtab_free(&u.groups);
 	buf_free(&u.b);
-	buf_free(&u.g);
 	buf_free(&u.key);
 	buf_free(&u.nm);
 	buf_free(&u.kn);
-	buf_free(&u.gl);
 	return st;
 }
 
+/*
+ * A new group's keys (the first NKEYS fields of line) to gfp, once,
+ * in gseq order: gseq name cat pn pl tn and the four inputs as Python
+ * literals, as tl-aggregate's first and pylit would give them (every
+ * row of the group has the same).
+ */
+static void
+ngroup(FILE *gfp, struct buf *o, long long gseq, const char *p, const char *e)
+{
+	const char *t;
+	int i;
+
+	buf_reset(o);
+	buf_num(o, gseq);
+	for (i = 0; i < NKEYS; i++, p = t + 1) {
+		t = memchr(p, '\t', (size_t)(e - p));
+		buf_tab(o);
+		if (i < 5)
+			buf_add(o, p, (size_t)(t - p));
+		else
+			pylit_field(o, p, (size_t)(t - p));
+	}
+	buf_emit(gfp, o);
+}
+
+/*
+ * -g: the first form's rows, sorted as bytes (sort(1) in the C locale,
+ * whole lines), each group's rows together: each row as gseq and the
+ * fields after its key, gseq numbering the groups as they come; each
+ * group's keys once to groups (-g).  Memory: a row and the previous
+ * row's group and key.
+ */
+static int
+number(const char *path)
+{
+	struct rec_reader r;
+	struct buf prev = {0}, o = {0};
+	FILE *fp = io_open(path, "r", NULL), *gfp;
+	const char *p, *e, *t, *g = NULL;
+	size_t glen, klen, pglen = 0;
+	long long gseq = 0;
+	int i, st, c;
+
+	rec_open(&r, fp, io_name(path));
+	rec_read_header(&r);
+	if (r.nhdr != NKEYS + 1 + RNF + 1 || rec_need(&r, "key") != NKEYS)
+		tl_die("%s: not tl-unified's rows (%zu fields, key not the "
+		    "tenth)", r.name, r.nhdr);
+	gfp = io_open(groupkeys, "w", NULL);
+	fputs("gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", gfp);
+	fputs("gseq\t" ROWTAIL, stdout);
+	while (rec_next(&r)) {
+		p = r.cur;
+		e = p + r.curlen;
+		/* g: the TAB after the group; t: after the key's TAB */
+		for (t = p, i = 0; i <= NKEYS; i++, t++) {
+			if ((t = memchr(t, '\t', (size_t)(e - t))) == NULL)
+				tl_die("%s: line %zu: %d fields, want %d", r.name,
+				    r.lineno, i + 1, NKEYS + 1 + RNF + 1);
+			if (i == NKEYS - 1)
+				g = t;
+		}
+		glen = (size_t)(g + 1 - p);
+		klen = (size_t)(t - p);
+		/* (rn makes every key distinct: each line is after the last) */
+		if (gseq > 0) {
+			c = memcmp(prev.s, p, prev.len < klen ? prev.len : klen);
+			if (c > 0 || (c == 0 && prev.len >= klen))
+				tl_die("%s: line %zu: out of order (not sorted as "
+				    "bytes)", r.name, r.lineno);
+		}
+		if (gseq == 0 || glen != pglen || memcmp(prev.s, p, glen) != 0)
+			ngroup(gfp, &o, ++gseq, p, p + glen);
+		pglen = glen;
+		buf_reset(&prev);
+		buf_add(&prev, p, klen);
+		buf_reset(&o);
+		buf_num(&o, gseq);
+		buf_tab(&o);
+		buf_add(&o, t, (size_t)(e - t));
+		buf_emit(stdout, &o);
+	}
+	st = tl_fshut(gfp, groupkeys);
+	buf_free(&prev);
+	buf_free(&o);
+	rec_close(&r);
+	fclose(fp);
+	return st;
+}
 
 int
 main(int argc, char *argv[])
@@ -230,7 +274,14 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (treedir == NULL || firstkernels == NULL || argc > 1)
+	if (argc > 1)
+		usage(TL_EUSAGE);
+	if (groupkeys != NULL) {
+		if (treedir || firstkernels || durflag || morerows)
+			usage(TL_EUSAGE);
+		return number(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
+	}
+	if (treedir == NULL || firstkernels == NULL)
 		usage(TL_EUSAGE);
 	return unified(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 }

@@ -298,14 +298,9 @@ if [ "$nrows" -gt 0 ]; then
 
 	wait $plm || exit 1
 	tl_drop "$tmp/l0" "$tmp/m0"
-	# One awk: the rename map, from mods and lcas; then, over the
-	# summary: cpu_op_map_traceN's (cpu_op, kernel) pairs, before the
-	# renaming, into kN; the summary renamed (sum2); cpu_op_map's records
-	# (cm): per renamed cpu_op (in summary order), per source (trace1
-	# alone for identical traces, without the level), its kernels and
-	# module parents.
-	awk -F'\t' -v OFS='\t' -v ident="$ident" -v k1="$tmp/k1" -v k2="$tmp/k2" \
-	    -v cm="$tmp/cm" -v mods="$tmp/mods" -v lcas="$tmp/lcas" '
+	# The rename map, from mods and lcas.  (It holds every cpu_op name
+	# seen and renamed: tl-tracediff(1), BUGS.)
+	awk -F'\t' -v OFS='\t' -v mods="$tmp/mods" -v lcas="$tmp/lcas" '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
 	function common(n1, n2,   c1, c2) {
@@ -319,7 +314,6 @@ if [ "$nrows" -gt 0 ]; then
 		}
 		return "\001"
 	}
-	BEGIN { printf "" >k1; printf "" >k2; printf "" >cm }
 	FILENAME == mods {
 		if ($1 != mname || $2 != msrc) { mname = $1; msrc = $2; nmod[$1] = 0 }
 		nmod[$1]++; mod[$1] = $3; next
@@ -354,41 +348,69 @@ if [ "$nrows" -gt 0 ]; then
 			}
 		next
 	}
-	FNR == 1 { print; next }
-	{
-		if ($5 == "trace1") print $3 "\t" $1 >k1
-		else if ($5 == "trace2") print $3 "\t" $1 >k2
-		if ($3 in ren) $3 = ren[$3]
-		gsub(/ /, "", $13)
-		print
-		if (!($3 in pos)) pos[$3] = sprintf("%06d", ++np)
-		if (ident && $5 != "trace1") next
-		s = ident ? "" : $5 OFS
-		print pos[$3], $3, s "kernels", $1 >cm
-		print pos[$3], $3, s "nn_module_parents", $13 >cm
-	}' "$tmp/mods" "$tmp/lcas" "$tmp/sum" >"$tmp/sum2" ||
-		die "cannot rename"
-	tl_drop "$tmp/lcas" "$tmp/mods" "$tmp/sum"
-
+	END { for (k in ren) print k "\t" ren[k] }
+	' "$tmp/mods" "$tmp/lcas" >"$tmp/rename" || die "cannot build the rename map"
+	tl_drop "$tmp/lcas" "$tmp/mods"
 	# cpu_op_map_traceN.json: from the summary before renaming, its
 	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
 	for n in 1 2; do
-		{ printf 'cpu_op\tkernel\n'; tl_sort -u "$tmp/k$n"; } |
-			tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
+		{ printf 'cpu_op\tkernel\n'
+		  awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
+		  tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
-	csv "$tmp/sum2" >"$R/diff_stats_unique_args_summary.csv" ||
+	# renamed: the rows (numbered) by cpu_op, merged with the renames by
+	# name, then in their order again (no table of the names); the
+	# module parents without spaces
+	tl_sort -t "$TAB" -k1,1 "$tmp/rename" >"$tmp/ren" || die "cannot sort the renames"
+	tl_drop "$tmp/rename"
+	{
+		head -n 1 "$tmp/sum"
+		tail -n +2 "$tmp/sum" | awk '{ printf "%012d\t%s\n", NR, $0 }' |
+		tl_sort -s -t "$TAB" -k4,4 |
+		awk -F'\t' -v OFS='\t' '
+		function rnext(   i) {
+			if ((getline rl <rf) > 0) {
+				i = index(rl, "\t"); rk = substr(rl, 1, i - 1); rv = substr(rl, i + 1)
+			} else reof = 1
+		}
+		NR == 1 { rnext() }
+		{
+			n = $4 ""
+			while (!reof && (rk "") < n) rnext()
+			if (!reof && (rk "") == n) $4 = rv
+			gsub(/ /, "", $14)
+			print
+		}' rf="$tmp/ren" | tl_sort -t "$TAB" -k1,1 | cut -f 2-
+	} >"$tmp/sum1" || die "cannot rename"
+	tl_drop "$tmp/ren"
+	wait $pmaps || exit 1
+	mv "$tmp/sum1" "$tmp/sum"
+	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
 
-	# cpu_op_map.json: cm's records, sorted (tl-json)
+	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
+	# (trace1 alone for identical traces, without the level), its sorted
+	# kernels and module parents (tl-json)
 	{ if [ "$ident" = 1 ]; then
-		printf 'cpu_op\tkind\tvalue\n'
+		printf 'pos\tcpu_op\tkind\tvalue\n'
 	  else
-		printf 'cpu_op\tsource\tkind\tvalue\n'
+		printf 'pos\tcpu_op\tsource\tkind\tvalue\n'
 	  fi
-	  tl_sort -u "$tmp/cm" | cut -f 2-; } |
+	  # (each cpu_op numbered by its first row: its rows by name, then
+	  # by row, give it; no table of the names)
+	  awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum" |
+	  tl_sort -t "$TAB" -k1,1 -k2,2 |
+	  awk -F'\t' -v OFS='\t' -v ident="$ident" '
+	  {
+		n = $1 ""
+		if (NR == 1 || n != pn) { pos = $2; pn = n }
+		if (ident && $3 != "trace1") next
+		s = ident ? "" : $3 OFS
+		print pos, $1, s "kernels", $4
+		print pos, $1, s "nn_module_parents", $5
+	  }' | tl_sort -u; } | cut -f 2- |
 	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
-	wait $pmaps || exit 1
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do

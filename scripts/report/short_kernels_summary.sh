@@ -4,7 +4,7 @@
 # --short-kernel-threshold-us, grouped by parent cpu_op, input dims,
 # strides and concrete inputs and name (by name alone in a trace
 # without CPU ops), in order of first appearance (a sequence number per
-# group keeps it), rows with a missing key dropped, as TraceLens does;
+# group keeps it: the number of its first line), rows with a missing key dropped, as TraceLens does;
 # the first --topk-short-kernels rows by total time.
 # in: short_kernels.tsv trace.facts gpu_total
 # out: short_kernels_summary.csv
@@ -12,16 +12,31 @@
 short_kernels_summary() {
 	gpuonly=0
 	[ "$cpu_ops" != 0 ] || gpuonly=1
+	# Each group's rows together (sorted by its keys, then line number),
+	# each numbered by its group's first line (seq), then by seq: no
+	# table of the groups, however many names.  A line: the keys (name
+	# alone without CPU ops), its number (12 digits), the rest.
 	st awkt '
-	BEGIN { print "seq", "pcpu", "dims", "strides", "concrete", "name", "dur" }
 	NR > 1 && $5 + 0 < th {
 		nshort++
 		if (!gpuonly && ($2 == "" || $7 == "" || $8 == "" || $9 == "")) next
-		k = gpuonly ? $3 : $2 "\t" $7 "\t" $8 "\t" $9 "\t" $3
-		if (!(k in seq)) seq[k] = sprintf("%012d", ++ns)
-		print seq[k], $2, $7, $8, $9, $3, $5
+		if (gpuonly) printf "%s\t%012d\t%s\t%s\t%s\t%s\t%s\n", $3, NR, $2, $7, $8, $9, $5
+		else printf "%s\t%s\t%s\t%s\t%s\t%012d\t%s\n", $2, $7, $8, $9, $3, NR, $5
 	}
 	END { print nshort + 0 >nsf }' th="$thresh" gpuonly="$gpuonly" nsf=short.n short_kernels.tsv |
+	if [ "$gpuonly" = 1 ]; then
+		st tl_sort -t "$TAB" -k1,1 -k2,2
+	else
+		st tl_sort -t "$TAB" -k1,5 -k6,6
+	fi |
+	st awkt '
+	BEGIN { print "seq", "pcpu", "dims", "strides", "concrete", "name", "dur" }
+	{
+		if (gpuonly) { k = $1 ""; n = $2; r = $3 OFS $4 OFS $5 OFS $6 OFS $1 OFS $7 }
+		else { k = $1 OFS $2 OFS $3 OFS $4 OFS $5; n = $6; r = k OFS $7 }
+		if (NR == 1 || k != pk) { seq = n; pk = k }
+		print seq, r
+	}' gpuonly="$gpuonly" |
 	st hsort -s -t "$TAB" -k1,1 |
 	st tl-aggregate -g seq 'p=first:pcpu' 'd=pylit:dims' 's=pylit:strides' 'c=pylit:concrete' \
 	    'n=first:name' 'sum:dur' 'count:dur' 'mean:dur' |

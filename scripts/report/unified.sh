@@ -4,13 +4,15 @@
 # group, in the sheet's order (Kernel Time (µs)_sum descending, ties by
 # ex_UID): unified.tsv.  Every row (collected and synthetic ops) with
 # its model columns and kernels (tl-perfrows), its source op's fields,
-# first kernel and op category and its group (tl-unified: the nine
-# keys name ... Concrete Inputs numbered in order of first
-# appearance), the rows of a group in TraceLens's order (collected ops
-# by ts, then the synthetic ones: ex_UID is the first).  The nine
-# keys travel apart, once per group (unified_keys.tsv), and join the
-# groups' statistics after: most of a row's bytes, and the same in
-# every row of its group.  unified_fdur: 1 when some duration is not a
+# first kernel and op category, led by its group (tl-unified: the nine
+# keys name ... Concrete Inputs), sorted as bytes so that the rows of
+# a group come together in TraceLens's order (collected ops by ts,
+# then the synthetic ones: ex_UID is the first), and the groups
+# numbered (tl-unified -g: gseq, in the groups' byte order), so that
+# no program holds a table of the groups.  The nine keys then travel
+# apart, once per group (unified_keys.tsv), and join the groups'
+# statistics after: most of a row's bytes, and the same in every row
+# of its group.  unified_fdur: 1 when some duration is not a
 # whole number (pandas keeps an all-integer column integer).
 # unified.facts: unified_metrics and unified_roofline, 1 when some
 # group has model metrics (GFLOPS) and roofline ones.  With
@@ -33,23 +35,28 @@ unified() {
 	: >>unified_syn0.tsv
 	st tl_sort -t "$TAB" -k1,1n -k2,2n unified_syn0.tsv >unified_syn.tsv; ok
 	tl_drop unified_syn0.tsv
-	# (unified's first column is a key of gseq, cls, ts and UID that
-	# sort compares as bytes)
-	st tl-unified -d . -k first_kernels.tsv -g unified_keys.tsv -o unified_fdur \
+	# The rows, each led by its group (the nine keys) and a key of cls,
+	# ts, UID and rn: sorted as whole lines, each group's rows come
+	# together in TraceLens's order; then numbered by group (gseq), the
+	# keys apart, once per group.  (No table of the groups anywhere.)
+	st tl-unified -d . -k first_kernels.tsv -o unified_fdur \
 	    -y unified_syn.tsv unified_op_rows.tsv |
+	st hsort -t "$TAB" |
 	if [ "$comparison" = 1 ]; then
-		st hsort -t "$TAB" -k1,1 | st tee unified_rows.tsv
+		st tl-unified -g unified_keys.tsv | st tee unified_rows.tsv
 	else
-		st hsort -t "$TAB" -k1,1
+		st tl-unified -g unified_keys.tsv
 	fi |
 	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \
 	    'sum:dur' 'mean:dur' 'std:dur' 'gf=first:gf' 'dm=first:dm' 'fb=first:fb' 'spec=first:spec' 'rb=first:rb' \
 	    'mean:tbs' 'std:tbs' 'mean:tfs' 'std:tfs' 'mean:kt' 'std:kt' 'sum:kt' 'median:dur' 'min:dur' 'max:dur' \
 	    'median:tbs' 'min:tbs' 'max:tbs' 'median:tfs' 'min:tfs' 'max:tfs' 'rt=first:rt' \
 	    'mean:pr' 'median:pr' 'std:pr' 'min:pr' 'max:pr' 'median:kt' 'min:kt' 'max:kt' \
-	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' |
+	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' \
+	    >unified_stats.tsv; ok
 	# (each group's keys after its first three columns: unified_keys.tsv's
-	# groups, as Python literals, one per line of the statistics)
+	# groups, as Python literals, one per line of the statistics; read
+	# once tl-unified -g has written the file whole)
 	st awkt -v gk=unified_keys.tsv -v ff=unified.facts '
 	{
 		if ((getline l <gk) <= 0) { print "tl-report: unified: a group without its keys" >"/dev/stderr"; exit 1 }
@@ -62,7 +69,7 @@ unified() {
 		if (NR > 1 && $7 != "") hm = 1
 		if (NR > 1 && $11 != "") hr = 1
 	}
-	END { printf "unified_metrics=%d\nunified_roofline=%d\n", hm, hr >ff }' |
+	END { printf "unified_metrics=%d\nunified_roofline=%d\n", hm, hr >ff }' unified_stats.tsv |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >unified.tsv; ok
-	tl_drop unified_op_rows.tsv unified_syn.tsv unified_keys.tsv
+	tl_drop unified_op_rows.tsv unified_syn.tsv unified_keys.tsv unified_stats.tsv
 }

@@ -30,14 +30,15 @@ main(void)
 	static const double v[20] = {
 		3, 1, 2, 3, 1, 2, 3, 1, 2, 0, 0, 1, 2, 3, 1, 2, 3, 1, 2, 0
 	};
-	static const size_t asc[20] = {
+	static const uint32_t asc[20] = {
 		9, 10, 19, 11, 4, 17, 7, 1, 14, 5, 8, 18, 2, 12, 15, 16, 3, 6,
 		13, 0
 	};
 	static double a[30000];
 	struct np_cols c;
 	double row[2];
-	size_t ord[20], i;
+	uint32_t ord[20];
+	size_t i;
 
 	/* np.sum(a) of a[i] = (i * 7919 % 1000) / 7.0 */
 	for (i = 0; i < 20000; i++)
