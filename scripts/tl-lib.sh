@@ -451,6 +451,26 @@ tl_wait() {
 	return "$_tw_st"
 }
 
+# _tl_live G: has the process group G a process that is not a zombie?
+# kill -0 counts zombies: a process of G that outlived its parent is
+# one until the system's init reaps it, and an init that reaps late
+# (or never, in a container) would hold every run a second here.
+# Zombies write nothing, so they need no waiting for.  From /proc
+# (field 3 of stat, after the state, is the group); without it, yes.
+_tl_live() {
+	[ -r /proc/self/stat ] || return 0
+	awk -v g="$1" 'BEGIN {
+		for (i = 1; i < ARGC; i++) {
+			if ((getline l <ARGV[i]) > 0) {
+				sub(/.*\) /, "", l)
+				if (split(l, f, " ") >= 3 && f[3] == g && f[1] != "Z") exit 0
+			}
+			close(ARGV[i])
+		}
+		exit 1
+	}' /proc/[0-9]*/stat
+}
+
 # Stop the process group G: TERM, and wait (about a second at most)
 # until none of its processes is left, for they may be writing into
 # the directories about to be removed; then KILL.  (G itself too: a
@@ -461,7 +481,7 @@ _tl_stopgroup() {
 	# (G, our child, first: the others may outlive it)
 	wait "$1" 2>/dev/null
 	_tsg_n=0
-	while kill -0 "-$1" 2>/dev/null; do
+	while kill -0 "-$1" 2>/dev/null && _tl_live "$1"; do
 		_tsg_n=$((_tsg_n + 1))
 		if [ "$_tsg_n" -gt 100 ]; then
 			kill -KILL "-$1" 2>/dev/null || :
