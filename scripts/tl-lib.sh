@@ -79,7 +79,7 @@ tl_init() {
 	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
 	export TL_SORT_MEM
-	_tl_dirs= _tl_groups= _tl_painter=
+	_tl_dirs= _tl_groups= _tl_painter= _tl_spc=
 	trap tl_cleanup EXIT
 	trap 'tl_signal 130' INT
 	trap 'tl_signal 143' TERM
@@ -279,6 +279,21 @@ tl_nospace() {
 	esac
 	[ "$_tn_av" -lt 64 ] || return 1
 	note "$2: no space left on device"
+}
+
+# tl_spacecheck DIR NAME: when the script fails (exit status not 0,
+# not a signal), say "NAME: no space left on device" if DIR's file
+# system is full: for scripts whose programs write straight into the
+# output, whose own messages name only their standard output.  The
+# first full one of those registered is named.
+tl_spacecheck() {
+	_tl_spc="$_tl_spc$1$TAB$2$NL"
+}
+_tl_spacesay() {
+	printf '%s' "$_tl_spc" | while IFS=$TAB read -r _ts_d _ts_n; do
+		tl_nospace "$_ts_d" "$_ts_n" && break
+	done
+	_tl_spc=
 }
 
 # ---- workbooks (tl-xlsx(1)) ----
@@ -501,6 +516,8 @@ _tl_stopgroup() {
 # tl_cleanup: on every exit: the groups stopped, the progress line
 # cleared, the background jobs waited for, the directories removed.
 tl_cleanup() {
+	# (first, while $? is still the script's status)
+	[ "$?" = 0 ] || [ -z "$_tl_spc" ] || _tl_spacesay
 	while [ -n "${_tl_groups# }" ]; do
 		_tc_g=${_tl_groups# }
 		_tl_stopgroup "${_tc_g%% *}"
@@ -514,6 +531,7 @@ tl_cleanup() {
 }
 tl_signal() {
 	trap '' INT TERM HUP
+	_tl_spc=
 	tl_cleanup
 	exit "$1"
 }

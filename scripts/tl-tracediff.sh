@@ -62,12 +62,16 @@ else
 	fi
 	tl_outdir "$out" "$force" "$t1" "$t2"
 fi
+tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 tmp=$TL_WORK
 tl_progress "$quiet"
 
 # (the records go into DIR at the end; the output is made beside it)
 if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
+# a full disk named, the output's first (the programs say "<stdout>")
+[ "$records" = 1 ] || tl_spacecheck "$TL_STAGE" "$out"
+tl_spacecheck "$tmp" "TMPDIR ($tmpdir)"
 mkdir "$tmp/1" "$tmp/2" "$R" || die "cannot make the work directories"
 
 # ---- trees ----
