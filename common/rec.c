@@ -232,6 +232,29 @@ rec_check_width(const struct rec_reader *r)
 		    r->name, r->lineno, r->nf, r->nhdr);
 }
 
+void
+rec_strs(const struct rec_reader *r, const int *col, size_t n, char **out)
+{
+	size_t k, len, all = 0;
+	const char *f;
+	char *blk;
+
+	/* (the escaped lengths bound the unescaped ones) */
+	for (k = 0; k < n; k++) {
+		rec_get(r, col[k], &len);
+		all += len + 1;
+	}
+	blk = tl_malloc(all ? all : 1);
+	for (k = 0; k < n; k++) {
+		f = rec_get(r, col[k], &len);
+		memcpy(blk, f, len);
+		len = rec_unescape(blk, len);
+		blk[len] = '\0';
+		out[k] = blk;
+		blk += len + 1;
+	}
+}
+
 size_t
 rec_unescape(char *s, size_t len)
 {

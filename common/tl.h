@@ -177,6 +177,11 @@ const char *rec_get(const struct rec_reader *r, int i, size_t *len);
 void rec_check_width(const struct rec_reader *r);
 /* Undo the escapes of s[0..len) in place; returns the new length. */
 size_t rec_unescape(char *s, size_t len);
+/* Fields col[0..n) of the current record, unescaped, as n strings in
+ * one allocation: out[k] is the k-th, out[0] the block to free.  (One
+ * malloc a record, not one a field: that was a third of tl-lca's work.)
+ * The record itself is left as it was. */
+void rec_strs(const struct rec_reader *r, const int *col, size_t n, char **out);
 /* Write s[0..len) with TAB, LF, CR, NUL and backslash escaped. */
 void rec_put(FILE *fp, const char *s, size_t len);
 struct buf;

@@ -355,27 +355,14 @@ side_take(struct side *s)
 {
 	struct rec_reader *r = &s->r;
 	struct node *nd;
-	size_t k, len, lens[NTXT], all = 0;
-	char *f, *fs[NTXT], *blk;
+	size_t len;
+	char *f;
 	int64_t v;
 
 	tl_grow((void **)&s->n, &s->cap, s->nn + 1, sizeof(*s->n));
 	nd = &s->n[s->nn++];
 	memset(nd, 0, sizeof(*nd));
-	/* (the text fields in one allocation: a malloc and a free per
-	 * field were a fifth of tl-diff's work) */
-	for (k = 0; k < NTXT; k++) {
-		fs[k] = (char *)rec_get(r, s->col[3 + k], &len);
-		lens[k] = rec_unescape(fs[k], len);
-		all += lens[k] + 1;
-	}
-	blk = tl_malloc(all);
-	for (k = 0; k < NTXT; k++) {
-		memcpy(blk, fs[k], lens[k]);
-		blk[lens[k]] = '\0';
-		nd->t[k] = blk;
-		blk += lens[k] + 1;
-	}
+	rec_strs(r, &s->col[3], NTXT, nd->t);
 	f = (char *)rec_get(r, s->col[1], &len);
 	if (num_int64(f, len, &v) != 0)
 		tl_die("%s: line %zu: bad UID '%s'", r->name, r->lineno, f);

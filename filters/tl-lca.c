@@ -199,25 +199,9 @@ static void
 readhalf(struct input *in, int s, struct half *h)
 {
 	struct rec_reader *r = &in->r;
-	int k;
 	int64_t iv;
-	size_t lens[NS], all = 0;
-	char *fs[NS], *blk;
 
-	/* (the fields in one allocation: a malloc and a free per field
-	 * were a third of tl-lca's work) */
-	for (k = 0; k < NS; k++) {
-		fs[k] = (char *)rec_get(r, in->col[NP + s * NS + k], &lens[k]);
-		lens[k] = rec_unescape(fs[k], lens[k]);
-		all += lens[k] + 1;
-	}
-	blk = tl_malloc(all);
-	for (k = 0; k < NS; k++) {
-		memcpy(blk, fs[k], lens[k]);
-		blk[lens[k]] = '\0';
-		h->f[k] = blk;
-		blk += lens[k] + 1;
-	}
+	rec_strs(r, &in->col[NP + s * NS], NS, h->f);
 	h->present = h->f[S_UID][0] != '\0';
 	if (!h->present)
 		return;

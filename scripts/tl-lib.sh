@@ -675,6 +675,22 @@ awkt() {
 	awk -F '\t' -v OFS='\t' "$@"
 }
 
+# TL_AWK_LOOKUP: awk functions for a merge join on a numeric key with
+# the file lf (key TAB value lines, ascending keys): lookup(U), for
+# ascending U, is the value of lf's last line whose key is U, or "\001"
+# when it has none.  (A join(1) that keeps one match, by number.)
+TL_AWK_LOOKUP='
+function lnext_() {
+	if ((getline l_ <lf) > 0) { split(l_, lv_, "\t"); lk_ = lv_[1] + 0; lr_ = lv_[2] }
+	else leof_ = 1
+}
+function lookup(u) {
+	if (!lgo_) { lgo_ = 1; lcu_ = -1; lnext_() }
+	while (!leof_ && lk_ <= u) { lcu_ = lk_; lcr_ = lr_; lnext_() }
+	return lcu_ == u ? lcr_ : "\001"
+}
+'
+
 # tl_stage NAME [VAR=VALUE...]: run the stage NAME of tl-report's
 # engine: a recipe of its Makefile (tl-internals(7)), in the work
 # directory.  The run's options (./options) and the facts the stages

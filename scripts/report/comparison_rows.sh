@@ -18,17 +18,11 @@ comparison_rows() {
 	# joined with kernel_map.tsv (by event, numeric order): row, LCA id
 	# (padded, then as diff_stats writes it), name, busy times, trace2
 	# has rows
-	st awkt '
-	function knext() {
-		if ((getline kl <kmap) > 0) { split(kl, kf, "\t"); nu = kf[1] + 0; nr = kf[2] }
-		else keof = 1
-	}
-	NR == 1 { cu = -1; knext() }
+	st awkt -v lf=kernel_map.tsv "$TL_AWK_LOOKUP"'
 	{
-		u = $1 + 0
-		while (!keof && nu <= u) { cu = nu; cr = nr; knext() }
-		if (cu == u) printf "%012d\t%012d\t%s\t%s\t%s\t%s\t%s\n", cr, $3, $3, $4, $5, $6, $7
-	}' kmap=kernel_map.tsv |
+		if ((r = lookup($1 + 0)) != "\001")
+			printf "%012d\t%012d\t%s\t%s\t%s\t%s\t%s\n", r, $3, $3, $4, $5, $6, $7
+	}' |
 	# each LCA once per row; rows in order, a row's LCAs by id
 	{ printf 'row\tkey\tlca_id\tlca_name\tt1\tt2\thas2\n'; st tl_sort -u -t "$TAB" -k1,2; } |
 	st tl-aggregate -g row 'lca_id=join:lca_id' 'lca_name=join:lca_name' \

@@ -35,17 +35,8 @@ kernel_map() {
 	$1 ~ /^[0-9]+$/ { print $1, $8 }' civf=collected_intervals.tsv \
 	    collected_intervals.tsv synthetic_ops.tsv |
 	st tl_sort -t "$TAB" -k1,1n |
-	st awkt -v rf=kernel_map_rows.tsv '
-	function rnext() {
-		if ((getline rl <rf) > 0) { split(rl, rv, "\t"); nu = rv[1] + 0; nr = rv[2] }
-		else reof = 1
-	}
-	NR == 1 { cu = -1; rnext() }
-	{
-		u = $1 + 0
-		while (!reof && nu <= u) { cu = nu; cr = nr; rnext() }
-		if (cu == u) print $2, cr
-	}' |
+	st awkt -v lf=kernel_map_rows.tsv "$TL_AWK_LOOKUP"'
+	{ if ((r = lookup($1 + 0)) != "\001") print $2, r }' |
 	st tl_sort -t "$TAB" -k1,1n >kernel_map.tsv; ok
 	tl_drop kernel_map_pos.tsv kernel_map_rows.tsv
 }
