@@ -312,6 +312,7 @@ if [ "$nrows" -gt 0 ]; then
 	# numbers first, each name's record gets them and whether it was
 	# seen before its LCA; sorted by LCA again, one LCA at a time.
 	awk -F'\t' -v n0="$tmp/n0" '
+	BEGIN { printf "" >n0 }
 	$2 == "" || $3 == "" { next }
 	{
 		g++
