@@ -310,7 +310,9 @@ if [ "$nrows" -gt 0 ]; then
 	# Per LCA (numbered) and side, each name with its place (n0), and
 	# per name its module parents (n1); sorted by name, the LCA
 	# numbers first, each name's record gets them and whether it was
-	# seen before its LCA; sorted by LCA again, one LCA at a time.
+	# seen before its LCA; sorted by LCA again, one LCA at a time.  (st:
+	# a failure anywhere in the pipelines is noted in TL_FAIL.)
+	TL_FAIL=$tmp/rfail
 	awk -F'\t' -v n0="$tmp/n0" '
 	BEGIN { printf "" >n0 }
 	$2 == "" || $3 == "" { next }
@@ -332,12 +334,12 @@ if [ "$nrows" -gt 0 ]; then
 	{ nmod++; mod = $3 }
 	END { flush() }' "$tmp/mods" >"$tmp/n1" || die "cannot number the names"
 	tl_drop "$tmp/lcas" "$tmp/mods"
-	tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/n1" "$tmp/n0" | awk -F'\t' -v OFS='\t' '
+	st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/n1" "$tmp/n0" | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; nmod = mod = ""; first = "" }
 	$2 == "000000000000" { nmod = $3; mod = $4; next }
 	first == "" { first = $2 }
 	{ print $2, $3, $4, $1, ($2 != first), nmod, mod }' |
-	tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | awk -F'\t' -v OFS='\t' '
+	st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
 	function common(n1, n2,   c1, c2) {
@@ -385,7 +387,8 @@ if [ "$nrows" -gt 0 ]; then
 		if (!$5) all = 0
 		nmod[$4] = $6; mod[$4] = $7
 	}
-	END { if (NR > 0) group() }' >"$tmp/rename" || die "cannot build the rename map"
+	END { if (NR > 0) group() }' >"$tmp/rename" && [ ! -s "$TL_FAIL" ] ||
+		die "cannot build the rename map"
 	tl_drop "$tmp/n0" "$tmp/n1"
 	# cpu_op_map_traceN.json: from the summary before renaming, its
 	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
@@ -396,11 +399,12 @@ if [ "$nrows" -gt 0 ]; then
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
 	# the last rename of each name, by name
-	tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/rename" | awk '
+	st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/rename" | awk '
 	{ i = index($0, "\t"); n = substr($0, 1, i - 1) }
 	NR > 1 && n != p { print last }
 	{ p = n; last = n "\t" substr($0, i + 14) }
-	END { if (NR) print last }' >"$tmp/ren" || die "cannot sort the renames"
+	END { if (NR) print last }' >"$tmp/ren" && [ ! -s "$TL_FAIL" ] ||
+		die "cannot sort the renames"
 	tl_drop "$tmp/rename"
 	# renamed: the rows (numbered) by cpu_op, merged with the renames by
 	# name, then in their order again (no table of the names); the
