@@ -302,9 +302,44 @@ if [ "$nrows" -gt 0 ]; then
 
 	wait $plm || exit 1
 	tl_drop "$tmp/l0" "$tmp/m0"
-	# The rename map, from mods and lcas.  (It holds every cpu_op name
-	# seen and renamed: tl-tracediff(1), BUGS.)
-	awk -F'\t' -v OFS='\t' -v mods="$tmp/mods" -v lcas="$tmp/lcas" '
+	# The rename map, from mods and lcas, in bounded memory: no table
+	# of the names.  An LCA with names on both sides is skipped when
+	# all its names were in an earlier one (such an LCA), so each name
+	# needs only the index of its first LCA, and its module parents:
+	# those of its last source, how many and the last (mods is sorted).
+	# Per LCA (numbered) and side, each name with its place (n0), and
+	# per name its module parents (n1); sorted by name, the LCA
+	# numbers first, each name's record gets them and whether it was
+	# seen before its LCA; sorted by LCA again, one LCA at a time.  (st:
+	# a failure anywhere in the pipelines is noted in TL_FAIL.)
+	TL_FAIL=$tmp/rfail
+	awk -F'\t' -v n0="$tmp/n0" '
+	BEGIN { printf "" >n0 }
+	$2 == "" || $3 == "" { next }
+	{
+		g++
+		for (s = 2; s <= 3; s++) {
+			k = split($s, a, "\001")
+			for (i = 1; i <= k; i++)
+				printf "%s\t%012d\t%d\t%012d\n", a[i], g, s - 1, i >n0
+		}
+	}' "$tmp/lcas" &&
+	awk -F'\t' '
+	function flush() { if (have) printf "%s\t%012d\t%d\t%s\n", mname, 0, nmod, mod }
+	!have || $1 "" != mname || $2 "" != msrc {
+		if (!have || $1 "" != mname) flush()
+		have = 1
+		mname = $1 ""; msrc = $2 ""; nmod = 0
+	}
+	{ nmod++; mod = $3 }
+	END { flush() }' "$tmp/mods" >"$tmp/n1" || die "cannot number the names"
+	tl_drop "$tmp/lcas" "$tmp/mods"
+	st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/n1" "$tmp/n0" | st awk -F'\t' -v OFS='\t' '
+	$1 "" != cur { cur = $1 ""; nmod = mod = ""; first = "" }
+	$2 == "000000000000" { nmod = $3; mod = $4; next }
+	first == "" { first = $2 }
+	{ print $2, $3, $4, $1, ($2 != first), nmod, mod }' |
+	st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
 	function common(n1, n2,   c1, c2) {
@@ -318,25 +353,16 @@ if [ "$nrows" -gt 0 ]; then
 		}
 		return "\001"
 	}
-	FILENAME == mods {
-		if ($1 != mname || $2 != msrc) { mname = $1; msrc = $2; nmod[$1] = 0 }
-		nmod[$1]++; mod[$1] = $3; next
-	}
-	FILENAME == lcas {
-		if ($2 == "" || $3 == "") next
-		n1 = split($2, a1, "\001"); n2 = split($3, a2, "\001")
-		all = 1
-		for (i = 1; i <= n1; i++) if (!(a1[i] in vis)) all = 0
-		for (i = 1; i <= n2; i++) if (!(a2[i] in vis)) all = 0
-		if (all) next
-		for (i = 1; i <= n1; i++) vis[a1[i]] = 1
-		for (i = 1; i <= n2; i++) vis[a2[i]] = 1
+	# (each rename numbered: the last one of a name wins)
+	function rename(n, c) { printf "%s\t%012d\t%s\n", n, ++seq, c }
+	function group(   i, j, m1) {
+		if (all) return
 		if (n1 == n2) {
 			for (i = 1; i <= n1; i++) if (a1[i] != a2[i]) {
 				c = common(a1[i], a2[i])
-				if (c != "\001") { ren[a2[i]] = c; ren[a1[i]] = c }
+				if (c != "\001") { rename(a2[i], c); rename(a1[i], c) }
 			}
-			next
+			return
 		}
 		# drop the names on both sides, then pair the rest greedily
 		m1 = 0
@@ -348,13 +374,22 @@ if [ "$nrows" -gt 0 ]; then
 			for (j = 1; j <= n2; j++) {
 				if (a2[j] == "\002") continue
 				c = common(b1[i], a2[j])
-				if (c != "\001") { ren[b1[i]] = c; ren[a2[j]] = c; a2[j] = "\002"; break }
+				if (c != "\001") { rename(b1[i], c); rename(a2[j], c); a2[j] = "\002"; break }
 			}
-		next
 	}
-	END { for (k in ren) print k "\t" ren[k] }
-	' "$tmp/mods" "$tmp/lcas" >"$tmp/rename" || die "cannot build the rename map"
-	tl_drop "$tmp/lcas" "$tmp/mods"
+	$1 "" != g {
+		if (NR > 1) group()
+		g = $1 ""; n1 = n2 = 0; all = 1
+		delete a1; delete a2; delete b1; delete nmod; delete mod
+	}
+	{
+		if ($2 == 1) a1[++n1] = $4; else a2[++n2] = $4
+		if (!$5) all = 0
+		nmod[$4] = $6; mod[$4] = $7
+	}
+	END { if (NR > 0) group() }' >"$tmp/rename" && [ ! -s "$TL_FAIL" ] ||
+		die "cannot build the rename map"
+	tl_drop "$tmp/n0" "$tmp/n1"
 	# cpu_op_map_traceN.json: from the summary before renaming, its
 	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
 	for n in 1 2; do
@@ -363,11 +398,17 @@ if [ "$nrows" -gt 0 ]; then
 		  tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
+	# the last rename of each name, by name
+	st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/rename" | awk '
+	{ i = index($0, "\t"); n = substr($0, 1, i - 1) }
+	NR > 1 && n != p { print last }
+	{ p = n; last = n "\t" substr($0, i + 14) }
+	END { if (NR) print last }' >"$tmp/ren" && [ ! -s "$TL_FAIL" ] ||
+		die "cannot sort the renames"
+	tl_drop "$tmp/rename"
 	# renamed: the rows (numbered) by cpu_op, merged with the renames by
 	# name, then in their order again (no table of the names); the
 	# module parents without spaces
-	tl_sort -t "$TAB" -k1,1 "$tmp/rename" >"$tmp/ren" || die "cannot sort the renames"
-	tl_drop "$tmp/rename"
 	{
 		head -n 1 "$tmp/sum"
 		tail -n +2 "$tmp/sum" | awk '{ printf "%012d\t%s\n", NR, $0 }' |
