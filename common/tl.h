@@ -34,18 +34,21 @@ enum {
 
 /* Size of the stdio buffers of stdin and stdout. */
 #define TL_IOBUF (1 << 18)
+/* Size of the stdio buffer of a file written (see tl_isfile). */
+#define TL_FILEBUF (1 << 16)
 /* The size tl_pipesize asks for: the default pipe-max-size. */
 #define TL_PIPESZ (1 << 20)
 
 /*
  * Remember the program name; a broken pipe then exits 0 quietly.
- * Also gives stdin and stdout (unless a terminal, or stdout a file)
- * TL_IOBUF buffers, and pipes TL_PIPESZ: call it first, before any I/O.
+ * Also gives stdin and stdout (unless a terminal) TL_IOBUF buffers
+ * (stdout TL_FILEBUF, if a file), and pipes TL_PIPESZ: call it first,
+ * before any I/O.
  */
 void tl_setprogname(const char *argv0);
 /* Make FD, if a pipe or fifo, hold TL_PIPESZ bytes (best effort). */
 void tl_pipesize(int fd);
-/* 1 when FD is a regular file: written through stdio's own buffer. */
+/* 1 when FD is a regular file: written through TL_FILEBUF bytes. */
 int tl_isfile(int fd);
 const char *tl_progname(void);
 /* Print "prog: msg" on stderr; a message ending in ':' gets strerror(errno). */

@@ -15,12 +15,15 @@
 FILE *
 io_bigbuf(FILE *fp, char *buf, int writing)
 {
-	/* (a file written keeps stdio's buffer: see tl_isfile) */
-	if (buf != NULL && fp != stdin && fp != stdout &&
-	    !(writing && tl_isfile(fileno(fp)))) {
-		setvbuf(fp, buf, _IOFBF, TL_IOBUF);
-		tl_pipesize(fileno(fp));
+	if (buf == NULL || fp == stdin || fp == stdout)
+		return fp;
+	/* (a file written takes a smaller buffer: see tl_isfile) */
+	if (writing && tl_isfile(fileno(fp))) {
+		setvbuf(fp, buf, _IOFBF, TL_FILEBUF);
+		return fp;
 	}
+	setvbuf(fp, buf, _IOFBF, TL_IOBUF);
+	tl_pipesize(fileno(fp));
 	return fp;
 }
 

@@ -6,34 +6,24 @@
 # without one, its runtime call: TraceLens's "graph" or "runtime"
 # category), as kernel_parents.tsv:
 #	UID pcat pcpu name stream dur UID dims strides concrete
-# sorted by cpu_op (then UID).
+# in UID order when the kernels' cpu_ops ascend with their UIDs
+# (kernel_parents.facts: kparents_uid=1), else by cpu_op, then UID.
 # in: kernels.tsv launcher_k1.tsv kernels.facts
-# out: kernel_parents.tsv
+# out: kernel_parents.tsv kernel_parents.facts
 # when: kernels=1
 kernel_parents() {
-	# The category of each kernel's cpu_op: the cpu_ops of the kernels
-	# (all kernels of a cpu_op carry its name: sort -u may keep any),
-	# merged with the launchers' k1 (UID order).
-	{ printf 'cpu_op\tname\tk1\n'
-	  st awkt 'NR > 1 && $1 != "" { print $1, $3 }' kernels.tsv |
-	  st tl_sort -u -t "$TAB" -k1,1n |
-	  st awkt '
-	  NR == 1 { getline ll <lu }
-	  {
-		op = $1 + 0
-		while (lhave == 0 || luid < op) {
-			if ((getline ll <lu) <= 0) { luid = 1e30; break }
-			luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
-		}
-		k1 = ""
-		if (luid == op) k1 = substr(ll, index(ll, "\t") + 1)
-		print $1, $2, k1
-	  }' lu=launcher_k1.tsv; } |
-	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >kernel_cats.tsv; ok
+	# The merge join below wants the kernels by cpu_op.  A trace's
+	# kernels mostly come in the order of their launches, so that
+	# kernels.tsv (UID order) already is: then neither it nor its
+	# cpu_ops are sorted.  The first pass checks that order: at a cpu_op
+	# below the one before, it stops and says kparents_uid=0, and both
+	# passes run on the kernels sorted by cpu_op.
+	kparents_cats fast
+	. ./kernel_parents.facts || exit 1
+	[ "$kparents_uid" = 1 ] || kparents_cats sort
 	# each kernel, by cpu_op (for a merge join with kernel_cats.tsv;
-	# sort takes an empty one as 0), then UID
-	st tl_sort -s -t "$TAB" -k1,1n kernels.tsv |
-	st awkt '
+	# sort takes an empty one as 0, and the pass skips it), then UID
+	set -- '
 	NR == 1 { getline kl <kc; ku = -1 }
 	$2 == "UID" { next }
 	{
@@ -50,6 +40,49 @@ kernel_parents() {
 			pu = hascpu ? $4 : ""
 		} else { pc = ""; pu = "" }
 		print $2, pc, pu, $6, $7, $8, $2, $9, $10, $11
-	}' hascpu="$kernels_cpu_op" kc=kernel_cats.tsv >kernel_parents.tsv; ok
+	}' hascpu="$kernels_cpu_op" kc=kernel_cats.tsv
+	if [ "$kparents_uid" = 1 ]; then
+		st awkt "$@" kernels.tsv >kernel_parents.tsv; ok
+	else
+		st tl_sort -s -t "$TAB" -k1,1n kernels.tsv |
+		st awkt "$@" >kernel_parents.tsv; ok
+	fi
 	tl_drop kernel_cats.tsv
+}
+
+# kparents_cats fast|sort: kernel_cats.tsv, the category of each
+# kernel's cpu_op: the cpu_ops of the kernels (all kernels of a cpu_op
+# carry its name: either pass may keep any), merged with the launchers'
+# k1 (UID order).  fast takes them in kernels.tsv's order, and writes
+# kernel_parents.facts: whether they ascend (else what it wrote is
+# only the first ones); sort sorts them.
+kparents_cats() {
+	{ printf 'cpu_op\tname\tk1\n'
+	  if [ "$1" = fast ]; then
+		st awkt '
+		NR > 1 && $1 != "" {
+			u = $1 + 0
+			if (have && u == p) next
+			if (have && u < p) { dis = 1; exit }
+			have = 1; p = u
+			print $1, $3
+		}
+		END { printf "kparents_uid=%d\n", !dis >ff }' ff=kernel_parents.facts kernels.tsv
+	  else
+		st awkt 'NR > 1 && $1 != "" { print $1, $3 }' kernels.tsv |
+		st tl_sort -u -t "$TAB" -k1,1n
+	  fi |
+	  st awkt '
+	  NR == 1 { getline ll <lu }
+	  {
+		op = $1 + 0
+		while (lhave == 0 || luid < op) {
+			if ((getline ll <lu) <= 0) { luid = 1e30; break }
+			luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
+		}
+		k1 = ""
+		if (luid == op) k1 = substr(ll, index(ll, "\t") + 1)
+		print $1, $2, k1
+	  }' lu=launcher_k1.tsv; } |
+	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >kernel_cats.tsv; ok
 }

@@ -18,16 +18,21 @@
 # group has model metrics (GFLOPS) and roofline ones.  With
 # --comparison, unified_rows.tsv keeps the rows (UID and group) for
 # kernel_map.
-# in: collected_ops.tsv fwd_metrics.tsv collected_kernels.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
+# in: collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
 # out: unified.tsv unified_fdur unified_rows.tsv unified.facts
 # when: roofline=1 cpu_ops=1 gpu_events=1
 unified() {
 	# Every row, in UID order (the synthetic UIDs come last), with its
 	# metrics and kernels: src UID type name has status gf dm fb tbs
 	# tfs spec params bcat kt kd rt rb pr; the synthetic ops' rows
-	# apart, then sorted by source op.  (The kernels: the collected
-	# ops', then the synthetic ones', whose UIDs come after.)
-	awk 'FNR > 1 || NR == 1' collected_kernels.tsv synthetic_kernels.tsv |
+	# apart, then sorted by source op.  (The kernels, op kt kd with a
+	# header: the collected ops' subtree kernels, busy time and list,
+	# straight from tl-pick through a pipe, not a work file: kd in the
+	# order of the kernels' launches, TraceLens's gpu_events order, by
+	# which it pairs an op's kernels across calls (tl-pick -l); then the
+	# synthetic ones', whose UIDs come after.)
+	{ st tl-pick -s -b -l -G gpuev.tsv -k collected_keys.tsv intervals.tsv &&
+	  awk 'NR > 1' synthetic_kernels.tsv; } |
 	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
 	  st tl-perfrows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
 	    -y synthetic_ops.tsv -o unified_syn0.tsv >unified_op_rows.tsv; } 3<&0; ok
