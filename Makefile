@@ -21,8 +21,9 @@ ENGINE = bin/tl-report.mk bin/tl-report.stages bin/tl-report-rocprof.mk bin/tl-r
 BIN = $(FILTERS) $(SCRIPTS) $(SHLIB) $(ENGINE)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
-# libFuzzer, for tests/suites/valgrind and fuzz-short.
-CHECKDEPS = valgrind:/usr/bin/valgrind clang:/usr/bin/clang
+# libFuzzer, for tests/suites/valgrind and fuzz-short; GNU time, for
+# the worst-case suites (worst-time, worst-memory).
+CHECKDEPS = valgrind:/usr/bin/valgrind clang:/usr/bin/clang time:/usr/bin/time
 
 all: .deps $(BIN) $(GENTRACE)
 
