@@ -130,17 +130,20 @@ nodes() {
 	}' "$_d/ops.tsv" "$_d/gpu.tsv" >"$_d/n0" || return 1
 	: >>"$_d/roots" || return 1
 	tl_drop "$_d/ops.tsv" "$_d/gpu.tsv"
+	# (st: a failure inside the pipeline is noted there; sh has no
+	# pipefail)
+	TL_FAIL=$_d/fail
 	{
 		printf 'root\trank\tUID\tparent\tcat\tname\tts\tdur\tngpu\tcpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\tConcrete Inputs\n'
-		tl_sort -t "$TAB" -k2,2g -k3,3n "$_d/roots" |
-			awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
-			tl_sort -t "$TAB" -k1,1 -k2,2 - "$_d/n0" |
-			awk -F'\t' '
+		st tl_sort -t "$TAB" -k2,2g -k3,3n "$_d/roots" |
+			st awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
+			st tl_sort -t "$TAB" -k1,1 -k2,2 - "$_d/n0" |
+			st awk -F'\t' '
 			BEGIN { cur = "\t" }
 			$2 != "~" { if ($1 "" != cur) { cur = $1 ""; rank = $2 }; next }
 			$1 "" == cur { print $1 "\t" rank substr($0, length($1) + 3) }' |
 			tl_sort -t "$TAB" -k2,2
-	} >"$_d/nodes" || return 1
+	} >"$_d/nodes" && [ ! -s "$TL_FAIL" ] || return 1
 	tl_drop "$_d/n0"
 }
 nodes 1 & p1=$!
@@ -394,8 +397,8 @@ if [ "$nrows" -gt 0 ]; then
 	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
 	for n in 1 2; do
 		{ printf 'cpu_op\tkernel\n'
-		  awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
-		  tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
+		  st awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
+		  st tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" && [ ! -s "$TL_FAIL" ] ||
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
 	# the last rename of each name, by name
@@ -411,9 +414,9 @@ if [ "$nrows" -gt 0 ]; then
 	# module parents without spaces
 	{
 		head -n 1 "$tmp/sum"
-		tail -n +2 "$tmp/sum" | awk '{ printf "%012d\t%s\n", NR, $0 }' |
-		tl_sort -s -t "$TAB" -k4,4 |
-		awk -F'\t' -v OFS='\t' '
+		tail -n +2 "$tmp/sum" | st awk '{ printf "%012d\t%s\n", NR, $0 }' |
+		st tl_sort -s -t "$TAB" -k4,4 |
+		st awk -F'\t' -v OFS='\t' '
 		function rnext(   i) {
 			if ((getline rl <rf) > 0) {
 				i = index(rl, "\t"); rk = substr(rl, 1, i - 1); rv = substr(rl, i + 1)
@@ -426,8 +429,8 @@ if [ "$nrows" -gt 0 ]; then
 			if (!reof && (rk "") == n) $4 = rv
 			gsub(/ /, "", $14)
 			print
-		}' rf="$tmp/ren" | tl_sort -t "$TAB" -k1,1 | cut -f 2-
-	} >"$tmp/sum1" || die "cannot rename"
+		}' rf="$tmp/ren" | st tl_sort -t "$TAB" -k1,1 | cut -f 2-
+	} >"$tmp/sum1" && [ ! -s "$TL_FAIL" ] || die "cannot rename"
 	tl_drop "$tmp/ren"
 	wait $pmaps || exit 1
 	mv "$tmp/sum1" "$tmp/sum"
@@ -444,9 +447,9 @@ if [ "$nrows" -gt 0 ]; then
 	  fi
 	  # (each cpu_op numbered by its first row: its rows by name, then
 	  # by row, give it; no table of the names)
-	  awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum" |
-	  tl_sort -t "$TAB" -k1,1 -k2,2 |
-	  awk -F'\t' -v OFS='\t' -v ident="$ident" '
+	  st awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum" |
+	  st tl_sort -t "$TAB" -k1,1 -k2,2 |
+	  st awk -F'\t' -v OFS='\t' -v ident="$ident" '
 	  {
 		n = $1 ""
 		if (NR == 1 || n != pn) { pos = $2; pn = n }
@@ -454,8 +457,9 @@ if [ "$nrows" -gt 0 ]; then
 		s = ident ? "" : $3 OFS
 		print pos, $1, s "kernels", $4
 		print pos, $1, s "nn_module_parents", $5
-	  }' | tl_sort -u; } | cut -f 2- |
-	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" || die "cannot write cpu_op_map.json"
+	  }' | st tl_sort -u; } | st cut -f 2- |
+	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" && [ ! -s "$TL_FAIL" ] ||
+		die "cannot write cpu_op_map.json"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
