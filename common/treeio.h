@@ -81,10 +81,11 @@ void key_int(struct buf *b, long long v);
 
 /*
  * Give fp (not stdin or stdout) the TL_IOBUF bytes at buf (a file
- * written TL_FILEBUF of them: see tl_isfile), and a pipe TL_PIPESZ: the programs talk
- * through pipes and fifos, where stdio's 4 KiB would cost a system
- * call, and a wakeup of the other end, every 4 KiB.  buf (NULL: keep
- * stdio's own) must outlive the stream.  Returns fp.
+ * written TL_FILEBUF of them: see tl_isfile), and a pipe TL_PIPESZ:
+ * the programs talk through pipes and fifos, where stdio's 4 KiB
+ * would cost a system call, and a wakeup of the other end, every
+ * 4 KiB.  buf (NULL: keep stdio's own) must outlive the stream.
+ * Returns fp.
  */
 FILE *io_bigbuf(FILE *fp, char *buf, int writing);
 /*

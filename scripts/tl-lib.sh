@@ -905,25 +905,26 @@ _tl_tree_run() {
 	# sort reads l after its standard input, when split has written it,
 	# but wants it to exist from the start
 	: >"$_tt_t/l" || return 1
+	(cd "$_tt_t" && mkfifo t0 t g0 g n) || return 1
 	_tt_p1= _tt_p2=
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
-		# processes less: q and o are plain files no pass reads, w and
-		# ov empty)
-		(cd "$_tt_t" && mkfifo t0 t g0 g n) && : >"$_tt_t/w" &&
-			: >"$_tt_t/ov" || return 1
+		# processes less: split's q and o records go to /dev/null, w
+		# and ov are empty)
+		ln -s /dev/null "$_tt_t/q" && ln -s /dev/null "$_tt_t/o" &&
+			: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
 	else
-	(cd "$_tt_t" && mkfifo q o t0 t g0 g w n) || return 1
-	# sequence numbers to forward links, GPU streams to overlaps (split
-	# opens q and o again by name: a sort that fails drains its fifo,
-	# so that the open finds a reader and split ends)
-	{ tl_sort <"$_tt_t/q" || { : >"$_tt_t/fail.sort-q"; cat "$_tt_t/q" >/dev/null; }; } |
-		{ "$_tt_b" -m fwd "$@" || : >"$_tt_t/fail.fwd"; } |
-		{ tl_sort || : >"$_tt_t/fail.sort-w"; } >"$_tt_t/w" &
-	_tt_p1=$!
-	{ tl_sort <"$_tt_t/o" || { : >"$_tt_t/fail.sort-o"; cat "$_tt_t/o" >/dev/null; }; } |
-		{ "$_tt_b" -m overlap || : >"$_tt_t/fail.overlap"; } >"$_tt_t/ov" &
-	_tt_p2=$!
+		(cd "$_tt_t" && mkfifo q o w) || return 1
+		# sequence numbers to forward links, GPU streams to overlaps
+		# (split opens q and o again by name: a sort that fails drains
+		# its fifo, so that the open finds a reader and split ends)
+		{ tl_sort <"$_tt_t/q" || { : >"$_tt_t/fail.sort-q"; cat "$_tt_t/q" >/dev/null; }; } |
+			{ "$_tt_b" -m fwd "$@" || : >"$_tt_t/fail.fwd"; } |
+			{ tl_sort || : >"$_tt_t/fail.sort-w"; } >"$_tt_t/w" &
+		_tt_p1=$!
+		{ tl_sort <"$_tt_t/o" || { : >"$_tt_t/fail.sort-o"; cat "$_tt_t/o" >/dev/null; }; } |
+			{ "$_tt_b" -m overlap || : >"$_tt_t/fail.overlap"; } >"$_tt_t/ov" &
+		_tt_p2=$!
 	fi
 	# tree records and launched events, sorted by UID for merge
 	{ tl_sort <"$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
