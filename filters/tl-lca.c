@@ -860,7 +860,8 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
 	for (i = 0; i < NGROUP; i++) {
 		if (i == 1)
 			fprintf(fp, "%lld\t", n);
-		rec_puts(fp, key[i]);
+		/* (the fields as read: still escaped) */
+		fputs(key[i], fp);
 		putc('\t', fp);
 	}
 	if (isint)
@@ -875,7 +876,9 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
  * diff_stats rows grouped on every column but kernel_time,
  * lowest_common_ancestor_id and gpu_op_uid (pandas' group-by sum and
  * mean, with its Kahan summation); the rows must come sorted on those
- * columns joined by TABs.
+ * columns joined by TABs.  The grouping fields are kept and compared
+ * as read, escaped (escaping keeps equality, and the sort compared the
+ * same bytes), and written back so.
  */
 static void
 summary(FILE *in, const char *name, FILE *fp)
