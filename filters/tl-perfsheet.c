@@ -113,6 +113,7 @@ struct table {
 	struct pkey *keys;	/* param keys in order of first appearance, owned */
 	size_t nkeys, capkeys;	/* used, allocated */
 	size_t nrows;		/* rows */
+	int roof;		/* some row has a roofline time (a GPU spec) */
 };
 
 /* A sheet written: its param columns (keys of its tables, in order). */
@@ -121,6 +122,8 @@ struct dest {
 	char **cols;		/* its param keys, not owned (the tables') */
 	size_t ncols, capcols;	/* used, allocated */
 	int *added;		/* added[t]: table t's keys are in cols */
+	int hasb;		/* a _bwd sheet with a backward table */
+	int roof;		/* its roofline columns: 0 none, 1 in place, 2 last */
 };
 
 /* What the first pass keeps of a row. */
@@ -400,6 +403,51 @@ rowcmp(const void *a, const void *b)
 	return (x->off > y->off) - (x->off < y->off);
 }
 
+/*
+ * Column o (input field col, -1 when absent) is written in pass 1 (in
+ * place) or 2 (last) of a sheet whose roofline columns are roof.
+ */
+static int
+incol(const struct outcol *o, int col, int roof, int pass)
+{
+	if (col < 0)
+		return 0;
+	if (!o->arch)
+		return pass == 1;
+	return roof == pass;
+}
+
+/* The cell of column o: field col of the current record. */
+static void
+putcell(struct buf *b, const struct rec_reader *r, int col,
+    const struct outcol *o)
+{
+	const char *s;
+	size_t len;
+	double x;
+
+	s = rec_get(r, col, &len);
+	switch (o->kind) {
+	case C_NUM:
+		if (len == 0)
+			break;
+		if (num_double(s, len, &x) < 0)
+			tl_die("%s: line %zu: %s: not a number: %.*s", r->name,
+			    r->lineno, o->field, (int)MIN(len, 40), s);
+		csv_bnum(b, x);
+		break;
+	case C_TEXT:
+		csv_bfield(b, s, len);
+		break;
+	case C_LIST:
+		csv_blist(b, s, len);
+		break;
+	default:
+		buf_add(b, s, len);
+		break;
+	}
+}
+
 static double
 numfield(const struct rec_reader *r, int col)
 {
@@ -426,7 +474,7 @@ main(int argc, char *argv[])
 	const char *dir = NULL, *s, *name;
 	size_t ntab = 0, captab = 0, ndst = 0, capdst = 0, nrows = 0, caprows = 0;
 	size_t capp = 0, np, i, j, k, len, nlen;
-	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, arch;
+	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt, arch;
 	int c, pass, ti, st = 0;
 	off_t off;
 	FILE *in = stdin, *out;
@@ -456,7 +504,8 @@ main(int argc, char *argv[])
 	cparams = rec_need(&r, "params");
 	ckt = rec_need(&r, "kt_sum");
 	cuid = rec_need(&r, "UID_first");
-	arch = rec_col(&r, "rt_first") >= 0;
+	crt = rec_col(&r, "rt_first");
+	arch = crt >= 0;
 	for (i = 0; i < LEN(outcols); i++)
 		ci[i] = outcols[i].arch && !arch ? -1 : rec_need(&r, outcols[i].field);
 
@@ -474,6 +523,9 @@ main(int argc, char *argv[])
 		ti = findtable(&tab, &ntab, &captab, (char)c, s, len);
 		t = &tab[ti];
 		t->nrows++;
+		/* (pandas: a table has the columns when some op has them) */
+		if (crt >= 0 && (rec_get(&r, crt, &len), len > 0))
+			t->roof = 1;
 		s = rec_get(&r, cparams, &len);
 		np = pdict(s, len, &pp, &capp);
 		for (i = 0; i < np; i++) {
@@ -534,6 +586,8 @@ main(int argc, char *argv[])
 				/* (finddest may move dst: the index first) */
 				c = finddest(&dst, &ndst, &capdst, path.s, ntab);
 				addcols(&dst[c], t, (int)i);
+				dst[c].hasb = 1;
+				dst[c].roof = t->roof;
 			}
 			for (k = 0; k < nrows; k++) {
 				if (rows[k].table != (int)i)
@@ -554,8 +608,27 @@ main(int argc, char *argv[])
 				}
 				rows[k].dest = finddest(&dst, &ndst, &capdst, path.s, ntab);
 				addcols(&dst[rows[k].dest], t, (int)i);
+				if (!dst[rows[k].dest].hasb)
+					dst[rows[k].dest].roof |= t->roof;
 			}
 		}
+	/*
+	 * A _bwd sheet is the backward table concatenated with the rows
+	 * moved from the forward one (none, even): pandas appends the
+	 * forward table's roofline columns at the end when only it has them.
+	 */
+	for (i = 0; i < ntab; i++) {
+		if (tab[i].kind != 'F' || !tab[i].roof)
+			continue;
+		for (k = 0; k < ndst; k++) {
+			nlen = strlen(dst[k].name);
+			if (dst[k].hasb && dst[k].roof == 0 &&
+			    nlen == strlen(tab[i].sheet) + 4 &&
+			    strncmp(dst[k].name, tab[i].sheet, nlen - 4) == 0 &&
+			    strcmp(dst[k].name + nlen - 4, "_bwd") == 0)
+				dst[k].roof = 2;
+		}
+	}
 
 	/* Second pass: each sheet, its rows read again in order. */
 	ord = tl_calloc(nrows + 1, sizeof(*ord));
@@ -586,11 +659,12 @@ main(int argc, char *argv[])
 			csv_bcell(&b, h.s, h.len);
 			buf_free(&h);
 		}
-		for (j = 0; j < LEN(outcols); j++)
-			if (ci[j] >= 0) {
-				buf_addc(&b, ',');
-				buf_adds(&b, outcols[j].head);
-			}
+		for (pass = 1; pass <= 2; pass++)
+			for (j = 0; j < LEN(outcols); j++)
+				if (incol(&outcols[j], ci[j], d->roof, pass)) {
+					buf_addc(&b, ',');
+					buf_adds(&b, outcols[j].head);
+				}
 		buf_addc(&b, '\n');
 		fwrite(b.s, 1, b.len, out);
 		for (k = 0; k < n; k++) {
@@ -634,34 +708,12 @@ main(int argc, char *argv[])
 				csv_bcell(&b, v.s, v.len);
 				buf_free(&v);
 			}
-			for (j = 0; j < LEN(outcols); j++) {
-				if (ci[j] < 0)
-					continue;
-				buf_addc(&b, ',');
-				s = rec_get(&r, ci[j], &len);
-				switch (outcols[j].kind) {
-				case C_NUM:
-					if (len > 0) {
-						double x;
-
-						if (num_double(s, len, &x) < 0)
-							tl_die("%s: line %zu: %s: not a number: %.*s",
-							    r.name, r.lineno, outcols[j].field,
-							    (int)MIN(len, 40), s);
-						csv_bnum(&b, x);
+			for (pass = 1; pass <= 2; pass++)
+				for (j = 0; j < LEN(outcols); j++)
+					if (incol(&outcols[j], ci[j], d->roof, pass)) {
+						buf_addc(&b, ',');
+						putcell(&b, &r, ci[j], &outcols[j]);
 					}
-					break;
-				case C_TEXT:
-					csv_bfield(&b, s, len);
-					break;
-				case C_LIST:
-					csv_blist(&b, s, len);
-					break;
-				default:
-					buf_add(&b, s, len);
-					break;
-				}
-			}
 			buf_addc(&b, '\n');
 			fwrite(b.s, 1, b.len, out);
 		}
