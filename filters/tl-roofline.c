@@ -16,10 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define JSMN_STATIC
-#include <jsmn.h>
-
 #include "tl.h"
+#include "gpuarch.h"
 #include "shape.h"
 #include "perfmodel.h"
 
@@ -31,15 +29,10 @@ static int modelledflag;	/* --modelled: only ops that have a model */
 static int sheetflag;		/* --sheet-rows: only ops with a sheet row */
 static const char *metpath;	/* --metrics: every op's model columns, out */
 
-/* A GPU spec in TraceLens's schema. */
+/* The GPU spec of --gpu-arch (gpuarch.h), and where it came from. */
 struct arch {
 	char *path;		/* the file read, owned */
-	int has_bw;		/* mem_bw_gbps given */
-	double bw;		/* mem_bw_gbps */
-	char key[32][24];	/* max_achievable_tflops keys (matrix_fp16 ...) */
-	double peak[32];	/* their values */
-	int has_peak[32];	/* value is a number (not null) */
-	size_t npeak;		/* keys used */
+	struct gpuarch g;	/* its contents */
 };
 
 /* Ops not modelled, by (name, reason), for the summary line. */
@@ -113,87 +106,6 @@ warn_print(struct warns *w)
 
 /* ---- the GPU spec ---- */
 
-static int
-tokeq(const char *js, const jsmntok_t *t, const char *s)
-{
-	return t->type == JSMN_STRING && (size_t)(t->end - t->start) == strlen(s) &&
-	    memcmp(js + t->start, s, t->end - t->start) == 0;
-}
-
-/* Index of the token after the value at tokens[i] (skips nested values). */
-static int
-tokskip(const jsmntok_t *t, int i)
-{
-	int n = 1;
-
-	while (n > 0) {
-		n += t[i].type == JSMN_OBJECT ? 2 * t[i].size :
-		    t[i].type == JSMN_ARRAY ? t[i].size : 0;
-		n--;
-		i++;
-	}
-	return i;
-}
-
-/* A JSON number token as a double; 0 for a number, 1 for null, -1 else. */
-static int
-toknum(const char *js, const jsmntok_t *t, double *d)
-{
-	if (t->type != JSMN_PRIMITIVE)
-		return -1;
-	if (t->end - t->start == 4 && memcmp(js + t->start, "null", 4) == 0)
-		return 1;
-	return num_double(js + t->start, t->end - t->start, d) == 0 ? 0 : -1;
-}
-
-static void
-arch_parse(struct arch *a, const char *js, size_t len)
-{
-	jsmn_parser p;
-	jsmntok_t *t;
-	int n, i, j, end, r;
-
-	jsmn_init(&p);
-	if ((n = jsmn_parse(&p, js, len, NULL, 0)) < 1)
-		tl_die("%s: not a JSON file", a->path);
-	t = tl_calloc(n, sizeof(*t));
-	jsmn_init(&p);
-	jsmn_parse(&p, js, len, t, n);
-	if (t[0].type != JSMN_OBJECT)
-		tl_die("%s: not a JSON object", a->path);
-	for (i = 1; i < n; i = tokskip(t, i + 1)) {
-		if (tokeq(js, &t[i], "mem_bw_gbps")) {
-			if ((r = toknum(js, &t[i + 1], &a->bw)) < 0)
-				tl_die("%s: mem_bw_gbps is not a number", a->path);
-			a->has_bw = r == 0;
-			if (a->has_bw && !(a->bw > 0))
-				tl_die("%s: mem_bw_gbps must be positive", a->path);
-		} else if (tokeq(js, &t[i], "max_achievable_tflops")) {
-			if (t[i + 1].type != JSMN_OBJECT)
-				tl_die("%s: max_achievable_tflops is not an object", a->path);
-			end = tokskip(t, i + 1);
-			for (j = i + 2; j < end; j = tokskip(t, j + 1)) {
-				size_t kl = t[j].end - t[j].start;
-
-				if (a->npeak == LEN(a->key) || kl >= sizeof(a->key[0]))
-					tl_die("%s: too many or too long keys in "
-					    "max_achievable_tflops", a->path);
-				memcpy(a->key[a->npeak], js + t[j].start, kl);
-				a->key[a->npeak][kl] = '\0';
-				if ((r = toknum(js, &t[j + 1], &a->peak[a->npeak])) < 0)
-					tl_die("%s: max_achievable_tflops.%s is not a number",
-					    a->path, a->key[a->npeak]);
-				a->has_peak[a->npeak] = r == 0;
-				if (r == 0 && !(a->peak[a->npeak] > 0))
-					tl_die("%s: max_achievable_tflops.%s must be positive",
-					    a->path, a->key[a->npeak]);
-				a->npeak++;
-			}
-		}
-	}
-	free(t);
-}
-
 static char *
 slurp(const char *path, size_t *len)
 {
@@ -242,7 +154,7 @@ static void
 arch_load(struct arch *a, const char *arg, const char *argv0)
 {
 	char path[PATH_MAX], *dir, *js;
-	const char *env = getenv("TL_ARCH_DIR");
+	const char *env = getenv("TL_ARCH_DIR"), *err;
 	size_t len;
 
 	memset(a, 0, sizeof(*a));
@@ -262,20 +174,9 @@ arch_load(struct arch *a, const char *arg, const char *argv0)
 		tl_usage_die("--gpu-arch %s: no such GPU spec (%s)", arg, path);
 	a->path = tl_strdup(path);
 	js = slurp(path, &len);
-	arch_parse(a, js, len);
+	if (gpuarch_parse(&a->g, js, len, &err) < 0)
+		tl_die("%s: not a GPU spec: %s", path, err);
 	free(js);
-}
-
-/* max_achievable_tflops[spec], or NULL when absent or null. */
-static const double *
-arch_peak(const struct arch *a, const char *spec)
-{
-	size_t i;
-
-	for (i = 0; i < a->npeak; i++)
-		if (strcmp(a->key[i], spec) == 0)
-			return a->has_peak[i] ? &a->peak[i] : NULL;
-	return NULL;
 }
 
 /* ---- records ---- */
@@ -391,10 +292,10 @@ model_cols(FILE *fp, const struct model *m, int st, const struct mresult *res,
 	if (arch == NULL)
 		return;
 	if (ok && *spec)
-		peak = arch_peak(arch, spec);
-	if (peak != NULL && arch->has_bw && hb && gflops > 0) {
+		peak = gpuarch_peak(&arch->g, spec);
+	if (peak != NULL && arch->g.has_bw && hb && gflops > 0) {
 		cu = (gflops * 1e9 / (*peak * 1e12)) * 1e6;
-		mu = (bytes / (arch->bw * 1e9)) * 1e6;
+		mu = (bytes / (arch->g.bw * 1e9)) * 1e6;
 		roof = MAX(cu, mu);
 		bound = cu >= mu ? "COMPUTE_BOUND" : "MEMORY_BOUND";
 	}
