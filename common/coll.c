@@ -12,6 +12,7 @@
 #include <jsmn.h>
 
 #include "tl.h"
+#include "jtok.h"
 #include "coll.h"
 
 const char *const coll_argname[NCA] = {
@@ -85,17 +86,6 @@ tokcell(struct buf *b, const char *js, const jsmntok_t *t)
 	}
 }
 
-/* Index of the token after token i and everything inside it. */
-static int
-tokskip(const jsmntok_t *t, int i, int nt)
-{
-	int j = i + 1, k;
-
-	for (k = 0; k < t[i].size && j < nt; k++)
-		j = tokskip(t, j, nt);
-	return j;
-}
-
 int
 coll_args(struct buf cell[NCA], const char *args, size_t len)
 {
@@ -133,7 +123,7 @@ coll_args(struct buf cell[NCA], const char *args, size_t len)
 				break;
 		if (a < NCA && (st = tokcell(&cell[a], args, &tok[i + 1])) < 0)
 			return st == -1 ? -1 : -2;
-		i = tokskip(tok, i + 1, nt);
+		i = jtok_skip(tok, i + 1, nt);
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <jsmn.h>
 
 #include "tl.h"
+#include "jtok.h"
 #include "gpuarch.h"
 
 static int
@@ -20,17 +21,6 @@ tokeq(const char *js, const jsmntok_t *t, const char *s)
 {
 	return t->type == JSMN_STRING && (size_t)(t->end - t->start) == strlen(s) &&
 	    memcmp(js + t->start, s, (size_t)(t->end - t->start)) == 0;
-}
-
-/* Index of the token after token i and everything inside it (< nt). */
-static int
-tokskip(const jsmntok_t *t, int i, int nt)
-{
-	int j = i + 1, k;
-
-	for (k = 0; k < t[i].size && j < nt; k++)
-		j = tokskip(t, j, nt);
-	return j;
 }
 
 /* A number token as a double: 0 for a number, 1 for null, -1 else. */
@@ -55,7 +45,7 @@ member(const jsmntok_t *t, int nt, int i, int *val)
 	if (i + 1 >= nt || t[i].type != JSMN_STRING || t[i].size != 1)
 		return -1;
 	*val = i + 1;
-	return tokskip(t, i + 1, nt);
+	return jtok_skip(t, i + 1, nt);
 }
 
 int
