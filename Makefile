@@ -9,6 +9,8 @@ LIB = common/libtl.a
 FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
 # A program of several files keeps main() in filters/NAME.c and the
 # rest in filters/NAME/ (with its internal header): MULTI are those.
+# Each depends on every part of them all: one rule, and a change to a
+# part relinks the few of them.
 PARTSRC = $(wildcard filters/*/*.c)
 PARTHDR = $(wildcard filters/*/*.h)
 MULTI = $(patsubst filters/%/,bin/%,$(sort $(dir $(PARTSRC))))
