@@ -7,6 +7,13 @@ COMMONSRC = $(wildcard common/*.c common/models/*.c)
 COMMONOBJ = $(COMMONSRC:.c=.o)
 LIB = common/libtl.a
 FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
+# A program of several files keeps main() in filters/NAME.c and the
+# rest in filters/NAME/ (with its internal header): MULTI are those.
+# Each depends on every part of them all: one rule, and a change to a
+# part relinks the few of them.
+PARTSRC = $(wildcard filters/*/*.c)
+PARTHDR = $(wildcard filters/*/*.h)
+MULTI = $(patsubst filters/%/,bin/%,$(sort $(dir $(PARTSRC))))
 SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib%,$(wildcard scripts/tl-*.sh)))
 # Test-data generator: built from common/ like the filters, not installed.
 GENTRACE = bin/tl-gentrace
@@ -43,6 +50,10 @@ $(LIB): $(COMMONOBJ)
 bin/%: filters/%.c $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+$(MULTI): bin/%: filters/%.c $(PARTSRC) $(PARTHDR) $(LIB) $(HDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter filters/$*/%,$(PARTSRC)) $(LIB) $(LDFLAGS) $(LDLIBS)
 
 bin/tl-xlsx: filters/tl-xlsx.c $(LIB) $(HDR)
 	@mkdir -p bin

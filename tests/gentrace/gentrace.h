@@ -1,9 +1,10 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * gentrace.h: what the source files of tl-gentrace share: its output
- * (a buffer drained to the -o file, through deflate with -z), and the
- * kinds of trace other than the Kineto training run of tl-gentrace.c,
- * each in a file of its own, reached from main() through one option;
+ * (out.c: a buffer drained to the -o file, through deflate with -z,
+ * and the JSON writer of the Kineto trace), and the kinds of trace
+ * other than the Kineto training run of tl-gentrace.c, each in a file
+ * of its own, reached from main() through one option;
  * ranks.c makes the ranks of a rank set (-R) differ from one another;
  * rocprof.c writes the same training steps as rocprofv3 results (-F):
  * it gets the output layer, and the current step's GPU work as plain
@@ -16,12 +17,41 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Output, through the generator's buffer (and deflate with -z). */
+/* Output, through the generator's buffer (and deflate with -z): out.c. */
+void out_start(FILE *fp, const char *name, int gz);
+void out_finish(void);
 void put(const char *s, size_t n);
 void putch(int c);
 void putu(uint64_t v);
 void puti(int64_t v);
+void putus(int64_t ns);
+void putfix(int64_t micro);
 #define PUTS(s)	put((s), sizeof(s) - 1)
+
+/*
+ * The JSON writer (out.c).  One call sequence serves the three layouts
+ * (json_layout): Kineto's own (several members a line; jbr, jglue and
+ * jpad are its hints), compact and Python's indent=N.  jopen's ml: 1,
+ * members break on hints, 2, always.
+ */
+enum { ST_KINETO, ST_COMPACT, ST_INDENT };
+void json_layout(int style, int indw);
+void jopen(int c, int ml);
+void jclose(int c);
+void jkey(const char *k, size_t n, int pad);
+void jstr(const char *s);
+void jel(void);
+void jbr(void);
+void jglue(void);
+void jpad(int n);
+void kstr(const char *k, size_t n, const char *v);
+void knum(const char *k, size_t n, int64_t v);
+void jdim3(uint32_t x, uint32_t y, uint32_t z);
+#define JK(k)		jkey((k), sizeof(k) - 1, 0)
+#define JKP(k, p)	jkey((k), sizeof(k) - 1, (p))
+#define JS(s)	PUTS("\"" s "\"")
+#define KS(k, v)	kstr((k), sizeof(k) - 1, (v))
+#define KN(k, v)	knum((k), sizeof(k) - 1, (v))
 
 /* What a GPU event is (gtev.cat). */
 enum { GT_KERNEL, GT_MEMCPY, GT_MEMSET, GT_OTHER };

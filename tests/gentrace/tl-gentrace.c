@@ -13,7 +13,8 @@
  * The generator keeps one training step in memory and streams the
  * rest, which bounds memory whatever the requested size.  With -F
  * rocprof the same steps' GPU work is written as rocprofv3 results
- * instead (rocprof.c, through gentrace.h).
+ * instead (rocprof.c, through gentrace.h).  The output buffer and the
+ * JSON writer are out.c's.
  */
 
 #include <errno.h>
@@ -24,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <zlib.h>
 
 #include "gentrace.h"
 #include "tl.h"
@@ -74,8 +73,6 @@ static struct {
 	int		 world;		/* -R: ranks in the set, 0 without -R */
 	const char	*real;		/* -r, NULL if not given */
 } opt;
-
-enum { ST_KINETO, ST_COMPACT, ST_INDENT };
 
 enum { A_SM80, A_SM90, A_SM100, A_GFX90A, A_GFX942 };
 
@@ -179,298 +176,6 @@ jitter(int64_t v)
 	return v + (v / 1000) * urange(-60, 60);
 }
 
-/* ------------------------------------------------------------------ */
-/* Output: a big buffer drained to stdio, optionally through deflate. */
-
-#define OCAP	(1 << 22)
-#define ZCAP	(1 << 18)
-
-static char		*obuf;		/* pending output */
-static size_t		 olen;		/* bytes pending in obuf */
-static uint64_t		 otot;		/* bytes drained so far */
-static FILE		*ofp;		/* sink */
-static const char	*oname;		/* sink name for messages */
-static z_stream		 zs;		/* deflate state with -z */
-static unsigned char	*zbuf;		/* deflate output */
-
-static void
-sink(const void *p, size_t n)
-{
-	if (n && fwrite(p, 1, n, ofp) != n)
-		tl_die("%s: %s", oname, strerror(errno));
-}
-
-static void
-oflush(int fin)
-{
-	int r;
-
-	if (!opt.gz) {
-		sink(obuf, olen);
-	} else {
-		zs.next_in = (unsigned char *)obuf;
-		zs.avail_in = (uInt)olen;
-		for (;;) {
-			zs.next_out = zbuf;
-			zs.avail_out = ZCAP;
-			r = deflate(&zs, fin ? Z_FINISH : Z_NO_FLUSH);
-			if (r == Z_STREAM_ERROR)
-				tl_die("deflate failed");
-			sink(zbuf, ZCAP - zs.avail_out);
-			if (fin ? r == Z_STREAM_END : zs.avail_out != 0)
-				break;
-		}
-	}
-	otot += olen;
-	olen = 0;
-}
-
-static uint64_t
-written(void)
-{
-	return otot + olen;
-}
-
-static inline void
-need(size_t n)
-{
-	if (olen + n > OCAP)
-		oflush(0);
-}
-
-void
-put(const char *s, size_t n)
-{
-	need(n);
-	memcpy(obuf + olen, s, n);
-	olen += n;
-}
-
-void
-gt_put(const void *p, size_t n)
-{
-	put(p, n);
-}
-
-uint64_t
-gt_written(void)
-{
-	return written();
-}
-
-void
-putch(int c)
-{
-	need(1);
-	obuf[olen++] = (char)c;
-}
-
-void
-putu(uint64_t v)
-{
-	char b[24];
-	int i = 24;
-
-	do
-		b[--i] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	put(b + i, (size_t)(24 - i));
-}
-
-void
-puti(int64_t v)
-{
-	if (v < 0) {
-		putch('-');
-		putu((uint64_t)0 - (uint64_t)v);
-	} else
-		putu((uint64_t)v);
-}
-
-/* Kineto prints times as microseconds with exactly three decimals. */
-static void
-putus(int64_t ns)
-{
-	char b[4];
-
-	if (ns < 0) {
-		putch('-');
-		ns = -ns;
-	}
-	putu((uint64_t)(ns / 1000));
-	b[0] = '.';
-	b[1] = (char)('0' + ns / 100 % 10);
-	b[2] = (char)('0' + ns / 10 % 10);
-	b[3] = (char)('0' + ns % 10);
-	put(b, 4);
-}
-
-/* A value in millionths, printed the shortest way a float would be. */
-static void
-putfix(int64_t micro)
-{
-	char b[8];
-	int64_t f;
-	int n;
-
-	if (micro < 0) {
-		putch('-');
-		micro = -micro;
-	}
-	putu((uint64_t)(micro / 1000000));
-	if ((f = micro % 1000000) == 0)
-		return;
-	b[0] = '.';
-	for (n = 6; n > 0; n--, f /= 10)
-		b[n] = (char)('0' + f % 10);
-	for (n = 6; b[n] == '0'; n--)
-		;
-	put(b, (size_t)n + 1);
-}
-
-/* ------------------------------------------------------------------ */
-/* JSON writer.  One call sequence serves the three layouts: Kineto's */
-/* own (several members a line), compact and Python's indent=N.       */
-
-#define MAXLVL	16
-
-static int		 lvl;		/* depth of the innermost container */
-static unsigned char	 fresh[MAXLVL];	/* container has no member yet */
-static unsigned char	 mlin[MAXLVL];	/* 1: members break on hints, 2: always */
-static int		 nlnext;		/* Kineto: next member on a new line */
-static int		 glue;		/* Kineto: next comma has no blank */
-static int		 padn;		/* Kineto: blanks after next comma */
-
-static void
-nlind(int d)
-{
-	int n;
-
-	if (tr.style == ST_INDENT)
-		n = tr.indw * d;
-	else if (tr.style == ST_KINETO)
-		n = d <= 1 ? 2 * d : 2 * (d - 1);
-	else
-		n = 0;
-	need((size_t)n + 1);
-	obuf[olen++] = '\n';
-	memset(obuf + olen, ' ', (size_t)n);
-	olen += (size_t)n;
-}
-
-static int
-multi(int d)
-{
-	return tr.style == ST_INDENT || mlin[d];
-}
-
-static void
-sep(void)
-{
-	if (fresh[lvl]) {
-		fresh[lvl] = 0;
-		if (multi(lvl))
-			nlind(lvl);
-	} else if (tr.style == ST_INDENT || mlin[lvl] == 2 ||
-	    (nlnext && mlin[lvl])) {
-		putch(',');
-		nlind(lvl);
-	} else if (glue) {
-		putch(',');
-	} else {
-		need(2 + (size_t)padn);
-		obuf[olen++] = ',';
-		memset(obuf + olen, ' ', 1 + (size_t)padn);
-		olen += 1 + (size_t)padn;
-	}
-	nlnext = glue = padn = 0;
-}
-
-/* Layout hints only Kineto's own writer follows. */
-static void jbr(void) { nlnext = tr.style == ST_KINETO; }
-static void jglue(void) { glue = tr.style == ST_KINETO; }
-static void jpad(int n) { padn = tr.style == ST_KINETO ? n : 0; }
-
-static void
-jopen(int c, int ml)
-{
-	putch(c);
-	if (++lvl >= MAXLVL)
-		tl_die("JSON nesting too deep");
-	fresh[lvl] = 1;
-	mlin[lvl] = (unsigned char)ml;
-}
-
-static void
-jclose(int c)
-{
-	if (!fresh[lvl] && multi(lvl))
-		nlind(lvl - 1);
-	putch(c);
-	lvl--;
-}
-
-static void
-jkey(const char *k, size_t n, int pad)
-{
-	sep();
-	need(n + 4 + (size_t)pad);
-	obuf[olen++] = '"';
-	memcpy(obuf + olen, k, n);
-	olen += n;
-	obuf[olen++] = '"';
-	obuf[olen++] = ':';
-	if (tr.style != ST_KINETO)
-		pad = 0;
-	memset(obuf + olen, ' ', 1 + (size_t)pad);
-	olen += 1 + (size_t)pad;
-}
-
-#define JK(k)		jkey((k), sizeof(k) - 1, 0)
-#define JKP(k, p)	jkey((k), sizeof(k) - 1, (p))
-
-static void
-jstr(const char *s)
-{
-	size_t n = strlen(s);
-
-	need(n + 2);
-	obuf[olen++] = '"';
-	memcpy(obuf + olen, s, n);
-	olen += n;
-	obuf[olen++] = '"';
-}
-
-#define JS(s)	PUTS("\"" s "\"")
-
-static void jel(void) { sep(); }
-
-/* Member shorthands: key and value in one call. */
-static void
-kstr(const char *k, size_t n, const char *v)
-{
-	jkey(k, n, 0);
-	jstr(v);
-}
-
-static void
-knum(const char *k, size_t n, int64_t v)
-{
-	jkey(k, n, 0);
-	puti(v);
-}
-#define KS(k, v)	kstr((k), sizeof(k) - 1, (v))
-#define KN(k, v)	knum((k), sizeof(k) - 1, (v))
-
-static void
-jdim3(uint32_t x, uint32_t y, uint32_t z)
-{
-	jopen('[', 0);
-	jel(); putu(x);
-	jel(); putu(y);
-	jel(); putu(z);
-	jclose(']');
-}
 
 /* ------------------------------------------------------------------ */
 /* Runtime calls and kernels.                                         */
@@ -3260,6 +2965,8 @@ main(int argc, char *argv[])
 	uint64_t last, sz;
 	int64_t n;
 	const char *worst = NULL;	/* -w KIND:N: a worst-case trace (worst.c) */
+	const char *oname;		/* -o, or stdout, for messages */
+	FILE *ofp;
 	char *e;
 	int c, i;
 
@@ -3383,26 +3090,20 @@ main(int argc, char *argv[])
 		}
 		return tl_fshut(ofp, oname);
 	}
-	obuf = xrealloc(NULL, OCAP, 1);
-	if (opt.gz) {
-		zbuf = xrealloc(NULL, ZCAP, 1);
-		/* windowBits 31: a gzip wrapper with a zero mtime. */
-		if (deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 31, 8,
-		    Z_DEFAULT_STRATEGY) != Z_OK)
-			tl_die("deflateInit2 failed");
-	}
+	out_start(ofp, oname, opt.gz);
 
 	if (opt.real != NULL) {
 		replicate(opt.real, opt.steps, opt.size);
 		goto done;
 	}
 	setup();
+	json_layout(tr.style, tr.indw);
 	if (opt.rocprof)
 		rocprof_begin();
 	else
 		begintrace();
 	for (n = 0;;) {
-		last = written();
+		last = gt_written();
 		genstep();
 		if (opt.rocprof)
 			rocprof_step();
@@ -3414,7 +3115,7 @@ main(int argc, char *argv[])
 			break;
 		if (opt.size) {
 			/* Stop at the step boundary nearest the target. */
-			sz = written();
+			sz = gt_written();
 			if (sz + (sz - last) / 2 >= (uint64_t)opt.size)
 				break;
 		} else if (!opt.steps && n >= 2)
@@ -3425,12 +3126,6 @@ main(int argc, char *argv[])
 	else
 		endtrace();
 done:
-	oflush(1);
-	if (opt.gz)
-		deflateEnd(&zs);
-	if (fflush(ofp) == EOF || ferror(ofp))
-		tl_die("%s: %s", oname, strerror(errno));
-	if (fclose(ofp) == EOF)
-		tl_die("%s: %s", oname, strerror(errno));
+	out_finish();
 	return 0;
 }

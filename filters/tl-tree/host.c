@@ -1,0 +1,229 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-tree -m host: the host records by (thread, ts, UID), one stack per
+ * thread -> the tree records and, per runtime event, its launcher,
+ * nearest cpu_op and ancestors.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl.h"
+#include "treeio.h"
+#include "tree.h"
+
+/* Host record fields after the key (runtime: corr..tid; cpu_op: ref). */
+enum { H_CAT = 1, H_NAME, H_DUR, H_REF, H_CORR, H_EXT, H_PID, H_TID, H_NF };
+
+/* One open host event on a thread's stack. */
+struct frame {
+	long long uid;	/* its UID */
+	char cat;	/* o cpu_op, r cuda_runtime, v cuda_driver, p python */
+	struct ttv end;	/* ts + dur */
+	struct buf name;	/* escaped name, reused across pushes */
+	long long ref;	/* cpu_op: offset of its line in the events */
+};
+
+/* The time in a host key: the 16 digits before the UID. */
+static void
+key_ts(int exact, const struct rec_reader *r, struct ttv *t)
+{
+	const char *p = r->f[0].s + r->f[0].len - UIDW - TIMEW;
+	uint64_t u = 0;
+	double d;
+	int i;
+
+	for (i = 0; i < TIMEW; i++, p++)
+		u = u << 4 | (uint64_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+	if (exact) {
+		t->ns = (int64_t)(u ^ 0x8000000000000000ULL);
+	} else {
+		u = u >> 63 ? u ^ 0x8000000000000000ULL : ~u;
+		memcpy(&d, &u, sizeof(d));
+		t->us = d;
+	}
+}
+
+/* The UID at the end of a key. */
+static long long
+key_uidval(const struct rec_reader *r)
+{
+	return key_uidat(r->f[0].s + r->f[0].len - UIDW);
+}
+
+static struct ttv
+tadd(struct ttv a, struct ttv b)
+{
+	a.us += b.us;
+	a.ns += b.ns;
+	return a;
+}
+
+/* TraceLens's bleed tolerance: (end - ts) < 1 us. */
+static int
+tnear(int exact, const struct ttv *end, const struct ttv *ts)
+{
+	if (exact)
+		return end->ns - ts->ns < 1000;
+	return end->us - ts->us < 1.0;
+}
+
+static void
+host_runtime(FILE *out, struct buf *b, const struct rec_reader *r,
+    long long uid, const struct frame *st, size_t n, const char *id,
+    size_t idlen)
+{
+	const struct frame *la = NULL, *co = NULL;
+	size_t i;
+
+	/* get_kernel_launchers: skip python and 'execute'; else stop */
+	for (i = n; i-- > 0;) {
+		if (st[i].cat == 'p')
+			continue;
+		if (st[i].cat != 'o')
+			break;
+		if (fld_eq(st[i].name.s, st[i].name.len, "execute"))
+			continue;
+		la = &st[i];
+		break;
+	}
+	for (i = n; i-- > 0;)
+		if (st[i].cat == 'o') {
+			co = &st[i];
+			break;
+		}
+	key_text(b, id, idlen);
+	buf_addc(b, 'e');
+	key_uid(b, uid);
+	buf_tab(b), buf_num(b, uid);
+	buf_tab(b), buf_field(b, r, H_PID);
+	buf_tab(b), buf_field(b, r, H_TID);
+	buf_tab(b), buf_field(b, r, H_NAME);
+	buf_tab(b);
+	if (la) {
+		buf_num(b, la->uid), buf_tab(b);
+		buf_add(b, la->name.s, la->name.len);
+	} else {
+		buf_num(b, uid), buf_tab(b), buf_field(b, r, H_NAME);
+	}
+	buf_tab(b);
+	if (co) {
+		buf_num(b, co->uid), buf_tab(b);
+		buf_add(b, co->name.s, co->name.len), buf_tab(b);
+		buf_num(b, co->ref);
+	} else {
+		buf_adds(b, "\t\t");	/* cpu_op, its name, its offset */
+	}
+	buf_tab(b);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(b, ',');
+		buf_num(b, st[i].uid);
+	}
+	buf_emit(out, b);
+}
+
+int
+host(const struct opts *opt, const char *path)
+{
+	struct rec_reader r;
+	static char iob[2][TL_IOBUF];	/* stdio's, for in and tf */
+	FILE *in = io_open(path, "r", iob[0]), *ff;
+	FILE *tf = io_open(opt->tpath, "w", iob[1]);
+	struct frame *st = NULL;
+	size_t n = 0, cap = 0, ncpu = 0, i, len;
+	struct buf prev = {0}, group = {0}, b = {0};
+	long long dropped = 0;
+	int status, ext = 0;	/* link on External id, not correlation */
+
+	rec_open(&r, in, io_name(path));
+	while (next(&r, &prev, 1)) {
+		struct ttv ts = {0, 0}, dur = {0, 0}, end;
+		char cat;
+		long long uid;
+		const char *id;
+
+		if (r.f[0].len == 0) {
+			/* split's control record: the linking key */
+			want_nf(&r, 3);
+			if (strcmp(r.f[1].s, "linking_key") == 0)
+				ext = strcmp(r.f[2].s, "External id") == 0;
+			continue;
+		}
+		want_nf(&r, H_NF);
+		if (!samegroup(&group, &r, TIMEW + UIDW)) {
+			setgroup(&group, &r, TIMEW + UIDW);
+			n = ncpu = 0;
+		}
+		cat = r.f[H_CAT].s[0];
+		uid = key_uidval(&r);
+		key_ts(opt->exact, &r, &ts);
+		if (tfield(opt->exact, &r, H_DUR, &dur) < 0)
+			tl_die("%s: line %zu: bad dur", r.name, r.lineno);
+		end = tadd(ts, dur);
+		id = rec_get(&r, ext ? H_EXT : H_CORR, &len);
+
+		while (n > 0 && tcmp(opt->exact, &ts, &st[n - 1].end) >= 0)
+			if (st[--n].cat == 'o')
+				ncpu--;
+		if (n > 0 && tcmp(opt->exact, &end, &st[n - 1].end) > 0) {
+			if (tnear(opt->exact, &st[n - 1].end, &ts) && n >= 2) {
+				if (st[--n].cat == 'o')
+					ncpu--;
+			} else {
+				/* bleeds out of its parent: not in the tree */
+				dropped++;
+				if (cat == 'r' || cat == 'v') {
+					/* parentless: its own root */
+					key_uid(&b, uid);
+					fprintf(tf, "%s\td\t\t0\t0\t%lld\n", b.s,
+					    uid);
+					buf_reset(&b);
+					if (!missing(id, len))
+						host_runtime(stdout, &b, &r, uid, st,
+						    0, id, len);
+				}
+				continue;
+			}
+		}
+		/* (one record per host event: no printf) */
+		key_uid(&b, uid);
+		buf_adds(&b, "\tp\t");
+		if (n > 0)
+			buf_num(&b, st[n - 1].uid);
+		buf_tab(&b), buf_num(&b, (long long)n);
+		buf_tab(&b), buf_addc(&b, cat == 'o' && ncpu == 0 ? '1' : '0');
+		buf_tab(&b), buf_num(&b, n > 0 ? st[0].uid : uid);
+		buf_emit(tf, &b);
+		if ((cat == 'r' || cat == 'v') && !missing(id, len))
+			host_runtime(stdout, &b, &r, uid, st, n, id, len);
+		if (n == cap) {
+			tl_grow((void **)&st, &cap, n + 1, sizeof(*st));
+			memset(st + n, 0, (cap - n) * sizeof(*st));
+		}
+		st[n].uid = uid;
+		st[n].cat = cat;
+		st[n].end = end;
+		buf_reset(&st[n].name);
+		buf_add(&st[n].name, r.f[H_NAME].s, r.f[H_NAME].len);
+		st[n].ref = cat == 'o' ? atoid(r.f[H_REF].s) : -1;
+		if (cat == 'o')
+			ncpu++;
+		n++;
+	}
+	status = tl_fshut(tf, opt->tpath);
+	if (opt->fpath) {
+		ff = io_open(opt->fpath, "w", NULL);
+		fact(ff, "host_events_dropped", dropped);
+		status |= tl_fshut(ff, opt->fpath);
+	}
+	for (i = 0; i < cap; i++)
+		buf_free(&st[i].name);
+	free(st);
+	buf_free(&prev);
+	buf_free(&group);
+	buf_free(&b);
+	rec_close(&r);
+	if (in != stdin)
+		fclose(in);
+	return status;
+}

@@ -1,0 +1,218 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-tree: what two or more of its modes call (tree.h): tests of event
+ * names and categories, the grouping key of a value, times, internal
+ * records read in key order, and the lines of the events split lazily.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl.h"
+#include "treeio.h"
+#include "tree.h"
+
+/*
+ * TraceLens's communication kernels (is_communication_string): nccl,
+ * rccl or cross_device_reduce in any case.  One pass: each holds a 'c'.
+ */
+int
+iscomm(const char *s, size_t len)
+{
+	static const char xdr[] = "cross_device_reduce";
+	const char *lc = memchr(s, 'c', len), *uc = memchr(s, 'C', len), *p;
+	size_t i, j;
+
+	/* (only at a c: memchr finds them far faster than a loop could) */
+	while (lc != NULL || uc != NULL) {
+		p = uc == NULL || (lc != NULL && lc < uc) ? lc : uc;
+		i = (size_t)(p - s);
+		if (p == lc)
+			lc = memchr(p + 1, 'c', len - i - 1);
+		else
+			uc = memchr(p + 1, 'C', len - i - 1);
+		if (i > 0 && i + 2 < len && lower(s[i + 1]) == 'c' &&
+		    lower(s[i + 2]) == 'l' &&
+		    (lower(s[i - 1]) == 'n' || lower(s[i - 1]) == 'r'))
+			return 1;
+		for (j = 0; j < sizeof(xdr) - 1 && i + j < len &&
+		    lower(s[i + j]) == xdr[j]; j++)
+			;
+		if (j == sizeof(xdr) - 1)
+			return 1;
+	}
+	return 0;
+}
+
+/* The categories of GPU events. */
+int
+gpucat(const char *cat, size_t len)
+{
+	return fld_eq(cat, len, "kernel") || fld_eq(cat, len, "gpu_memcpy") ||
+	    fld_eq(cat, len, "gpu_memset");
+}
+
+/* ---- keys: fixed-width or self-delimiting, so sort compares bytes ---- */
+
+/*
+ * The grouping key of a value (a pid, tid, linking id or sequence
+ * number): values Python finds equal (5, 5.0) get the same key, and no
+ * key is a prefix of another, so a group is one run of sorted lines.
+ */
+void
+key_text(struct buf *b, const char *s, size_t len)
+{
+	size_t i = 0;
+	double d;
+
+	if (len > 0 && s[0] == '-')
+		i = 1;
+	if (len > i && len < 19) {
+		size_t j;
+
+		for (j = i; j < len && s[j] >= '0' && s[j] <= '9'; j++)
+			;
+		if (j == len) {
+			if (len == 2 && s[0] == '-' && s[1] == '0')
+				s++, len--;	/* -0 is 0 */
+			buf_add(b, s, len);
+			buf_addc(b, '.');
+			return;
+		}
+	}
+	if (num_double(s, len, &d) == 0 && d == floor(d) &&
+	    fabs(d) < 9007199254740992.0) {
+		buf_num(b, (long long)d);
+		buf_addc(b, '.');
+		return;
+	}
+	buf_addc(b, 's');
+	for (i = 0; i < len; i++)
+		buf_hex(b, (unsigned char)s[i], 2);
+	buf_addc(b, '.');
+}
+
+/* ---- times ---- */
+
+int
+tfield(int exact, const struct rec_reader *r, int col, struct ttv *t)
+{
+	size_t len;
+	const char *s = rec_get(r, col, &len);
+
+	return tparse(exact, s, len, t);
+}
+
+/* ---- reading internal records ---- */
+
+/* Read the next record of an internal stream; checks its key order. */
+int
+next(struct rec_reader *r, struct buf *prev, int unique)
+{
+	int c;
+
+	if (!rec_read(r))
+		return 0;
+	if (prev->len > 0 || r->lineno > 1) {
+		c = strcmp(r->f[0].s, prev->s ? prev->s : "");
+		if (c < 0 || (c == 0 && unique))
+			tl_die("%s: line %zu: out of order (not sorted by its "
+			    "first field)", r->name, r->lineno);
+	}
+	buf_reset(prev);
+	buf_add(prev, r->f[0].s, r->f[0].len);
+	return 1;
+}
+
+int
+samegroup(const struct buf *g, const struct rec_reader *r, size_t n)
+{
+	size_t len = grouplen(r, n);
+
+	return g->s != NULL && g->len == len && memcmp(g->s, r->f[0].s, len) == 0;
+}
+
+int
+lazy_read(struct lazy *z)
+{
+	ssize_t n = getline(&z->line, &z->cap, z->fp);
+
+	if (n < 0) {
+		if (ferror(z->fp))
+			tl_die("%s: read error:", z->name);
+		return 0;
+	}
+	z->lineno++;
+	if (z->line[n - 1] != '\n')
+		tl_die("%s: line %zu: no newline at end of input (truncated?)",
+		    z->name, z->lineno);
+	if (n > 1 && z->line[n - 2] == '\r')
+		tl_die("%s: line %zu: CR before LF: not a tl record stream",
+		    z->name, z->lineno);
+	z->end = z->line + n - 1;
+	*z->end = '\0';
+	z->rest = z->line;
+	z->nf = 0;
+	return 1;
+}
+
+const char *
+lazy_get(struct lazy *z, int col, size_t *len)
+{
+	char *t;
+
+	while (z->nf <= (size_t)col && z->rest != NULL) {
+		if (z->nf == z->fcap)
+			tl_grow((void **)&z->f, &z->fcap, z->nf + 1,
+			    sizeof(*z->f));
+		t = memchr(z->rest, '\t', (size_t)(z->end - z->rest));
+		z->f[z->nf].s = z->rest;
+		z->f[z->nf++].len = (size_t)((t ? t : z->end) - z->rest);
+		z->rest = t ? t + 1 : NULL;
+	}
+	if ((size_t)col >= z->nf) {
+		*len = 0;
+		return "";
+	}
+	*len = z->f[col].len;
+	return z->f[col].s;
+}
+
+long long
+lazy_uid(struct lazy *z, int col)
+{
+	size_t len;
+	const char *s = lazy_get(z, col, &len);
+	long long v = 0;
+	size_t i;
+
+	for (i = 0; i < len && i < 18 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (s[i] - '0');
+	if (len == 0 || i != len)
+		tl_die("%s: line %zu: bad UID '%.*s'", z->name, z->lineno,
+		    (int)MIN(len, 40), s);
+	return v;
+}
+
+void
+evcols(struct rec_reader *r, struct evcols *c)
+{
+	c->uid = rec_need(r, "UID");
+	c->ph = rec_need(r, "ph");
+	c->cat = rec_need(r, "cat");
+	c->name = rec_need(r, "name");
+	c->pid = rec_need(r, "pid");
+	c->tid = rec_need(r, "tid");
+	c->ts = rec_need(r, "ts");
+	c->dur = rec_need(r, "dur");
+	c->id = rec_need(r, "id");
+	c->corr = rec_need(r, "correlation");
+	c->ext = rec_need(r, "External id");
+	c->stream = rec_need(r, "stream");
+	c->seq = rec_need(r, "Sequence number");
+	c->dims = rec_need(r, "Input Dims");
+	c->types = rec_need(r, "Input type");
+	c->strides = rec_need(r, "Input Strides");
+	c->concrete = rec_need(r, "Concrete Inputs");
+	c->value = rec_need(r, "value");
+}
