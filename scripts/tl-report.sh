@@ -32,15 +32,23 @@ usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
 EOF
 	exit "$1"
 }
+# refuse WHY: an option of TraceLens's that tl cannot honour stops the
+# run (exit 2, one line naming the option as given), rather than give
+# a report that differs from TraceLens's without saying so.
+refuse() {
+	note "$optname: $*"
+	exit 2
+}
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk=
+kdetails=0 ktopk= origami=0 pypath=0
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked, outputs replaced.
 case ${0##*/} in TraceLens_*) ksum=0 force=1 ;; esac
 while tl_opt "$@"; do
+	optname=${1%%=*}
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-report @VERSION@"; exit 0 ;;
@@ -65,6 +73,18 @@ while tl_opt "$@"; do
 	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform) tl_arg "$@"; arch=$optarg ;;
 	--topk-ops | --topk-roofline-ops) tl_arg "$@" ;;	# no-ops in TraceLens too
 	--comparison | --comparison-json-path) tl_arg "$@"; cmp=$optarg ;;
+	# TraceLens's, which tl does not do (see tl-report(1)); the two
+	# that change nothing unless a GPU spec is given are checked below.
+	--enable-origami) origami=$optname ;;
+	--python-path) tl_arg "$@"; pypath=$optname ;;
+	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
+	--enable-pseudo-ops) refuse "TraceLens's pseudo ops (its MoE, MLA and paged-decode tree extensions) are not supported" ;;
+	--inductor-cache-dir) refuse "Inductor's cache files are not read (tl models Triton kernels from the trace's own args only)" ;;
+	--include-overlap-info) refuse "the *_kl_overlap sheets are not supported" ;;
+	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
+	--include-first-occurrence-time) refuse "first_occurrence_time is not supported yet" ;;
+	--group-by-num-kernels) refuse "grouping by num_kernels is not supported yet" ;;
+	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"
@@ -73,6 +93,17 @@ shift "$optn"
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
 [ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
+# by the program GEMM_SIMULATOR_PATH names (run by --python_path's
+# interpreter) when that is set.  Without them these options change
+# nothing in its report.
+if [ -n "$arch" ]; then
+	optname=$origami
+	[ "$origami" = 0 ] || refuse "Origami's simulated GEMM times are not supported"
+	optname=$pypath
+	[ "$pypath" = 0 ] || [ -z "${GEMM_SIMULATOR_PATH:-}" ] ||
+		refuse "the external GEMM simulator (GEMM_SIMULATOR_PATH) is not supported"
+fi
 # No output named: TraceLens's workbook, beside the trace.
 [ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
 
