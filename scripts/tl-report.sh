@@ -28,7 +28,7 @@ usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
                  [--include-unlinked-kernels] [--no-coll-analysis]
                  [--no-kernel-summary] [--gpu-arch NAME|FILE]
                  [--kernel-details] [--topk-kernels N]
-                 [--include-first-occurrence-time]
+                 [--include-first-occurrence-time] [--group-by-num-kernels]
                  [--comparison TRACE2] [--output-xlsx FILE] TRACE [OUT_DIR]
 EOF
 	exit "$1"
@@ -43,7 +43,7 @@ refuse() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= origami=0 pypath=0 fot=0
+kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked, outputs replaced.
@@ -69,6 +69,7 @@ while tl_opt "$@"; do
 	--kernel-details) kdetails=1 ;;
 	--topk-kernels) tl_arg int "$@"; ktopk=$optarg ;;
 	--include-first-occurrence-time) fot=1 ;;
+	--group-by-num-kernels) gbnk=1 ;;
 	--profile-json-path) tl_arg "$@"; trace=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
 	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
@@ -84,7 +85,6 @@ while tl_opt "$@"; do
 	--inductor-cache-dir) refuse "Inductor's cache files are not read (tl models Triton kernels from the trace's own args only)" ;;
 	--include-overlap-info) refuse "the *_kl_overlap sheets are not supported" ;;
 	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
-	--group-by-num-kernels) refuse "grouping by num_kernels is not supported yet" ;;
 	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
 	esac
@@ -159,7 +159,7 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
 	q compat "$compat"
-	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"
+	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"
 	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
