@@ -33,6 +33,39 @@ usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
 EOF
 	exit "$1"
 }
+# pseudo_ops TRACE: what in TRACE TraceLens's pseudo-op extensions
+# (--enable_pseudo_ops: Trace2Tree/extensions/pseudo_ops_registry.py)
+# act on, or nothing: the names they look for, by the same conditions
+# (a few of them looser: any event, any case).
+pseudo_ops() {
+	_po=$(tl-parse -f name -- "$1" 2>/dev/null | grep -i -E \
+	    '^(sglang_profiler::.*_[0-9]+|vllm::(moe_forward|rocm_aiter_fused_moe|outplace_fused_experts)|aiter::(fused_moe_|mla_decode_stage1_asm_fwd|mla_prefill_ps_asm_fwd|paged_attention_v1)|_rocm_C::paged_attention)$|matmul_ogs|fused_moe_kernel_gptq_awq|mla\.py\([0-9]+\): *mla_decode_fwd|: *mla_fp8_prefill_attn|paged_decode\.py\([0-9]+\): *sparse_attn_v4_paged_decode' |
+	    sort -u)
+	[ -n "$_po" ] || return 0
+	_po_has() { printf '%s\n' "$_po" | grep -q -E "$@"; }
+	if _po_has '^sglang_profiler::'; then
+		echo "sglang_profiler:: ops"
+	elif _po_has '^vllm::moe_forward$' &&
+	    { _po_has '^vllm::rocm_aiter_fused_moe$' || _po_has -i matmul_ogs; }; then
+		echo "vllm::moe_forward with rocm_aiter_fused_moe or matmul_ogs"
+	elif _po_has '^vllm::outplace_fused_experts$' && _po_has fused_moe_kernel_gptq_awq; then
+		echo "vllm::outplace_fused_experts (GPTQ/AWQ MoE)"
+	elif _po_has '^aiter::fused_moe_$'; then
+		echo "aiter::fused_moe_"
+	elif _po_has '^aiter::mla_decode_stage1_asm_fwd$' &&
+	    _po_has 'aiter/mla\.py\([0-9]+\): mla_decode_fwd'; then
+		echo "aiter::mla_decode_stage1_asm_fwd (MLA decode)"
+	elif _po_has '^aiter::mla_prefill_ps_asm_fwd$' &&
+	    _po_has ':[[:space:]]*mla_fp8_prefill_attn([^[:alnum:]_]|$)'; then
+		echo "aiter::mla_prefill_ps_asm_fwd (MLA prefill)"
+	elif _po_has 'paged_decode\.py\([0-9]+\):[[:space:]]*sparse_attn_v4_paged_decode'; then
+		echo "sparse_attn_v4_paged_decode (paged decode)"
+	elif _po_has '^_rocm_C::paged_attention$'; then
+		echo "_rocm_C::paged_attention"
+	elif _po_has '^aiter::paged_attention_v1$'; then
+		echo "aiter::paged_attention_v1"
+	fi
+}
 # refuse WHY: an option of TraceLens's that tl cannot honour stops the
 # run (exit 2, one line naming the option as given), rather than give
 # a report that differs from TraceLens's without saying so.
@@ -43,7 +76,7 @@ refuse() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0
+kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0 pseudo=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked, outputs replaced.
@@ -76,12 +109,12 @@ while tl_opt "$@"; do
 	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform) tl_arg "$@"; arch=$optarg ;;
 	--topk-ops | --topk-roofline-ops) tl_arg "$@" ;;	# no-ops in TraceLens too
 	--comparison | --comparison-json-path) tl_arg "$@"; cmp=$optarg ;;
-	# TraceLens's, which tl does not do (see tl-report(1)); the two
-	# that change nothing unless a GPU spec is given are checked below.
+	# TraceLens's, which tl does not do (see tl-report(1)); the three
+	# that change nothing on most traces are checked below.
 	--enable-origami) origami=$optname ;;
 	--python-path) tl_arg "$@"; pypath=$optname ;;
 	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
-	--enable-pseudo-ops) refuse "TraceLens's pseudo ops (its MoE, MLA and paged-decode tree extensions) are not supported" ;;
+	--enable-pseudo-ops) pseudo=$optname ;;
 	--inductor-cache-dir) refuse "Inductor's cache files are not read (tl models Triton kernels from the trace's own args only)" ;;
 	--include-overlap-info) refuse "the *_kl_overlap sheets are not supported" ;;
 	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
@@ -140,6 +173,22 @@ kind=
 if tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
 	kind=-rocprof
 	[ -z "$cmp" ] || die "$trace_name: --comparison needs PyTorch traces, not rocprofv3 results"
+fi
+# TraceLens's pseudo ops change only traces with the ops they look for
+# (in both traces of a comparison, which is copied when not a file).
+if [ -n "$pseudo" ] && [ -z "$kind" ]; then
+	optname=$pseudo
+	has=$trace_name why=$(pseudo_ops "$trace")
+	if [ -z "$why" ] && [ -n "$cmp" ]; then
+		has=$cmp
+		if [ ! -f "$cmp" ]; then
+			cat -- "$cmp" >"$TL_WORK/cmp" || die "$cmp: cannot read"
+			cmp=$TL_WORK/cmp
+		fi
+		why=$(pseudo_ops "$cmp")
+	fi
+	[ -z "$why" ] ||
+		refuse "TraceLens's pseudo ops (its MoE, MLA and paged-attention tree extensions) are not supported, and $has has $why"
 fi
 case $arch in
 */*) arch=$(tl_abs "$arch") ;;
