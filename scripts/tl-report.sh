@@ -76,7 +76,7 @@ refuse() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0 pseudo=
+kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked, outputs replaced.
@@ -115,7 +115,7 @@ while tl_opt "$@"; do
 	--python-path) tl_arg "$@"; pypath=$optname ;;
 	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
 	--enable-pseudo-ops) pseudo=$optname ;;
-	--inductor-cache-dir) refuse "Inductor's cache files are not read (tl models Triton kernels from the trace's own args only)" ;;
+	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
 	--include-overlap-info) refuse "the *_kl_overlap sheets are not supported" ;;
 	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
 	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
@@ -189,6 +189,14 @@ if [ -n "$pseudo" ] && [ -z "$kind" ]; then
 	fi
 	[ -z "$why" ] ||
 		refuse "TraceLens's pseudo ops (its MoE, MLA and paged-attention tree extensions) are not supported, and $has has $why"
+fi
+# TraceLens reads Inductor's cache (the folder named, when it is one)
+# only for Triton ops (triton_poi_, triton_red_, triton_per_).
+if [ -n "$icache" ] && [ -z "$kind" ] && [ -d "$icdir" ]; then
+	optname=$icache
+	why=$(tl-parse -f name -- "$trace" 2>/dev/null | grep -m 1 -E '^triton_(poi|red|per)_')
+	[ -z "$why" ] ||
+		refuse "Inductor's cache files are not read (tl models Triton ops from the trace's own args only), and $trace_name has Triton ops ($why)"
 fi
 case $arch in
 */*) arch=$(tl_abs "$arch") ;;
