@@ -28,7 +28,7 @@ enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT, OP_KCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
-	OP_ADD, OP_JOIN, OP_PTP
+	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE
 };
 
 /* The name of each operation on the command line, by enum opkind. */
@@ -36,7 +36,7 @@ static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
-	"add", "join", "ptp"
+	"add", "join", "ptp", "dtype"
 };
 
 /* A growable array of intervals. */
@@ -91,6 +91,7 @@ struct op {
 	size_t nvals, capvals;	/* median, npsum: used, allocated */
 	double ext;		/* min/max: extreme value; ptp: the largest */
 	double lo;		/* ptp: the least value */
+	int nonint;		/* dtype: some value is not a whole number */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
 	struct buf txt2;	/* opcat: first kernel name */
 	int have2;		/* opcat: txt2 is set */
@@ -654,6 +655,7 @@ opreset(struct op *o)
 	o->sum = o->comp = 0;
 	o->mean = o->m2 = 0;
 	o->nvals = 0;
+	o->nonint = 0;
 	buf_reset(&o->txt);
 	buf_reset(&o->txt2);
 	o->have2 = 0;
@@ -691,6 +693,26 @@ getnum(struct op *o, const char *s, size_t len, struct rec_reader *r)
 		tl_die("%s: line %zu: %s: '%s' is not a number: %.40s",
 		    r->name, r->lineno, opnames[o->kind], o->fname[0], s);
 	return d;
+}
+
+/*
+ * The number s (JSON text) is a whole number as JSON writes one: an
+ * optional minus and digits.  Python's json reads it as an int, any
+ * other number ("1.0", "1e3") as a float.
+ */
+static int
+wholenum(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len > 0 && s[0] == '-')
+		i++;
+	if (i == len)
+		return 0;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
 }
 
 static void
@@ -785,6 +807,14 @@ opadd(struct op *o, struct rec_reader *r)
 			o->ext = d;
 		if (o->n == 0 || d < o->lo)
 			o->lo = d;
+		o->n++;
+		break;
+	case OP_DTYPE:
+		if (len == 0)
+			break;
+		(void)getnum(o, s, len, r);
+		if (!wholenum(s, len))
+			o->nonint = 1;
 		o->n++;
 		break;
 	case OP_FIRST:
@@ -936,6 +966,10 @@ opput(FILE *fp, struct op *o)
 	case OP_PTP:
 		if (o->n > 0)
 			putnum(fp, o->ext - o->lo);
+		break;
+	case OP_DTYPE:
+		if (o->n > 0)
+			fputs(o->nonint ? "float64" : "int64", fp);
 		break;
 	case OP_MIN:
 	case OP_MAX:

@@ -31,8 +31,8 @@ usage(int status)
  * from the tree folder's (-d) ops.tsv and meta.tsv, and TraceLens's op
  * category (by name and first kernel k1), as UID name "op category"
  * process_name process_label thread_name Input Dims, Input type, Input
- * Strides, Concrete Inputs, ts direct subtree g1 kd tkey; k1 goes to
- * -o's UID TAB k1.  Memory: one row and meta.tsv.
+ * Strides, Concrete Inputs, ts direct subtree g1 kd tkey num_kernels
+ * (count, TraceLens's name for it); k1 goes to -o's UID TAB k1.  Memory: one row and meta.tsv.
  */
 static int
 launchers(const char *path)
@@ -58,7 +58,8 @@ launchers(const char *path)
 		ic[i] = rec_need(&r, icols[i]);
 	fputs("UID\tname\top category\tprocess_name\tprocess_label\t"
 	    "thread_name\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tkd\ttkey\n", stdout);
+	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tkd\ttkey\t"
+	    "num_kernels\n", stdout);
 	/* -o: k1 apart, for the one reader that wants it */
 	if (k1s) {
 		k1fp = io_open(k1s, "w", NULL);
@@ -97,6 +98,7 @@ launchers(const char *path)
 		buf_tab(&b);
 		key_dec(&b, f[OTS]);
 		key_int(&b, atoid(rec_get(&r, ic[3], NULL)));
+		buf_tabs(&b, rec_get(&r, ic[2], NULL));
 		buf_emit(stdout, &b);
 	}
 	treeops_close(&to);

@@ -474,7 +474,7 @@ main(int argc, char *argv[])
 	const char *dir = NULL, *s, *name;
 	size_t ntab = 0, captab = 0, ndst = 0, capdst = 0, nrows = 0, caprows = 0;
 	size_t capp = 0, np, i, j, k, len, nlen;
-	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt, arch;
+	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt, cnk, arch;
 	int c, pass, ti, st = 0;
 	off_t off;
 	FILE *in = stdin, *out;
@@ -506,6 +506,8 @@ main(int argc, char *argv[])
 	cuid = rec_need(&r, "UID_first");
 	crt = rec_col(&r, "rt_first");
 	arch = crt >= 0;
+	/* a grouping key after the params (--group_by_num_kernels) */
+	cnk = rec_col(&r, "num_kernels");
 	for (i = 0; i < LEN(outcols); i++)
 		ci[i] = outcols[i].arch && !arch ? -1 : rec_need(&r, outcols[i].field);
 
@@ -659,6 +661,8 @@ main(int argc, char *argv[])
 			csv_bcell(&b, h.s, h.len);
 			buf_free(&h);
 		}
+		if (cnk >= 0)
+			buf_adds(&b, ",num_kernels");
 		for (pass = 1; pass <= 2; pass++)
 			for (j = 0; j < LEN(outcols); j++)
 				if (incol(&outcols[j], ci[j], d->roof, pass)) {
@@ -707,6 +711,11 @@ main(int argc, char *argv[])
 					pystrval(&v, pp[m].v, pp[m].vlen);
 				csv_bcell(&b, v.s, v.len);
 				buf_free(&v);
+			}
+			if (cnk >= 0) {
+				buf_addc(&b, ',');
+				s = rec_get(&r, cnk, &len);
+				csv_bfield(&b, s, len);
 			}
 			for (pass = 1; pass <= 2; pass++)
 				for (j = 0; j < LEN(outcols); j++)

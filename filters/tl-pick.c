@@ -33,7 +33,7 @@ usage(int status)
 /*
  * The intervals of kind of the ops that keys lists, as tag ts dur
  * name stream gpu, once per tag, in intervals.tsv's order; with -b,
- * each listed op's busy time and kernel list (op kt kd; the tags are
+ * each listed op's busy time, kernel list and count (op kt kd kn; the tags are
  * not used), the list in intervals.tsv's order (ts), or with -l in
  * that of the launches (TraceLens's gpu_events).
  */
@@ -62,13 +62,15 @@ pick(const char *path)
 	ka.launch = launchorder;
 	kacc_reset(&ka, exact);
 	if (busy)
-		fputs("op\tkt\tkd\n", stdout);
+		fputs("op\tkt\tkd\tkn\n", stdout);
 	do {
 		more = ivin_peek(in, &k1);
 		if (busy && ka.n > 0 && (!more || in->op != cur)) {
 			buf_num(&b, cur);
 			kacc_time(&b, &ka);
 			kacc_list(&b, &ka);
+			buf_tab(&b);
+			buf_num(&b, (long long)ka.n);
 			buf_emit(stdout, &b);
 			kacc_reset(&ka, exact);
 		}

@@ -28,19 +28,61 @@ usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
                  [--include-unlinked-kernels] [--no-coll-analysis]
                  [--no-kernel-summary] [--gpu-arch NAME|FILE]
                  [--kernel-details] [--topk-kernels N]
+                 [--include-first-occurrence-time] [--group-by-num-kernels]
                  [--comparison TRACE2] [--output-xlsx FILE] TRACE [OUT_DIR]
 EOF
 	exit "$1"
 }
+# pseudo_ops TRACE: what in TRACE TraceLens's pseudo-op extensions
+# (--enable_pseudo_ops: Trace2Tree/extensions/pseudo_ops_registry.py)
+# act on, or nothing: the names they look for, by the same conditions
+# (a few of them looser: any event, any case).
+pseudo_ops() {
+	_po=$(tl-parse -f name -- "$1" 2>/dev/null | grep -i -E \
+	    '^(sglang_profiler::.*_[0-9]+|vllm::(moe_forward|rocm_aiter_fused_moe|outplace_fused_experts)|aiter::(fused_moe_|mla_decode_stage1_asm_fwd|mla_prefill_ps_asm_fwd|paged_attention_v1)|_rocm_C::paged_attention)$|matmul_ogs|fused_moe_kernel_gptq_awq|mla\.py\([0-9]+\): *mla_decode_fwd|: *mla_fp8_prefill_attn|paged_decode\.py\([0-9]+\): *sparse_attn_v4_paged_decode' |
+	    sort -u)
+	[ -n "$_po" ] || return 0
+	_po_has() { printf '%s\n' "$_po" | grep -q -E "$@"; }
+	if _po_has '^sglang_profiler::'; then
+		echo "sglang_profiler:: ops"
+	elif _po_has '^vllm::moe_forward$' &&
+	    { _po_has '^vllm::rocm_aiter_fused_moe$' || _po_has -i matmul_ogs; }; then
+		echo "vllm::moe_forward with rocm_aiter_fused_moe or matmul_ogs"
+	elif _po_has '^vllm::outplace_fused_experts$' && _po_has fused_moe_kernel_gptq_awq; then
+		echo "vllm::outplace_fused_experts (GPTQ/AWQ MoE)"
+	elif _po_has '^aiter::fused_moe_$'; then
+		echo "aiter::fused_moe_"
+	elif _po_has '^aiter::mla_decode_stage1_asm_fwd$' &&
+	    _po_has 'aiter/mla\.py\([0-9]+\): mla_decode_fwd'; then
+		echo "aiter::mla_decode_stage1_asm_fwd (MLA decode)"
+	elif _po_has '^aiter::mla_prefill_ps_asm_fwd$' &&
+	    _po_has ':[[:space:]]*mla_fp8_prefill_attn([^[:alnum:]_]|$)'; then
+		echo "aiter::mla_prefill_ps_asm_fwd (MLA prefill)"
+	elif _po_has 'paged_decode\.py\([0-9]+\):[[:space:]]*sparse_attn_v4_paged_decode'; then
+		echo "sparse_attn_v4_paged_decode (paged decode)"
+	elif _po_has '^_rocm_C::paged_attention$'; then
+		echo "_rocm_C::paged_attention"
+	elif _po_has '^aiter::paged_attention_v1$'; then
+		echo "aiter::paged_attention_v1"
+	fi
+}
+# refuse WHY: an option of TraceLens's that tl cannot honour stops the
+# run (exit 2, one line naming the option as given), rather than give
+# a report that differs from TraceLens's without saying so.
+refuse() {
+	note "$optname: $*"
+	exit 2
+}
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk=
+kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked, outputs replaced.
 case ${0##*/} in TraceLens_*) ksum=0 force=1 ;; esac
 while tl_opt "$@"; do
+	optname=${1%%=*}
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-report @VERSION@"; exit 0 ;;
@@ -59,12 +101,24 @@ while tl_opt "$@"; do
 	--no-kernel-summary | --disable-kernel-summary) ksum=0 ;;
 	--kernel-details) kdetails=1 ;;
 	--topk-kernels) tl_arg int "$@"; ktopk=$optarg ;;
+	--include-first-occurrence-time) fot=1 ;;
+	--group-by-num-kernels) gbnk=1 ;;
 	--profile-json-path) tl_arg "$@"; trace=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
 	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
 	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform) tl_arg "$@"; arch=$optarg ;;
 	--topk-ops | --topk-roofline-ops) tl_arg "$@" ;;	# no-ops in TraceLens too
 	--comparison | --comparison-json-path) tl_arg "$@"; cmp=$optarg ;;
+	# TraceLens's, which tl does not do (see tl-report(1)); the three
+	# that change nothing on most traces are checked below.
+	--enable-origami) origami=$optname ;;
+	--python-path) tl_arg "$@"; pypath=$optname ;;
+	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
+	--enable-pseudo-ops) pseudo=$optname ;;
+	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
+	--include-overlap-info) refuse "the *_kl_overlap sheets are not supported" ;;
+	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
+	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"
@@ -73,6 +127,17 @@ shift "$optn"
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
 [ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
+# by the program GEMM_SIMULATOR_PATH names (run by --python_path's
+# interpreter) when that is set.  Without them these options change
+# nothing in its report.
+if [ -n "$arch" ]; then
+	optname=$origami
+	[ "$origami" = 0 ] || refuse "Origami's simulated GEMM times are not supported"
+	optname=$pypath
+	[ "$pypath" = 0 ] || [ -z "${GEMM_SIMULATOR_PATH:-}" ] ||
+		refuse "the external GEMM simulator (GEMM_SIMULATOR_PATH) is not supported"
+fi
 # No output named: TraceLens's workbook, beside the trace.
 [ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
 
@@ -109,6 +174,30 @@ if tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}";
 	kind=-rocprof
 	[ -z "$cmp" ] || die "$trace_name: --comparison needs PyTorch traces, not rocprofv3 results"
 fi
+# TraceLens's pseudo ops change only traces with the ops they look for
+# (in both traces of a comparison, which is copied when not a file).
+if [ -n "$pseudo" ] && [ -z "$kind" ]; then
+	optname=$pseudo
+	has=$trace_name why=$(pseudo_ops "$trace")
+	if [ -z "$why" ] && [ -n "$cmp" ]; then
+		has=$cmp
+		if [ ! -f "$cmp" ]; then
+			cat -- "$cmp" >"$TL_WORK/cmp" || die "$cmp: cannot read"
+			cmp=$TL_WORK/cmp
+		fi
+		why=$(pseudo_ops "$cmp")
+	fi
+	[ -z "$why" ] ||
+		refuse "TraceLens's pseudo ops (its MoE, MLA and paged-attention tree extensions) are not supported, and $has has $why"
+fi
+# TraceLens reads Inductor's cache (the folder named, when it is one)
+# only for Triton ops (triton_poi_, triton_red_, triton_per_).
+if [ -n "$icache" ] && [ -z "$kind" ] && [ -d "$icdir" ]; then
+	optname=$icache
+	why=$(tl-parse -f name -- "$trace" 2>/dev/null | grep -m 1 -E '^triton_(poi|red|per)_')
+	[ -z "$why" ] ||
+		refuse "Inductor's cache files are not read (tl models Triton ops from the trace's own args only), and $trace_name has Triton ops ($why)"
+fi
 case $arch in
 */*) arch=$(tl_abs "$arch") ;;
 ?*) [ ! -r "$arch" ] || arch=$(tl_abs "$arch") ;;
@@ -127,7 +216,7 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
 	q compat "$compat"
-	q kdetails "$kdetails"; q ktopk "$ktopk"
+	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"
 	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
@@ -167,9 +256,11 @@ done
 if [ -n "$xlsx" ]; then
 	# TraceLens's perf sheets hold their param: columns as text ('16',
 	# '0.0', 'None'), and coll_analysis its Process Group Name (the
-	# trace's string): so do they here, so that pandas reads them back
-	# as it reads TraceLens's.
-	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n' >"$TL_WORK/text" ||
+	# trace's string), and with --group_by_num_kernels the perf sheets
+	# their num_kernels (a grouping key, made str() with the params; not
+	# ops_unique_args's, the one ops sheet with the column): so do they
+	# here, so that pandas reads them back as it reads TraceLens's.
+	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n[!o]*\tnum_kernels\n' >"$TL_WORK/text" ||
 		die "cannot write in $TL_WORK"
 	tl_book_dir '' "$TL_WORK/text" "$TL_REPORT" "$TL_REPORT_BOOK"
 fi

@@ -2,16 +2,18 @@
 # helpers: the functions two or more perf-model stages share.
 
 # perf_kinfo: tag ts dur name stream gpu records on stdin (any order)
-# -> tag kt kd, one per tag: the busy time and kernel list (ts order).
+# -> tag kt kd kn, one per tag: the busy time, kernel list (ts order)
+# and number of kernels (tl-pick -b's fields).
 perf_kinfo() {
 	{ printf 'tag\tts\tdur\tname\tstream\tgpu\n'
 	  tl_sort -t "$TAB" -k1,1n -k2,2n -k6,6n; } |
-	tl-aggregate -g tag:n 'kt=union:ts,dur' 'kd=list:name,dur,stream'
+	tl-aggregate -g tag:n 'kt=union:ts,dur' 'kd=list:name,dur,stream' 'kn=count'
 }
 
 # perf_model OPS KINFO KIND METRICS: the op records of OPS (UID order)
-# with their process and thread names (meta.tsv), kernel time and kernel
-# list (KINFO, tag order; ops without one get time 0 and no kernels)
+# with their process and thread names (meta.tsv), kernel time, kernel
+# list and number of kernels (KINFO, tag order; ops without one get
+# time 0, no kernels and num_kernels 0)
 # and annotation (annotations.tsv; empty for ops without one), through
 # tl-roofline (--bwd for KIND B).  Writes the sheet rows (kind F or B,
 # the input columns, the model columns), and the model columns of every
@@ -28,7 +30,7 @@ perf_model() {
 		for (i = 1; i <= NF; i++) col[$i] = i
 		print "kind", "UID", "name", "process_name", "process_label", "thread_name",
 		    "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
-		    "Kernel Time (µs)", "kernel_names", "annotation"
+		    "Kernel Time (µs)", "kernel_names", "annotation", "num_kernels"
 		getline kl <kin
 		au = -1
 		next
@@ -47,7 +49,7 @@ perf_model() {
 		    name(pid, 0, "process_labels"), name(pid, tid, "thread_name"),
 		    $col["Input Dims"], $col["Input type"], $col["Input Strides"],
 		    $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
-		    (au == u ? substr(al, 14) : "")
+		    (au == u ? substr(al, 14) : ""), (ku == u ? k[4] : 0)
 	}
 	# the name K of process (tid 0) or thread TID of PID, as TraceLens
 	# writes it: Unknown if none

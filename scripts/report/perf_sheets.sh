@@ -6,7 +6,9 @@
 # backward one (a sheet only when some op has its model).  The model
 # rows (perf_fwd's and perf_bwd's) grouped by (table, name, params):
 # TraceLens groups on str() of each param, which the params literal
-# determines; then laid out by tl-perfsheet(1).
+# determines; then laid out by tl-perfsheet(1).  With
+# --group-by-num-kernels, by num_kernels too (the number of the op's
+# kernels), which tl-perfsheet then writes after the params.
 # in: perf_rows.tsv perf_rows_bwd.tsv
 # out: GEMM.csv UnaryElementwise.csv BinaryElementwise.csv Normalization.csv
 # out: SDPA_fwd.csv SDPA_bwd.csv CONV_fwd.csv CONV_bwd.csv Reduce_fwd.csv Reduce_bwd.csv
@@ -20,6 +22,8 @@
 # out: InferenceAttention_fwd.csv InferenceAttention_bwd.csv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 perf_sheets() {
+	keys=kind,sheet,name,params u=5
+	[ "$gbnk" != 1 ] || keys=$keys,num_kernels u=6
 	if [ -n "$arch" ]; then
 		set -- 'rt_first=first:Roofline Time (µs)' 'rb_first=first:Roofline Bound' \
 		    'pr_mean=mean:Pct Roofline' 'pr_median=median:Pct Roofline' 'pr_std=std:Pct Roofline' \
@@ -30,9 +34,9 @@ perf_sheets() {
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
 	# (the two files as one, one header)
 	awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
-	st tl-aggregate -g kind,sheet,name,params -K UID:n |
+	st tl-aggregate -g "$keys" -K UID:n |
 	st hsort -t "$TAB" -k1,1 |
-	st tl-aggregate -H -g kind,sheet,name,params 'UID_first=first:UID' \
+	st tl-aggregate -H -g "$keys" 'UID_first=first:UID' \
 	    'gf=first:GFLOPS' 'dm=first:Data Moved (MB)' 'fb=first:FLOPS/Byte' \
 	    'tbs_mean=mean:TB/s' 'tbs_median=median:TB/s' 'tbs_std=std:TB/s' 'tbs_min=min:TB/s' 'tbs_max=max:TB/s' \
 	    'tfs_mean=mean:TFLOPS/s' 'tfs_median=median:TFLOPS/s' 'tfs_std=std:TFLOPS/s' \
@@ -45,7 +49,7 @@ perf_sheets() {
 	    'kt_mean=mean:Kernel Time (µs)' 'kt_median=median:Kernel Time (µs)' 'kt_std=std:Kernel Time (µs)' \
 	    'kt_min=min:Kernel Time (µs)' 'kt_max=max:Kernel Time (µs)' 'kt_sum=sum:Kernel Time (µs)' \
 	    'UID_count=count:UID' |
-	st hsort -t "$TAB" -k5,5n >perf_groups.tsv; ok
+	st hsort -t "$TAB" -k$u,${u}n >perf_groups.tsv; ok
 
 	# the tables laid out as sheets (tl-perfsheet(1))
 	st tl-perfsheet -d "$R" perf_groups.tsv; ok
