@@ -373,7 +373,10 @@ mergestage() {
 # column (ts, dur and what comes of them alone) is an integer.
 summaries() {
 	_dint=$(class dur) _tint=$(class ts)
-	# nccl_summary_long: the statistics TraceLens asks for there
+	# nccl_summary_long: the statistics TraceLens asks for there, over
+	# the rows of a group in nccl_long's order (the ranks in order, each
+	# in trace order), not the merge's: pandas' std (Welford) and sum
+	# (Kahan) depend on the order of the values to the last digit
 	_node=
 	if [ -n "$gpn" ] && awk -F '\t' 'NR > 1 && $4 == 0 { f = 1; exit } END { exit !f }' "$W/long.tsv"; then
 		_node=1		# (pandas adds no column to an empty table)
@@ -391,7 +394,7 @@ summaries() {
 	[ -n "$_node" ] && set -- "$@" 'node_id=first:node_id' 'node_span=first:node_span'
 	_i=,
 	[ "$_dint" = int ] && _i=dur_sum
-	st awk -F '\t' 'NR == 1 || $4 == 0' "$W/long.tsv" |
+	st awk -F '\t' 'NR == 1 || $4 == 0' "$W/long.sorted" |
 		st hsort -s -t "$TAB" -k3,3 | st tl-aggregate "$@" |
 		st tl-coll -s dur_sum -I "$_i" -c 1 >"$R/nccl_summary_long.csv"; ok
 
