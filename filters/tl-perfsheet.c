@@ -113,6 +113,7 @@ struct table {
 	struct pkey *keys;	/* param keys in order of first appearance, owned */
 	size_t nkeys, capkeys;	/* used, allocated */
 	size_t nrows;		/* rows */
+	int roof;		/* some row has a Roofline Time */
 };
 
 /* A sheet written: its param columns (keys of its tables, in order). */
@@ -121,7 +122,17 @@ struct dest {
 	char **cols;		/* its param keys, not owned (the tables') */
 	size_t ncols, capcols;	/* used, allocated */
 	int *added;		/* added[t]: table t's keys are in cols */
+	int first;		/* the first table it took, -1 before */
+	int roof;		/* roofline columns: 0 none, R_PLACE, R_END */
 };
+
+/*
+ * Where a sheet has the roofline columns.  TraceLens's table has them
+ * only when some op of it had a Roofline Time (a DataFrame of dicts
+ * that lack the keys otherwise); rows moved from another table that
+ * has them (pd.concat) put them after the sheet's last column.
+ */
+enum { R_PLACE = 1, R_END };
 
 /* What the first pass keeps of a row. */
 struct row {
@@ -359,6 +370,7 @@ finddest(struct dest **d, size_t *nd, size_t *cap, const char *name,
 	memset(&(*d)[*nd], 0, sizeof(**d));
 	(*d)[*nd].name = tl_strdup(name);
 	(*d)[*nd].added = tl_calloc(ntables + 1, sizeof(int));
+	(*d)[*nd].first = -1;
 	return (int)(*nd)++;
 }
 
@@ -371,6 +383,10 @@ addcols(struct dest *d, const struct table *t, int ti)
 	if (d->added[ti])
 		return;
 	d->added[ti] = 1;
+	if (d->first < 0)
+		d->first = ti;
+	if (t->roof && d->roof == 0)
+		d->roof = d->first == ti ? R_PLACE : R_END;
 	for (i = 0; i < t->nkeys; i++) {
 		for (j = 0; j < d->ncols; j++)
 			if (strcmp(d->cols[j], t->keys[i].name) == 0)
@@ -425,8 +441,8 @@ main(int argc, char *argv[])
 	struct buf b = {0}, path = {0};
 	const char *dir = NULL, *s, *name;
 	size_t ntab = 0, captab = 0, ndst = 0, capdst = 0, nrows = 0, caprows = 0;
-	size_t capp = 0, np, i, j, k, len, nlen;
-	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, arch;
+	size_t capp = 0, np, i, j, k, m, len, nlen, oc[LEN(outcols)], nout;
+	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt;
 	int c, pass, ti, st = 0;
 	off_t off;
 	FILE *in = stdin, *out;
@@ -456,9 +472,9 @@ main(int argc, char *argv[])
 	cparams = rec_need(&r, "params");
 	ckt = rec_need(&r, "kt_sum");
 	cuid = rec_need(&r, "UID_first");
-	arch = rec_col(&r, "rt_first") >= 0;
+	crt = rec_col(&r, "rt_first");
 	for (i = 0; i < LEN(outcols); i++)
-		ci[i] = outcols[i].arch && !arch ? -1 : rec_need(&r, outcols[i].field);
+		ci[i] = outcols[i].arch && crt < 0 ? -1 : rec_need(&r, outcols[i].field);
 
 	/* First pass: the tables, their keys, each row's place. */
 	rr_open(&rr, &r);
@@ -474,6 +490,8 @@ main(int argc, char *argv[])
 		ti = findtable(&tab, &ntab, &captab, (char)c, s, len);
 		t = &tab[ti];
 		t->nrows++;
+		if (crt >= 0 && (rec_get(&r, crt, &len), len > 0))
+			t->roof = 1;
 		s = rec_get(&r, cparams, &len);
 		np = pdict(s, len, &pp, &capp);
 		for (i = 0; i < np; i++) {
@@ -586,11 +604,20 @@ main(int argc, char *argv[])
 			csv_bcell(&b, h.s, h.len);
 			buf_free(&h);
 		}
-		for (j = 0; j < LEN(outcols); j++)
-			if (ci[j] >= 0) {
-				buf_addc(&b, ',');
-				buf_adds(&b, outcols[j].head);
+		/* its columns: the roofline ones in place, at the end or none */
+		nout = 0;
+		for (pass = 0; pass < 2; pass++)
+			for (j = 0; j < LEN(outcols); j++) {
+				if (ci[j] < 0 || (outcols[j].arch && d->roof == 0))
+					continue;
+				if (pass != (outcols[j].arch && d->roof == R_END))
+					continue;
+				oc[nout++] = j;
 			}
+		for (j = 0; j < nout; j++) {
+			buf_addc(&b, ',');
+			buf_adds(&b, outcols[oc[j]].head);
+		}
 		buf_addc(&b, '\n');
 		fwrite(b.s, 1, b.len, out);
 		for (k = 0; k < n; k++) {
@@ -605,7 +632,6 @@ main(int argc, char *argv[])
 			for (j = 0; j < d->ncols; j++) {
 				struct pkey *pk = findkey(t, d->cols[j], strlen(d->cols[j]));
 				struct buf v = {0};
-				size_t m;
 
 				buf_addc(&b, ',');
 				if (pk == NULL)
@@ -634,9 +660,8 @@ main(int argc, char *argv[])
 				csv_bcell(&b, v.s, v.len);
 				buf_free(&v);
 			}
-			for (j = 0; j < LEN(outcols); j++) {
-				if (ci[j] < 0)
-					continue;
+			for (m = 0; m < nout; m++) {
+				j = oc[m];
 				buf_addc(&b, ',');
 				s = rec_get(&r, ci[j], &len);
 				switch (outcols[j].kind) {
