@@ -123,6 +123,7 @@ struct dest {
 	size_t ncols, capcols;	/* used, allocated */
 	int *added;		/* added[t]: table t's keys are in cols */
 	int first;		/* the first table it took, -1 before */
+	size_t nprim;		/* cols of that table (the rest: pd.concat's, last) */
 	int roof;		/* roofline columns: 0 none, R_PLACE, R_END */
 };
 
@@ -345,7 +346,7 @@ findtable(struct table **t, size_t *nt, size_t *cap, char kind,
 }
 
 static struct pkey *
-findkey(struct table *t, const char *k, size_t len)
+findkey(const struct table *t, const char *k, size_t len)
 {
 	size_t i;
 
@@ -398,6 +399,8 @@ addcols(struct dest *d, const struct table *t, int ti)
 			    sizeof(*d->cols));
 		d->cols[d->ncols++] = t->keys[i].name;
 	}
+	if (d->first == ti)
+		d->nprim = d->ncols;
 }
 
 /* The rows of one sheet: part, kernel time descending, first UID. */
@@ -414,6 +417,72 @@ rowcmp(const void *a, const void *b)
 	if (x->uid != y->uid)
 		return x->uid < y->uid ? -1 : 1;
 	return (x->off > y->off) - (x->off < y->off);
+}
+
+/* The cell of param column col of a row of table t (params pp[0..np)). */
+static void
+paramcell(struct buf *b, const struct table *t, const char *col,
+    const struct param *pp, size_t np)
+{
+	const struct pkey *pk = findkey(t, col, strlen(col));
+	struct buf v = {0};
+	size_t m;
+
+	if (pk == NULL)
+		return;		/* not a column of its table */
+	for (m = 0; m < np; m++)
+		if (pp[m].klen == strlen(pk->name) &&
+		    memcmp(pp[m].k, pk->name, pp[m].klen) == 0)
+			break;
+	buf_adds(&v, "");
+	if (m == np) {
+		buf_adds(&v, "nan");
+	} else if (pk->flt && (pkind(pp[m].v, pp[m].vlen) == 'i' ||
+	    pkind(pp[m].v, pp[m].vlen) == 'f')) {
+		double x = 0;
+
+		num_double(pp[m].v, pp[m].vlen, &x);
+		if (isnan(x))
+			buf_adds(&v, "nan");
+		else
+			csv_bnum(&v, x);
+	} else if (pk->flt && pp[m].vlen == 4 &&
+	    memcmp(pp[m].v, "None", 4) == 0) {
+		buf_adds(&v, "nan");
+	} else
+		pystrval(&v, pp[m].v, pp[m].vlen);
+	csv_bcell(b, v.s, v.len);
+	buf_free(&v);
+}
+
+/* The cell of output column oc, field col of the record r. */
+static void
+outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol *oc)
+{
+	const char *s;
+	size_t len;
+	double x;
+
+	s = rec_get(r, col, &len);
+	switch (oc->kind) {
+	case C_NUM:
+		if (len > 0) {
+			if (num_double(s, len, &x) < 0)
+				tl_die("%s: line %zu: %s: not a number: %.*s",
+				    r->name, r->lineno, oc->field, (int)MIN(len, 40), s);
+			csv_bnum(b, x);
+		}
+		break;
+	case C_TEXT:
+		csv_bfield(b, s, len);
+		break;
+	case C_LIST:
+		csv_blist(b, s, len);
+		break;
+	default:
+		buf_add(b, s, len);
+		break;
+	}
 }
 
 static double
@@ -441,7 +510,8 @@ main(int argc, char *argv[])
 	struct buf b = {0}, path = {0};
 	const char *dir = NULL, *s, *name;
 	size_t ntab = 0, captab = 0, ndst = 0, capdst = 0, nrows = 0, caprows = 0;
-	size_t capp = 0, np, i, j, k, m, len, nlen, oc[LEN(outcols)], nout;
+	size_t capp = 0, np, i, j, k, m, len, nlen, nplan;
+	long *plan;
 	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt;
 	int c, pass, ti, st = 0;
 	off_t off;
@@ -593,30 +663,42 @@ main(int argc, char *argv[])
 		buf_adds(&path, d->name);
 		buf_adds(&path, ".csv");
 		out = tl_fopen(path.s, "w");
-		buf_reset(&b);
-		buf_adds(&b, "name");
-		for (j = 0; j < d->ncols; j++) {
-			struct buf h = {0};
-
-			buf_adds(&h, "param: ");
-			buf_adds(&h, d->cols[j]);
-			buf_addc(&b, ',');
-			csv_bcell(&b, h.s, h.len);
-			buf_free(&h);
-		}
-		/* its columns: the roofline ones in place, at the end or none */
-		nout = 0;
-		for (pass = 0; pass < 2; pass++)
+		/*
+		 * Its columns: the first table's params, the fixed ones (the
+		 * roofline ones in place, or none), then what pd.concat adds
+		 * of the moved rows' frame: its other params, its roofline
+		 * columns.  plan[]: a param column p as p, output column j as
+		 * -1 - j.
+		 */
+		nplan = 0;
+		plan = tl_calloc(d->ncols + LEN(outcols) + 1, sizeof(*plan));
+		for (j = 0; j < d->nprim; j++)
+			plan[nplan++] = (long)j;
+		for (pass = 0; pass < 2; pass++) {
 			for (j = 0; j < LEN(outcols); j++) {
 				if (ci[j] < 0 || (outcols[j].arch && d->roof == 0))
 					continue;
 				if (pass != (outcols[j].arch && d->roof == R_END))
 					continue;
-				oc[nout++] = j;
+				plan[nplan++] = -1 - (long)j;
 			}
-		for (j = 0; j < nout; j++) {
+			for (j = d->nprim; pass == 0 && j < d->ncols; j++)
+				plan[nplan++] = (long)j;
+		}
+		buf_reset(&b);
+		buf_adds(&b, "name");
+		for (m = 0; m < nplan; m++) {
 			buf_addc(&b, ',');
-			buf_adds(&b, outcols[oc[j]].head);
+			if (plan[m] < 0) {
+				buf_adds(&b, outcols[-1 - plan[m]].head);
+			} else {
+				struct buf h = {0};
+
+				buf_adds(&h, "param: ");
+				buf_adds(&h, d->cols[plan[m]]);
+				csv_bcell(&b, h.s, h.len);
+				buf_free(&h);
+			}
 		}
 		buf_addc(&b, '\n');
 		fwrite(b.s, 1, b.len, out);
@@ -629,67 +711,17 @@ main(int argc, char *argv[])
 			csv_bfield(&b, s, len);
 			s = rec_get(&r, cparams, &len);
 			np = pdict(s, len, &pp, &capp);
-			for (j = 0; j < d->ncols; j++) {
-				struct pkey *pk = findkey(t, d->cols[j], strlen(d->cols[j]));
-				struct buf v = {0};
-
+			for (m = 0; m < nplan; m++) {
 				buf_addc(&b, ',');
-				if (pk == NULL)
-					continue;	/* not a column of its table */
-				for (m = 0; m < np; m++)
-					if (pp[m].klen == strlen(pk->name) &&
-					    memcmp(pp[m].k, pk->name, pp[m].klen) == 0)
-						break;
-				buf_adds(&v, "");
-				if (m == np) {
-					buf_adds(&v, "nan");
-				} else if (pk->flt && (pkind(pp[m].v, pp[m].vlen) == 'i' ||
-				    pkind(pp[m].v, pp[m].vlen) == 'f')) {
-					double x = 0;
-
-					num_double(pp[m].v, pp[m].vlen, &x);
-					if (isnan(x))
-						buf_adds(&v, "nan");
-					else
-						csv_bnum(&v, x);
-				} else if (pk->flt && pp[m].vlen == 4 &&
-				    memcmp(pp[m].v, "None", 4) == 0) {
-					buf_adds(&v, "nan");
-				} else
-					pystrval(&v, pp[m].v, pp[m].vlen);
-				csv_bcell(&b, v.s, v.len);
-				buf_free(&v);
-			}
-			for (m = 0; m < nout; m++) {
-				j = oc[m];
-				buf_addc(&b, ',');
-				s = rec_get(&r, ci[j], &len);
-				switch (outcols[j].kind) {
-				case C_NUM:
-					if (len > 0) {
-						double x;
-
-						if (num_double(s, len, &x) < 0)
-							tl_die("%s: line %zu: %s: not a number: %.*s",
-							    r.name, r.lineno, outcols[j].field,
-							    (int)MIN(len, 40), s);
-						csv_bnum(&b, x);
-					}
-					break;
-				case C_TEXT:
-					csv_bfield(&b, s, len);
-					break;
-				case C_LIST:
-					csv_blist(&b, s, len);
-					break;
-				default:
-					buf_add(&b, s, len);
-					break;
-				}
+				if (plan[m] < 0)
+					outcell(&b, &r, ci[-1 - plan[m]], &outcols[-1 - plan[m]]);
+				else
+					paramcell(&b, t, d->cols[plan[m]], pp, np);
 			}
 			buf_addc(&b, '\n');
 			fwrite(b.s, 1, b.len, out);
 		}
+		free(plan);
 		if (tl_fshut(out, path.s) != 0)
 			st = TL_EDATA;
 	}
