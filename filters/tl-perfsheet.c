@@ -113,7 +113,7 @@ struct table {
 	struct pkey *keys;	/* param keys in order of first appearance, owned */
 	size_t nkeys, capkeys;	/* used, allocated */
 	size_t nrows;		/* rows */
-	int roof;		/* some row has a roofline time (a GPU spec) */
+	int roof;		/* some row has a Roofline Time */
 };
 
 /* A sheet written: its param columns (keys of its tables, in order). */
@@ -122,9 +122,20 @@ struct dest {
 	char **cols;		/* its param keys, not owned (the tables') */
 	size_t ncols, capcols;	/* used, allocated */
 	int *added;		/* added[t]: table t's keys are in cols */
-	int hasb;		/* a _bwd sheet with a backward table */
-	int roof;		/* its roofline columns: 0 none, 1 in place, 2 last */
+	int first;		/* the first table it took, -1 before */
+	size_t nprim;		/* cols of that table (the rest: pd.concat's, last) */
+	int roof;		/* roofline columns: 0 none, R_PLACE, R_END */
 };
+
+/*
+ * Where a sheet has the roofline columns.  TraceLens's table has them
+ * only when some op of it had a Roofline Time (a DataFrame of dicts
+ * that lack the keys otherwise); rows moved from another table that
+ * has them (pd.concat) put them after the sheet's last column.
+ */
+enum { R_PLACE = 1, R_END };
+/* The plan entry of the num_kernels column (below every -1 - j). */
+#define PLAN_NK (-1 - (long)LEN(outcols))
 
 /* What the first pass keeps of a row. */
 struct row {
@@ -337,7 +348,7 @@ findtable(struct table **t, size_t *nt, size_t *cap, char kind,
 }
 
 static struct pkey *
-findkey(struct table *t, const char *k, size_t len)
+findkey(const struct table *t, const char *k, size_t len)
 {
 	size_t i;
 
@@ -362,6 +373,7 @@ finddest(struct dest **d, size_t *nd, size_t *cap, const char *name,
 	memset(&(*d)[*nd], 0, sizeof(**d));
 	(*d)[*nd].name = tl_strdup(name);
 	(*d)[*nd].added = tl_calloc(ntables + 1, sizeof(int));
+	(*d)[*nd].first = -1;
 	return (int)(*nd)++;
 }
 
@@ -374,6 +386,10 @@ addcols(struct dest *d, const struct table *t, int ti)
 	if (d->added[ti])
 		return;
 	d->added[ti] = 1;
+	if (d->first < 0)
+		d->first = ti;
+	if (t->roof && d->roof == 0)
+		d->roof = d->first == ti ? R_PLACE : R_END;
 	for (i = 0; i < t->nkeys; i++) {
 		for (j = 0; j < d->ncols; j++)
 			if (strcmp(d->cols[j], t->keys[i].name) == 0)
@@ -385,6 +401,8 @@ addcols(struct dest *d, const struct table *t, int ti)
 			    sizeof(*d->cols));
 		d->cols[d->ncols++] = t->keys[i].name;
 	}
+	if (d->first == ti)
+		d->nprim = d->ncols;
 }
 
 /* The rows of one sheet: part, kernel time descending, first UID. */
@@ -403,38 +421,59 @@ rowcmp(const void *a, const void *b)
 	return (x->off > y->off) - (x->off < y->off);
 }
 
-/*
- * Column o (input field col, -1 when absent) is written in pass 1 (in
- * place) or 2 (last) of a sheet whose roofline columns are roof.
- */
-static int
-incol(const struct outcol *o, int col, int roof, int pass)
+/* The cell of param column col of a row of table t (params pp[0..np)). */
+static void
+paramcell(struct buf *b, const struct table *t, const char *col,
+    const struct param *pp, size_t np)
 {
-	if (col < 0)
-		return 0;
-	if (!o->arch)
-		return pass == 1;
-	return roof == pass;
+	const struct pkey *pk = findkey(t, col, strlen(col));
+	struct buf v = {0};
+	size_t m;
+
+	if (pk == NULL)
+		return;		/* not a column of its table */
+	for (m = 0; m < np; m++)
+		if (pp[m].klen == strlen(pk->name) &&
+		    memcmp(pp[m].k, pk->name, pp[m].klen) == 0)
+			break;
+	buf_adds(&v, "");
+	if (m == np) {
+		buf_adds(&v, "nan");
+	} else if (pk->flt && (pkind(pp[m].v, pp[m].vlen) == 'i' ||
+	    pkind(pp[m].v, pp[m].vlen) == 'f')) {
+		double x = 0;
+
+		num_double(pp[m].v, pp[m].vlen, &x);
+		if (isnan(x))
+			buf_adds(&v, "nan");
+		else
+			csv_bnum(&v, x);
+	} else if (pk->flt && pp[m].vlen == 4 &&
+	    memcmp(pp[m].v, "None", 4) == 0) {
+		buf_adds(&v, "nan");
+	} else
+		pystrval(&v, pp[m].v, pp[m].vlen);
+	csv_bcell(b, v.s, v.len);
+	buf_free(&v);
 }
 
-/* The cell of column o: field col of the current record. */
+/* The cell of output column oc, field col of the record r. */
 static void
-putcell(struct buf *b, const struct rec_reader *r, int col,
-    const struct outcol *o)
+outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol *oc)
 {
 	const char *s;
 	size_t len;
 	double x;
 
 	s = rec_get(r, col, &len);
-	switch (o->kind) {
+	switch (oc->kind) {
 	case C_NUM:
-		if (len == 0)
-			break;
-		if (num_double(s, len, &x) < 0)
-			tl_die("%s: line %zu: %s: not a number: %.*s", r->name,
-			    r->lineno, o->field, (int)MIN(len, 40), s);
-		csv_bnum(b, x);
+		if (len > 0) {
+			if (num_double(s, len, &x) < 0)
+				tl_die("%s: line %zu: %s: not a number: %.*s",
+				    r->name, r->lineno, oc->field, (int)MIN(len, 40), s);
+			csv_bnum(b, x);
+		}
 		break;
 	case C_TEXT:
 		csv_bfield(b, s, len);
@@ -473,8 +512,9 @@ main(int argc, char *argv[])
 	struct buf b = {0}, path = {0};
 	const char *dir = NULL, *s, *name;
 	size_t ntab = 0, captab = 0, ndst = 0, capdst = 0, nrows = 0, caprows = 0;
-	size_t capp = 0, np, i, j, k, len, nlen;
-	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt, cnk, arch;
+	size_t capp = 0, np, i, j, k, m, len, nlen, nplan;
+	long *plan;
+	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt, cnk;
 	int c, pass, ti, st = 0;
 	off_t off;
 	FILE *in = stdin, *out;
@@ -505,11 +545,10 @@ main(int argc, char *argv[])
 	ckt = rec_need(&r, "kt_sum");
 	cuid = rec_need(&r, "UID_first");
 	crt = rec_col(&r, "rt_first");
-	arch = crt >= 0;
 	/* a grouping key after the params (--group_by_num_kernels) */
 	cnk = rec_col(&r, "num_kernels");
 	for (i = 0; i < LEN(outcols); i++)
-		ci[i] = outcols[i].arch && !arch ? -1 : rec_need(&r, outcols[i].field);
+		ci[i] = outcols[i].arch && crt < 0 ? -1 : rec_need(&r, outcols[i].field);
 
 	/* First pass: the tables, their keys, each row's place. */
 	rr_open(&rr, &r);
@@ -525,7 +564,6 @@ main(int argc, char *argv[])
 		ti = findtable(&tab, &ntab, &captab, (char)c, s, len);
 		t = &tab[ti];
 		t->nrows++;
-		/* (pandas: a table has the columns when some op has them) */
 		if (crt >= 0 && (rec_get(&r, crt, &len), len > 0))
 			t->roof = 1;
 		s = rec_get(&r, cparams, &len);
@@ -588,8 +626,18 @@ main(int argc, char *argv[])
 				/* (finddest may move dst: the index first) */
 				c = finddest(&dst, &ndst, &capdst, path.s, ntab);
 				addcols(&dst[c], t, (int)i);
-				dst[c].hasb = 1;
-				dst[c].roof = t->roof;
+			} else if (!sing) {
+				/*
+				 * TraceLens concatenates the forward table's rows that
+				 * move even when none does: the empty frame still adds
+				 * its columns to the backward table's sheet.
+				 */
+				buf_reset(&path);
+				buf_adds(&path, t->sheet);
+				buf_adds(&path, "_bwd");
+				for (k = 0; k < ndst; k++)
+					if (strcmp(dst[k].name, path.s) == 0)
+						addcols(&dst[k], t, (int)i);
 			}
 			for (k = 0; k < nrows; k++) {
 				if (rows[k].table != (int)i)
@@ -610,27 +658,8 @@ main(int argc, char *argv[])
 				}
 				rows[k].dest = finddest(&dst, &ndst, &capdst, path.s, ntab);
 				addcols(&dst[rows[k].dest], t, (int)i);
-				if (!dst[rows[k].dest].hasb)
-					dst[rows[k].dest].roof |= t->roof;
 			}
 		}
-	/*
-	 * A _bwd sheet is the backward table concatenated with the rows
-	 * moved from the forward one (none, even): pandas appends the
-	 * forward table's roofline columns at the end when only it has them.
-	 */
-	for (i = 0; i < ntab; i++) {
-		if (tab[i].kind != 'F' || !tab[i].roof)
-			continue;
-		for (k = 0; k < ndst; k++) {
-			nlen = strlen(dst[k].name);
-			if (dst[k].hasb && dst[k].roof == 0 &&
-			    nlen == strlen(tab[i].sheet) + 4 &&
-			    strncmp(dst[k].name, tab[i].sheet, nlen - 4) == 0 &&
-			    strcmp(dst[k].name + nlen - 4, "_bwd") == 0)
-				dst[k].roof = 2;
-		}
-	}
 
 	/* Second pass: each sheet, its rows read again in order. */
 	ord = tl_calloc(nrows + 1, sizeof(*ord));
@@ -650,25 +679,47 @@ main(int argc, char *argv[])
 		buf_adds(&path, d->name);
 		buf_adds(&path, ".csv");
 		out = tl_fopen(path.s, "w");
+		/*
+		 * Its columns: the first table's params, the fixed ones (the
+		 * roofline ones in place, or none), then what pd.concat adds
+		 * of the moved rows' frame: its other params, its roofline
+		 * columns.  plan[]: a param column p as p, output column j as
+		 * -1 - j, num_kernels (a key after the params) as PLAN_NK.
+		 */
+		nplan = 0;
+		plan = tl_calloc(d->ncols + LEN(outcols) + 2, sizeof(*plan));
+		for (j = 0; j < d->nprim; j++)
+			plan[nplan++] = (long)j;
+		if (cnk >= 0)
+			plan[nplan++] = PLAN_NK;
+		for (pass = 0; pass < 2; pass++) {
+			for (j = 0; j < LEN(outcols); j++) {
+				if (ci[j] < 0 || (outcols[j].arch && d->roof == 0))
+					continue;
+				if (pass != (outcols[j].arch && d->roof == R_END))
+					continue;
+				plan[nplan++] = -1 - (long)j;
+			}
+			for (j = d->nprim; pass == 0 && j < d->ncols; j++)
+				plan[nplan++] = (long)j;
+		}
 		buf_reset(&b);
 		buf_adds(&b, "name");
-		for (j = 0; j < d->ncols; j++) {
-			struct buf h = {0};
-
-			buf_adds(&h, "param: ");
-			buf_adds(&h, d->cols[j]);
+		for (m = 0; m < nplan; m++) {
 			buf_addc(&b, ',');
-			csv_bcell(&b, h.s, h.len);
-			buf_free(&h);
+			if (plan[m] == PLAN_NK) {
+				buf_adds(&b, "num_kernels");
+			} else if (plan[m] < 0) {
+				buf_adds(&b, outcols[-1 - plan[m]].head);
+			} else {
+				struct buf h = {0};
+
+				buf_adds(&h, "param: ");
+				buf_adds(&h, d->cols[plan[m]]);
+				csv_bcell(&b, h.s, h.len);
+				buf_free(&h);
+			}
 		}
-		if (cnk >= 0)
-			buf_adds(&b, ",num_kernels");
-		for (pass = 1; pass <= 2; pass++)
-			for (j = 0; j < LEN(outcols); j++)
-				if (incol(&outcols[j], ci[j], d->roof, pass)) {
-					buf_addc(&b, ',');
-					buf_adds(&b, outcols[j].head);
-				}
 		buf_addc(&b, '\n');
 		fwrite(b.s, 1, b.len, out);
 		for (k = 0; k < n; k++) {
@@ -680,52 +731,20 @@ main(int argc, char *argv[])
 			csv_bfield(&b, s, len);
 			s = rec_get(&r, cparams, &len);
 			np = pdict(s, len, &pp, &capp);
-			for (j = 0; j < d->ncols; j++) {
-				struct pkey *pk = findkey(t, d->cols[j], strlen(d->cols[j]));
-				struct buf v = {0};
-				size_t m;
-
+			for (m = 0; m < nplan; m++) {
 				buf_addc(&b, ',');
-				if (pk == NULL)
-					continue;	/* not a column of its table */
-				for (m = 0; m < np; m++)
-					if (pp[m].klen == strlen(pk->name) &&
-					    memcmp(pp[m].k, pk->name, pp[m].klen) == 0)
-						break;
-				buf_adds(&v, "");
-				if (m == np) {
-					buf_adds(&v, "nan");
-				} else if (pk->flt && (pkind(pp[m].v, pp[m].vlen) == 'i' ||
-				    pkind(pp[m].v, pp[m].vlen) == 'f')) {
-					double x = 0;
-
-					num_double(pp[m].v, pp[m].vlen, &x);
-					if (isnan(x))
-						buf_adds(&v, "nan");
-					else
-						csv_bnum(&v, x);
-				} else if (pk->flt && pp[m].vlen == 4 &&
-				    memcmp(pp[m].v, "None", 4) == 0) {
-					buf_adds(&v, "nan");
-				} else
-					pystrval(&v, pp[m].v, pp[m].vlen);
-				csv_bcell(&b, v.s, v.len);
-				buf_free(&v);
+				if (plan[m] == PLAN_NK) {
+					s = rec_get(&r, cnk, &len);
+					csv_bfield(&b, s, len);
+				} else if (plan[m] < 0)
+					outcell(&b, &r, ci[-1 - plan[m]], &outcols[-1 - plan[m]]);
+				else
+					paramcell(&b, t, d->cols[plan[m]], pp, np);
 			}
-			if (cnk >= 0) {
-				buf_addc(&b, ',');
-				s = rec_get(&r, cnk, &len);
-				csv_bfield(&b, s, len);
-			}
-			for (pass = 1; pass <= 2; pass++)
-				for (j = 0; j < LEN(outcols); j++)
-					if (incol(&outcols[j], ci[j], d->roof, pass)) {
-						buf_addc(&b, ',');
-						putcell(&b, &r, ci[j], &outcols[j]);
-					}
 			buf_addc(&b, '\n');
 			fwrite(b.s, 1, b.len, out);
 		}
+		free(plan);
 		if (tl_fshut(out, path.s) != 0)
 			st = TL_EDATA;
 	}

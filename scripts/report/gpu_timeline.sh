@@ -6,11 +6,17 @@
 # in ms and percent of the total.  gpu_total holds the total (us),
 # which the kernel sheets divide by; none when the trace has no GPU
 # event to count, which TraceLens reports as its CPU ops only.
-# in: busy.tsv
+# in: busy.tsv trace.facts
 # out: gpu_timeline.csv gpu_total
 gpu_timeline() {
 	if ! tl_rows busy.tsv; then
-		echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
+		# (GPU events that no launch took: TraceLens counts only the
+		# linked ones, and stops as if there were none)
+		if [ "$gpu_events" = 1 ]; then
+			echo "$prog: $trace_name: no GPU event linked to a launch (TraceLens stops here): reporting its kernels unlinked, without GPU time" >&2
+		else
+			echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
+		fi
 		return 0
 	fi
 	if [ -n "$micro" ]; then
