@@ -46,7 +46,8 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-tree -m split [-Cpx] -d dir [-e copy] [-G gpuevents]"
-	    " [-s selected] [events]\n"
+	    " [-O streamrecs] [-q seqrecs]\n"
+	    "                [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
 	    "       tl-tree -m intervals -e events [-G gpuevents] -o intervals.tsv"
@@ -85,7 +86,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:m:n:o:ps:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:m:n:O:o:pq:s:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': opt.apath = optarg; break;
 		case 'C': opt.compat = 1; break;
@@ -97,8 +98,10 @@ main(int argc, char *argv[])
 		case 'g': opt.gpath = optarg; break;
 		case 'm': mode = optarg; break;
 		case 'n': opt.npath = optarg; break;
+		case 'O': opt.Opath = optarg; break;
 		case 'o': opt.opath = optarg; break;
 		case 'p': opt.python = 1; break;
+		case 'q': opt.qpath = optarg; break;
 		case 's': opt.spath = optarg; break;
 		case 't': opt.tpath = optarg; break;
 		case 'w': opt.wpath = optarg; break;

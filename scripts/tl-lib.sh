@@ -916,13 +916,13 @@ _tl_tree_run() {
 	else
 		(cd "$_tt_t" && mkfifo q o w) || return 1
 		# sequence numbers to forward links, GPU streams to overlaps
-		# (split opens q and o again by name: a sort that fails drains
-		# its fifo, so that the open finds a reader and split ends)
-		{ tl_sort <"$_tt_t/q" || { : >"$_tt_t/fail.sort-q"; cat "$_tt_t/q" >/dev/null; }; } |
+		# (split writes q and o on the descriptors the shell opened for
+		# it: a sort that fails makes its writes fail, and it ends)
+		{ tl_sort <"$_tt_t/q" || : >"$_tt_t/fail.sort-q"; } |
 			{ "$_tt_b" -m fwd "$@" || : >"$_tt_t/fail.fwd"; } |
 			{ tl_sort || : >"$_tt_t/fail.sort-w"; } >"$_tt_t/w" &
 		_tt_p1=$!
-		{ tl_sort <"$_tt_t/o" || { : >"$_tt_t/fail.sort-o"; cat "$_tt_t/o" >/dev/null; }; } |
+		{ tl_sort <"$_tt_t/o" || : >"$_tt_t/fail.sort-o"; } |
 			{ "$_tt_b" -m overlap || : >"$_tt_t/fail.overlap"; } >"$_tt_t/ov" &
 		_tt_p2=$!
 	fi
@@ -935,11 +935,11 @@ _tl_tree_run() {
 	# reads tl-parse's records as they come, and keeps the copy that
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -- "$_tt_rd" <&8 8<&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
-		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
+		{ tl_parse -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else
-		"$_tt_b" -m split "$@" -d "$_tt_t" -s "$_tt_out/sel.tsv" \
+		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" \
 			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
 	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |

@@ -464,8 +464,11 @@ split(const struct opts *opt, const char *path)
 	}
 	sp.h = stdout;
 	sp.l = io_create(opt->dir, "l", iob[2]);
-	sp.q = io_create(opt->dir, "q", iob[3]);
-	sp.o = io_create(opt->dir, "o", iob[4]);
+	/* (-q, -O: the stage gives the fifos it opened, /dev/fd/N) */
+	sp.q = opt->qpath ? io_open(opt->qpath, "w", iob[3]) :
+	    io_create(opt->dir, "q", iob[3]);
+	sp.o = opt->Opath ? io_open(opt->Opath, "w", iob[4]) :
+	    io_create(opt->dir, "o", iob[4]);
 	sp.m = io_create(opt->dir, "meta.tsv", NULL);
 	fputs("pid\ttid\tname\tvalue\n", sp.m);
 	if (opt->spath) {

@@ -27,6 +27,8 @@ struct opts {
 	const char *apath;	/* -a: fwd TAB UID of each linked op (merge out) */
 	const char *cpath;	/* -c: UIDs with communication below (intervals out) */
 	const char *spath;	/* -s: the selected events (split out) */
+	const char *qpath;	/* -q: the sequence records (split out; DIR/q) */
+	const char *Opath;	/* -O: the GPU stream records (split out; DIR/o) */
 };
 
 /* Key widths: a UID is UIDW hex digits (treeio.h), a time 16. */
