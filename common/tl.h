@@ -229,6 +229,11 @@ int num_us_to_ns(const char *s, size_t len, int64_t *ns);
 int num_double(const char *s, size_t len, double *d);
 /* Parse a whole field as a signed 64-bit integer. */
 int num_int64(const char *s, size_t len, int64_t *v);
+/*
+ * s[0..len) is an integer as JSON writes one (optional minus, digits)
+ * that fits int64: Python reads it as an int, any other number as a float.
+ */
+int num_isint(const char *s, size_t len);
 /* Format d as Python's repr(float) does ("220.0", "1e-05"); returns buf. */
 char *num_pyrepr(double d, char *buf, size_t size);
 /* Format integer nanoseconds as microseconds, shortest exact decimal. */

@@ -91,7 +91,8 @@ struct op {
 	size_t nvals, capvals;	/* median, npsum: used, allocated */
 	double ext;		/* min/max: extreme value; ptp: the largest */
 	double lo;		/* ptp: the least value */
-	int nonint;		/* dtype: some value is not a whole number */
+	int nonint;		/* dtype, sum: some value is not an integer text */
+	int64_t isum;		/* sum: the integers' sum, while nonint is 0 */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
 	struct buf txt2;	/* opcat: first kernel name */
 	int have2;		/* opcat: txt2 is set */
@@ -656,6 +657,7 @@ opreset(struct op *o)
 	o->mean = o->m2 = 0;
 	o->nvals = 0;
 	o->nonint = 0;
+	o->isum = 0;
 	buf_reset(&o->txt);
 	buf_reset(&o->txt2);
 	o->have2 = 0;
@@ -695,32 +697,13 @@ getnum(struct op *o, const char *s, size_t len, struct rec_reader *r)
 	return d;
 }
 
-/*
- * The number s (JSON text) is a whole number as JSON writes one: an
- * optional minus and digits.  Python's json reads it as an int, any
- * other number ("1.0", "1e3") as a float.
- */
-static int
-wholenum(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	if (len > 0 && s[0] == '-')
-		i++;
-	if (i == len)
-		return 0;
-	for (; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
-}
-
 static void
 opadd(struct op *o, struct rec_reader *r)
 {
 	const char *s;
 	size_t len, i;
 	double d, y, t, old;
+	int64_t iv;
 	union tv ts, dur, e;
 	int mi;
 
@@ -735,6 +718,15 @@ opadd(struct op *o, struct rec_reader *r)
 		if (len == 0)
 			break;
 		d = getnum(o, s, len, r);
+		/* pandas' sum of an int64 column: int64 (on overflow the
+		 * float sum, rather than numpy's wrap) */
+		if (!o->nonint && (!num_isint(s, len) ||
+		    num_int64(s, len, &iv) < 0 ||
+		    (iv > 0 && o->isum > INT64_MAX - iv) ||
+		    (iv < 0 && o->isum < INT64_MIN - iv)))
+			o->nonint = 1;
+		if (!o->nonint)
+			o->isum += iv;
 		/* pandas' group sum and mean: Kahan summation */
 		y = d - o->comp;
 		t = o->sum + y;
@@ -813,7 +805,7 @@ opadd(struct op *o, struct rec_reader *r)
 		if (len == 0)
 			break;
 		(void)getnum(o, s, len, r);
-		if (!wholenum(s, len))
+		if (!num_isint(s, len))
 			o->nonint = 1;
 		o->n++;
 		break;
@@ -940,6 +932,12 @@ opput(FILE *fp, struct op *o)
 		fprintf(fp, "%zu", o->n);
 		break;
 	case OP_SUM:
+		if (o->n > 0 && !o->nonint) {
+			fprintf(fp, "%lld", (long long)o->isum);
+			break;
+		}
+		putnum(fp, o->sum);
+		break;
 	case OP_ADD:
 		putnum(fp, o->sum);
 		break;

@@ -20,9 +20,9 @@ kernel_summary() {
 	set -- 'Parent op category=t:pcat'
 	[ "$kernels_cpu_op" = 0 ] || set -- "$@" 'Parent cpu_op=t:pcpu'
 	set -- "$@" 'Kernel name=t:name' 'Kernel stream=t:stream' \
-	    'Kernel duration (µs)_sum=f:dur_sum' 'Kernel duration (µs)_count=t:dur_count' \
-	    'Kernel duration (µs)_mean=f:dur_mean' 'Kernel duration (µs)_min=f:dur_min' \
-	    'Kernel duration (µs)_max=f:dur_max' \
+	    'Kernel duration (µs)_sum=n:dur_sum' 'Kernel duration (µs)_count=t:dur_count' \
+	    'Kernel duration (µs)_mean=f:dur_mean' 'Kernel duration (µs)_min=n:dur_min' \
+	    'Kernel duration (µs)_max=n:dur_max' \
 	    'Percent of kernels time (%)=f:dur_sum/$tk*100' \
 	    'Percent of total time (%)=f:dur_sum/($total/1000*1000)*100'
 	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 kernel_parents.tsv; } |
