@@ -65,6 +65,7 @@ struct kpos {
 	struct buf name;	/* decoded kernel name of the template */
 	struct buf rest;	/* other template members as Python "'k': v, " */
 	double *d;		/* durations at this position, owned */
+	int nonint;		/* some duration is not an integer text */
 	size_t n;		/* used */
 	size_t cap;		/* allocated */
 };
@@ -484,6 +485,9 @@ kadd(struct op *o, const char *json, size_t len, struct rec_reader *r)
 				tl_die("%s: line %zu: %s: bad dur in list item %d",
 				    r->name, r->lineno, opnames[o->kind], e);
 			k = &o->kp[e];
+			if (!num_isint(json + tok[j + 1].start,
+			    (size_t)(tok[j + 1].end - tok[j + 1].start)))
+				k->nonint = 1;
 			tl_grow((void **)&k->d, &k->cap, k->n + 1, sizeof(*k->d));
 			k->d[k->n++] = d;
 			pos = 1;
@@ -502,6 +506,7 @@ struct kres {
 	struct kpos *k;		/* its position, not owned */
 	double total, mean, med, std, min, max;	/* statistics */
 	int empty;		/* no durations: only count and total */
+	int isint;		/* np.array of ints: total, min, max are int64 */
 };
 
 static int
@@ -545,6 +550,17 @@ truncname(struct buf *b, const char *s, size_t len)
 	}
 }
 
+/* d as numpy writes it: an int64 when isint, else a float64. */
+static char *
+kfmt(double d, int isint, char *buf, size_t size)
+{
+	if (!isint)
+		return num_pyrepr(d, buf, size);
+	/* (ints below 2^53 add exactly in doubles; + 0.0: no -0) */
+	snprintf(buf, size, "%.0f", d + 0.0);
+	return buf;
+}
+
 static void
 kput(FILE *fp, struct op *o)
 {
@@ -572,6 +588,7 @@ kput(FILE *fp, struct op *o)
 			res[i].empty = 1;
 			continue;
 		}
+		res[i].isint = !k->nonint;
 		res[i].mean = res[i].total / (double)n;
 		x = tl_malloc(n * sizeof(*x));
 		sq = tl_malloc(n * sizeof(*sq));
@@ -618,7 +635,7 @@ kput(FILE *fp, struct op *o)
 		buf_adds(&b, "'count': ");
 		buf_adds(&b, nb);
 		buf_adds(&b, ", 'total_duration_us': ");
-		buf_adds(&b, num_pyrepr(q->total, nb, sizeof(nb)));
+		buf_adds(&b, kfmt(q->total, q->isint, nb, sizeof(nb)));
 		if (!q->empty) {
 			buf_adds(&b, ", 'mean_duration_us': ");
 			buf_adds(&b, num_pyrepr(q->mean, nb, sizeof(nb)));
@@ -627,9 +644,9 @@ kput(FILE *fp, struct op *o)
 			buf_adds(&b, ", 'std_dev_duration_us': ");
 			buf_adds(&b, num_pyrepr(q->std, nb, sizeof(nb)));
 			buf_adds(&b, ", 'min_duration_us': ");
-			buf_adds(&b, num_pyrepr(q->min, nb, sizeof(nb)));
+			buf_adds(&b, kfmt(q->min, q->isint, nb, sizeof(nb)));
 			buf_adds(&b, ", 'max_duration_us': ");
-			buf_adds(&b, num_pyrepr(q->max, nb, sizeof(nb)));
+			buf_adds(&b, kfmt(q->max, q->isint, nb, sizeof(nb)));
 		}
 		buf_addc(&b, '}');
 	}
@@ -906,10 +923,15 @@ opadd(struct op *o, struct rec_reader *r)
 		if (parsetime(s, len, &ts) < 0)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[0], s);
+		/* (Python's ints stay ints; ns are divided by 1000.0) */
+		if (nflag || !num_isint(s, len))
+			o->m[mi].nonint = 1;
 		s = rec_get(r, o->f[1], &len);
 		if (parsetime(s, len, &dur) < 0)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[1], s);
+		if (!num_isint(s, len))
+			o->m[mi].nonint = 1;
 		e = eflag ? dur : tv_add(ts, dur);
 		if (o->kind == OP_MINUS)
 			sb_add(o, mi, ts, e, r);
@@ -1030,7 +1052,7 @@ opput(FILE *fp, struct op *o)
 	case OP_UNION:
 		mg_close(m);
 		if (m->seen)
-			tv_put(fp, m->sum);
+			fputs(mg_fmt(m, m->sum, nb, sizeof(nb)), fp);
 		else
 			tv_put(fp, tv_zero());
 		break;

@@ -10,8 +10,8 @@ ops_summary() {
 	st cut -f2,3,12,13,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k5,5 |
 	st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 	    'Categories=set:op category' |
-	st tl-sheet -s dsum 'name=t:name' 'total_direct_kernel_time_sum=f:dsum' \
-	    'total_subtree_kernel_time_sum=f:ssum' 'total_direct_kernel_time_ms=f:dsum/1000' \
+	st tl-sheet -s dsum 'name=t:name' 'total_direct_kernel_time_sum=n:dsum' \
+	    'total_subtree_kernel_time_sum=n:ssum' 'total_direct_kernel_time_ms=f:dsum/1000' \
 	    'total_subtree_kernel_time_ms=f:ssum/1000' 'Count=t:Count' 'Categories=t:Categories' \
 	    'Percentage (%)=pct:dsum/1000' 'Cumulative Percentage (%)=cum:dsum/1000' \
 	    >"$R/ops_summary.csv"; ok

@@ -49,9 +49,9 @@ ops_unique_args() {
 	    'f:total_direct_kernel_time_mean' 'f:total_subtree_kernel_time_mean' \
 	    'f:total_direct_kernel_time_median' 'f:total_subtree_kernel_time_median' \
 	    'f:total_direct_kernel_time_std' 'f:total_subtree_kernel_time_std' \
-	    'f:total_direct_kernel_time_min' 'f:total_subtree_kernel_time_min' \
-	    'f:total_direct_kernel_time_max' 'f:total_subtree_kernel_time_max' \
-	    'f:total_direct_kernel_time_sum' 'f:total_subtree_kernel_time_sum' \
+	    'n:total_direct_kernel_time_min' 'n:total_subtree_kernel_time_min' \
+	    'n:total_direct_kernel_time_max' 'n:total_subtree_kernel_time_max' \
+	    'n:total_direct_kernel_time_sum' 'n:total_subtree_kernel_time_sum' \
 	    't:ex_UID' 't:kernel_details_summary' 't:trunc_kernel_details' \
 	    'Percentage (%)=pct:total_direct_kernel_time_sum' \
 	    'Cumulative Percentage (%)=cum:total_direct_kernel_time_sum' \
