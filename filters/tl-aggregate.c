@@ -588,7 +588,8 @@ kput(FILE *fp, struct op *o)
 			res[i].empty = 1;
 			continue;
 		}
-		res[i].isint = !k->nonint;
+		/* (-x: tl's exact decimals are not Python's ints) */
+		res[i].isint = !xflag && !k->nonint;
 		res[i].mean = res[i].total / (double)n;
 		x = tl_malloc(n * sizeof(*x));
 		sq = tl_malloc(n * sizeof(*sq));
@@ -954,7 +955,7 @@ opput(FILE *fp, struct op *o)
 		fprintf(fp, "%zu", o->n);
 		break;
 	case OP_SUM:
-		if (o->n > 0 && !o->nonint) {
+		if (!xflag && o->n > 0 && !o->nonint) {
 			fprintf(fp, "%lld", (long long)o->isum);
 			break;
 		}
