@@ -92,7 +92,7 @@ struct op {
 	size_t nvals, capvals;	/* median, npsum: used, allocated */
 	double ext;		/* min/max: extreme value; ptp: the largest */
 	double lo;		/* ptp: the least value */
-	int nonint;		/* dtype, sum: some value is not an integer text */
+	int nonint;		/* dtype, sum, min, max: some value is not an integer text */
 	int64_t isum;		/* sum: the integers' sum, while nonint is 0 */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
 	struct buf txt2;	/* opcat: first kernel name */
@@ -802,6 +802,8 @@ opadd(struct op *o, struct rec_reader *r)
 		if (len == 0)
 			break;
 		d = getnum(o, s, len, r);
+		if (!num_isint(s, len))
+			o->nonint = 1;
 		if (o->n == 0 || (o->kind == OP_MIN ? d < o->ext : d > o->ext)) {
 			o->ext = d;
 			buf_reset(&o->txt);
@@ -994,6 +996,12 @@ opput(FILE *fp, struct op *o)
 		break;
 	case OP_MIN:
 	case OP_MAX:
+		/* pandas: one float makes the column float64, its ints too */
+		if (o->nonint && num_isint(o->txt.s, o->txt.len)) {
+			putnum(fp, o->ext);
+			break;
+		}
+		/* FALLTHROUGH */
 	case OP_FIRST:
 	case OP_LAST:
 		fwrite(o->txt.s ? o->txt.s : "", 1, o->txt.len, fp);
