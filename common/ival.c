@@ -89,11 +89,23 @@ ival_fmt(int exact, union tv t, char *buf, size_t size)
 	return num_pyrepr(t.d, buf, size);
 }
 
+char *
+mg_fmt(const struct merger *m, union tv t, char *buf, size_t size)
+{
+	/* (ints below 2^53 add exactly in doubles; + 0.0: no -0) */
+	if (!m->exact && !m->nonint && m->seen) {
+		snprintf(buf, size, "%.0f", t.d + 0.0);
+		return buf;
+	}
+	return ival_fmt(m->exact, t, buf, size);
+}
+
 void
 mg_reset(struct merger *m)
 {
 	m->open = 0;
 	m->seen = 0;
+	m->nonint = 0;
 }
 
 void

@@ -76,10 +76,14 @@ kacc_add(struct kacc *k, struct ivin *in)
 	if (ival_parse(exact, s, len, &ts) < 0)
 		tl_die("%s: line %zu: ts is not a time: %.40s", r->name,
 		    r->lineno, s);
+	if (!num_isint(s, len))
+		k->m.nonint = 1;
 	s = rec_get(r, in->c[IDUR], &len);
 	if (ival_parse(exact, s, len, &dur) < 0)
 		tl_die("%s: line %zu: dur is not a time: %.40s", r->name,
 		    r->lineno, s);
+	if (!num_isint(s, len))
+		k->m.nonint = 1;
 	if (mg_add(&k->m, ts, ival_add(exact, ts, dur)) < 0)
 		tl_die("%s: line %zu: ts decreases within op %lld", r->name,
 		    r->lineno, in->op);
@@ -137,7 +141,7 @@ kacc_time(struct buf *b, struct kacc *k)
 
 	buf_tab(b);
 	if (k->n > 0)
-		buf_adds(b, ival_fmt(k->m.exact, mg_union(&k->m), t, sizeof(t)));
+		buf_adds(b, mg_fmt(&k->m, mg_union(&k->m), t, sizeof(t)));
 }
 
 void

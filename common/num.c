@@ -190,6 +190,22 @@ num_int64(const char *s, size_t len, int64_t *v)
 	return 0;
 }
 
+int
+num_isint(const char *s, size_t len)
+{
+	size_t i = 0;
+	int64_t v;
+
+	if (len > 0 && s[0] == '-')
+		i++;
+	if (i == len)
+		return 0;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return num_int64(s, len, &v) == 0;
+}
+
 /* g[0..n) cut there and one unit up into out, exponent e into *ne. */
 static void
 unitup(const char *g, int e, int n, char *out, int *ne)

@@ -103,6 +103,7 @@ struct merger {
 	union tv gsum;	/* lengths of the chosen gaps, in order */
 	union tv last;	/* start of the last interval seen (order check) */
 	int seen;	/* some interval was seen */
+	int nonint;	/* some time was not an integer text: sums are floats */
 };
 
 /* Parse a time; -1 when s[0..len) is not one. */
@@ -125,6 +126,11 @@ void mg_close(struct merger *m);
 int mg_add(struct merger *m, union tv s, union tv e);
 /* The length of the union so far (0 when empty); closes the open interval. */
 union tv mg_union(struct merger *m);
+/*
+ * Format t, a sum of m's lengths, as Python's value of it: an int when
+ * every ts and dur was an integer text (the caller sets nonint).
+ */
+char *mg_fmt(const struct merger *m, union tv t, char *buf, size_t size);
 
 /* ---- rec.c: the record stream (tl(7)) ---- */
 
@@ -229,6 +235,11 @@ int num_us_to_ns(const char *s, size_t len, int64_t *ns);
 int num_double(const char *s, size_t len, double *d);
 /* Parse a whole field as a signed 64-bit integer. */
 int num_int64(const char *s, size_t len, int64_t *v);
+/*
+ * s[0..len) is an integer as JSON writes one (optional minus, digits)
+ * that fits int64: Python reads it as an int, any other number as a float.
+ */
+int num_isint(const char *s, size_t len);
 /* Format d as Python's repr(float) does ("220.0", "1e-05"); returns buf. */
 char *num_pyrepr(double d, char *buf, size_t size);
 /* Format integer nanoseconds as microseconds, shortest exact decimal. */

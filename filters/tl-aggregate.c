@@ -65,6 +65,7 @@ struct kpos {
 	struct buf name;	/* decoded kernel name of the template */
 	struct buf rest;	/* other template members as Python "'k': v, " */
 	double *d;		/* durations at this position, owned */
+	int nonint;		/* some duration is not an integer text */
 	size_t n;		/* used */
 	size_t cap;		/* allocated */
 };
@@ -91,7 +92,8 @@ struct op {
 	size_t nvals, capvals;	/* median, npsum: used, allocated */
 	double ext;		/* min/max: extreme value; ptp: the largest */
 	double lo;		/* ptp: the least value */
-	int nonint;		/* dtype: some value is not a whole number */
+	int nonint;		/* dtype, sum, min, max: some value is not an integer text */
+	int64_t isum;		/* sum: the integers' sum, while nonint is 0 */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
 	struct buf txt2;	/* opcat: first kernel name */
 	int have2;		/* opcat: txt2 is set */
@@ -483,6 +485,9 @@ kadd(struct op *o, const char *json, size_t len, struct rec_reader *r)
 				tl_die("%s: line %zu: %s: bad dur in list item %d",
 				    r->name, r->lineno, opnames[o->kind], e);
 			k = &o->kp[e];
+			if (!num_isint(json + tok[j + 1].start,
+			    (size_t)(tok[j + 1].end - tok[j + 1].start)))
+				k->nonint = 1;
 			tl_grow((void **)&k->d, &k->cap, k->n + 1, sizeof(*k->d));
 			k->d[k->n++] = d;
 			pos = 1;
@@ -501,6 +506,7 @@ struct kres {
 	struct kpos *k;		/* its position, not owned */
 	double total, mean, med, std, min, max;	/* statistics */
 	int empty;		/* no durations: only count and total */
+	int isint;		/* np.array of ints: total, min, max are int64 */
 };
 
 static int
@@ -544,6 +550,17 @@ truncname(struct buf *b, const char *s, size_t len)
 	}
 }
 
+/* d as numpy writes it: an int64 when isint, else a float64. */
+static char *
+kfmt(double d, int isint, char *buf, size_t size)
+{
+	if (!isint)
+		return num_pyrepr(d, buf, size);
+	/* (ints below 2^53 add exactly in doubles; + 0.0: no -0) */
+	snprintf(buf, size, "%.0f", d + 0.0);
+	return buf;
+}
+
 static void
 kput(FILE *fp, struct op *o)
 {
@@ -571,6 +588,8 @@ kput(FILE *fp, struct op *o)
 			res[i].empty = 1;
 			continue;
 		}
+		/* (-x: tl's exact decimals are not Python's ints) */
+		res[i].isint = !xflag && !k->nonint;
 		res[i].mean = res[i].total / (double)n;
 		x = tl_malloc(n * sizeof(*x));
 		sq = tl_malloc(n * sizeof(*sq));
@@ -617,7 +636,7 @@ kput(FILE *fp, struct op *o)
 		buf_adds(&b, "'count': ");
 		buf_adds(&b, nb);
 		buf_adds(&b, ", 'total_duration_us': ");
-		buf_adds(&b, num_pyrepr(q->total, nb, sizeof(nb)));
+		buf_adds(&b, kfmt(q->total, q->isint, nb, sizeof(nb)));
 		if (!q->empty) {
 			buf_adds(&b, ", 'mean_duration_us': ");
 			buf_adds(&b, num_pyrepr(q->mean, nb, sizeof(nb)));
@@ -626,9 +645,9 @@ kput(FILE *fp, struct op *o)
 			buf_adds(&b, ", 'std_dev_duration_us': ");
 			buf_adds(&b, num_pyrepr(q->std, nb, sizeof(nb)));
 			buf_adds(&b, ", 'min_duration_us': ");
-			buf_adds(&b, num_pyrepr(q->min, nb, sizeof(nb)));
+			buf_adds(&b, kfmt(q->min, q->isint, nb, sizeof(nb)));
 			buf_adds(&b, ", 'max_duration_us': ");
-			buf_adds(&b, num_pyrepr(q->max, nb, sizeof(nb)));
+			buf_adds(&b, kfmt(q->max, q->isint, nb, sizeof(nb)));
 		}
 		buf_addc(&b, '}');
 	}
@@ -656,6 +675,7 @@ opreset(struct op *o)
 	o->mean = o->m2 = 0;
 	o->nvals = 0;
 	o->nonint = 0;
+	o->isum = 0;
 	buf_reset(&o->txt);
 	buf_reset(&o->txt2);
 	o->have2 = 0;
@@ -695,32 +715,13 @@ getnum(struct op *o, const char *s, size_t len, struct rec_reader *r)
 	return d;
 }
 
-/*
- * The number s (JSON text) is a whole number as JSON writes one: an
- * optional minus and digits.  Python's json reads it as an int, any
- * other number ("1.0", "1e3") as a float.
- */
-static int
-wholenum(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	if (len > 0 && s[0] == '-')
-		i++;
-	if (i == len)
-		return 0;
-	for (; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
-}
-
 static void
 opadd(struct op *o, struct rec_reader *r)
 {
 	const char *s;
 	size_t len, i;
 	double d, y, t, old;
+	int64_t iv;
 	union tv ts, dur, e;
 	int mi;
 
@@ -735,6 +736,15 @@ opadd(struct op *o, struct rec_reader *r)
 		if (len == 0)
 			break;
 		d = getnum(o, s, len, r);
+		/* pandas' sum of an int64 column: int64 (on overflow the
+		 * float sum, rather than numpy's wrap) */
+		if (!o->nonint && (!num_isint(s, len) ||
+		    num_int64(s, len, &iv) < 0 ||
+		    (iv > 0 && o->isum > INT64_MAX - iv) ||
+		    (iv < 0 && o->isum < INT64_MIN - iv)))
+			o->nonint = 1;
+		if (!o->nonint)
+			o->isum += iv;
 		/* pandas' group sum and mean: Kahan summation */
 		y = d - o->comp;
 		t = o->sum + y;
@@ -792,6 +802,8 @@ opadd(struct op *o, struct rec_reader *r)
 		if (len == 0)
 			break;
 		d = getnum(o, s, len, r);
+		if (!num_isint(s, len))
+			o->nonint = 1;
 		if (o->n == 0 || (o->kind == OP_MIN ? d < o->ext : d > o->ext)) {
 			o->ext = d;
 			buf_reset(&o->txt);
@@ -813,7 +825,7 @@ opadd(struct op *o, struct rec_reader *r)
 		if (len == 0)
 			break;
 		(void)getnum(o, s, len, r);
-		if (!wholenum(s, len))
+		if (!num_isint(s, len))
 			o->nonint = 1;
 		o->n++;
 		break;
@@ -914,10 +926,15 @@ opadd(struct op *o, struct rec_reader *r)
 		if (parsetime(s, len, &ts) < 0)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[0], s);
+		/* (Python's ints stay ints; ns are divided by 1000.0) */
+		if (nflag || !num_isint(s, len))
+			o->m[mi].nonint = 1;
 		s = rec_get(r, o->f[1], &len);
 		if (parsetime(s, len, &dur) < 0)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[1], s);
+		if (!num_isint(s, len))
+			o->m[mi].nonint = 1;
 		e = eflag ? dur : tv_add(ts, dur);
 		if (o->kind == OP_MINUS)
 			sb_add(o, mi, ts, e, r);
@@ -940,6 +957,12 @@ opput(FILE *fp, struct op *o)
 		fprintf(fp, "%zu", o->n);
 		break;
 	case OP_SUM:
+		if (!xflag && o->n > 0 && !o->nonint) {
+			fprintf(fp, "%lld", (long long)o->isum);
+			break;
+		}
+		putnum(fp, o->sum);
+		break;
 	case OP_ADD:
 		putnum(fp, o->sum);
 		break;
@@ -973,6 +996,12 @@ opput(FILE *fp, struct op *o)
 		break;
 	case OP_MIN:
 	case OP_MAX:
+		/* pandas: one float makes the column float64, its ints too */
+		if (o->nonint && num_isint(o->txt.s, o->txt.len)) {
+			putnum(fp, o->ext);
+			break;
+		}
+		/* FALLTHROUGH */
 	case OP_FIRST:
 	case OP_LAST:
 		fwrite(o->txt.s ? o->txt.s : "", 1, o->txt.len, fp);
@@ -1032,7 +1061,7 @@ opput(FILE *fp, struct op *o)
 	case OP_UNION:
 		mg_close(m);
 		if (m->seen)
-			tv_put(fp, m->sum);
+			fputs(mg_fmt(m, m->sum, nb, sizeof(nb)), fp);
 		else
 			tv_put(fp, tv_zero());
 		break;

@@ -31,6 +31,7 @@
 /* How an input field becomes a cell. */
 enum cellkind {
 	C_NUM,		/* Python's repr of the number; empty stays empty */
+	C_DT,		/* as it is when the sheet's are all integer texts, else C_NUM */
 	C_TEXT,		/* the field's text, quoted as pandas quotes it */
 	C_LIST,		/* JSON as a Python literal with lists */
 	C_RAW		/* as it is */
@@ -76,9 +77,9 @@ static const struct outcol {
 	{ "Kernel Time (µs)_mean", "kt_mean", C_NUM, 0 },
 	{ "Kernel Time (µs)_median", "kt_median", C_NUM, 0 },
 	{ "Kernel Time (µs)_std", "kt_std", C_NUM, 0 },
-	{ "Kernel Time (µs)_min", "kt_min", C_NUM, 0 },
-	{ "Kernel Time (µs)_max", "kt_max", C_NUM, 0 },
-	{ "Kernel Time (µs)_sum", "kt_sum", C_NUM, 0 },
+	{ "Kernel Time (µs)_min", "kt_min", C_DT, 0 },
+	{ "Kernel Time (µs)_max", "kt_max", C_DT, 0 },
+	{ "Kernel Time (µs)_sum", "kt_sum", C_DT, 0 },
 	{ "name_count", "UID_count", C_RAW, 0 },
 	{ "UID_first", "UID_first", C_RAW, 0 },
 };
@@ -114,6 +115,7 @@ struct table {
 	size_t nkeys, capkeys;	/* used, allocated */
 	size_t nrows;		/* rows */
 	int roof;		/* some row has a Roofline Time */
+	int dtflt;		/* some C_DT cell is not an integer text */
 };
 
 /* A sheet written: its param columns (keys of its tables, in order). */
@@ -125,6 +127,7 @@ struct dest {
 	int first;		/* the first table it took, -1 before */
 	size_t nprim;		/* cols of that table (the rest: pd.concat's, last) */
 	int roof;		/* roofline columns: 0 none, R_PLACE, R_END */
+	int dtflt;		/* C_DT columns are float64: some table's are */
 };
 
 /*
@@ -457,9 +460,13 @@ paramcell(struct buf *b, const struct table *t, const char *col,
 	buf_free(&v);
 }
 
-/* The cell of output column oc, field col of the record r. */
+/*
+ * The cell of output column oc, field col of the record r; dtflt: the
+ * sheet's C_DT columns are float64.
+ */
 static void
-outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol *oc)
+outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol *oc,
+    int dtflt)
 {
 	const char *s;
 	size_t len;
@@ -467,6 +474,13 @@ outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol 
 
 	s = rec_get(r, col, &len);
 	switch (oc->kind) {
+	case C_DT:
+		if (!dtflt) {
+			/* pandas' int64 column: the integers as they came */
+			buf_add(b, s, len);
+			break;
+		}
+		/* FALLTHROUGH */
 	case C_NUM:
 		if (len > 0) {
 			if (num_double(s, len, &x) < 0)
@@ -566,6 +580,13 @@ main(int argc, char *argv[])
 		t->nrows++;
 		if (crt >= 0 && (rec_get(&r, crt, &len), len > 0))
 			t->roof = 1;
+		/* (Python's ints, summed: pandas' int64 Kernel Time column) */
+		for (i = 0; i < LEN(outcols); i++)
+			if (outcols[i].kind == C_DT && ci[i] >= 0) {
+				s = rec_get(&r, ci[i], &len);
+				if (!num_isint(s, len))
+					t->dtflt = 1;
+			}
 		s = rec_get(&r, cparams, &len);
 		np = pdict(s, len, &pp, &capp);
 		for (i = 0; i < np; i++) {
@@ -661,6 +682,11 @@ main(int argc, char *argv[])
 			}
 		}
 
+	/* pd.concat: a float64 frame makes the sheet's column float64 */
+	for (k = 0; k < nrows; k++)
+		if (rows[k].dest >= 0 && tab[rows[k].table].dtflt)
+			dst[rows[k].dest].dtflt = 1;
+
 	/* Second pass: each sheet, its rows read again in order. */
 	ord = tl_calloc(nrows + 1, sizeof(*ord));
 	for (i = 0; i < ndst; i++) {
@@ -737,7 +763,8 @@ main(int argc, char *argv[])
 					s = rec_get(&r, cnk, &len);
 					csv_bfield(&b, s, len);
 				} else if (plan[m] < 0)
-					outcell(&b, &r, ci[-1 - plan[m]], &outcols[-1 - plan[m]]);
+					outcell(&b, &r, ci[-1 - plan[m]], &outcols[-1 - plan[m]],
+					    d->dtflt);
 				else
 					paramcell(&b, t, d->cols[plan[m]], pp, np);
 			}

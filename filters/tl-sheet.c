@@ -38,11 +38,12 @@ enum fmt {
 	FMT_INT,	/* i: the value as a whole number, NaN empty */
 	FMT_LIST,	/* l: JSON text as a Python literal with lists */
 	FMT_PCT,	/* pct: percent of the column's sum */
-	FMT_CUM		/* cum: running sum of pct */
+	FMT_CUM,	/* cum: running sum of pct */
+	FMT_NUM		/* n: int64 when every cell is an integer text, else f */
 };
 
 /* The name of each format on the command line, by enum fmt. */
-static const char *const fmtnames[] = { "t", "f", "i", "l", "pct", "cum" };
+static const char *const fmtnames[] = { "t", "f", "i", "l", "pct", "cum", "n" };
 
 /* A node of an arithmetic expression. */
 struct expr {
@@ -61,6 +62,7 @@ struct col {
 	struct expr *e;		/* its value or field, owned */
 	int pct;		/* pct, cum: index of its value in a row's numbers */
 	int full;		/* -E: some row has a non-empty cell */
+	int flt;		/* n: some cell is not an integer text (or empty) */
 };
 
 /* A variable given with -v. */
@@ -344,7 +346,7 @@ colparse(struct col *c, const char *arg)
 		if (strlen(fmtnames[i]) == n && memcmp(fmtnames[i], fmt, n) == 0)
 			break;
 	if (i == LEN(fmtnames))
-		tl_usage_die("%s: unknown format '%.*s' (t, f, i, l, pct, cum)",
+		tl_usage_die("%s: unknown format '%.*s' (t, f, i, l, pct, cum, n)",
 		    arg, (int)n, fmt);
 	c->fmt = (enum fmt)i;
 	c->name = eq ? tl_strndup(arg, (size_t)(eq - arg)) : tl_strdup(colon + 1);
@@ -371,6 +373,15 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 		s = rec_get(r, c->e->col, &len);
 		csv_blist(b, s, len);
 		return;
+	case FMT_NUM:
+		if (!c->flt) {
+			/* pandas' int64 column: the integers as they came */
+			s = rec_get(r, c->e->col, &len);
+			buf_add(b, s, len);
+			return;
+		}
+		d = eval(c->e, r);
+		break;
 	case FMT_FLOAT:
 		d = eval(c->e, r);
 		break;
@@ -506,7 +517,8 @@ onepass(struct rec_reader *r, FILE *out, struct col *cols, int ncols,
 
 /*
  * The first pass: each row's sort value and pct values, its offset to
- * a temporary file (-s); with Eflag, which columns are full.
+ * a temporary file (-s); with Eflag, which columns are full; which n
+ * columns are float64 (pandas: one float or NaN makes the column so).
  */
 static void
 firstpass(struct reread *rr, struct rows *rw, struct col *cols, int ncols,
@@ -533,6 +545,14 @@ firstpass(struct reread *rr, struct rows *rw, struct col *cols, int ncols,
 			if (fwrite(&off, sizeof(off), 1, rw->offs) != 1)
 				tl_die("%s: temporary file: write error:", r->name);
 		}
+		for (c = 0; c < ncols; c++)
+			if (cols[c].fmt == FMT_NUM && !cols[c].flt) {
+				const char *s;
+				size_t len;
+
+				s = rec_get(r, cols[c].e->col, &len);
+				cols[c].flt = !num_isint(s, len);
+			}
 		for (c = 0; c < ncols; c++)
 			if (cols[c].pct >= 0)
 				rw->val[rw->n * (size_t)npct + (size_t)cols[c].pct] =
@@ -594,7 +614,7 @@ main(int argc, char *argv[])
 	uint32_t *ord = NULL;
 	size_t limit = (size_t)-1;
 	const char **xnames = NULL;
-	int c, ncols, npct = 0, Eflag = 0, Aflag = 0, nx = 0;
+	int c, ncols, npct = 0, nnum = 0, Eflag = 0, Aflag = 0, nx = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
@@ -677,14 +697,18 @@ main(int argc, char *argv[])
 	for (c = 0; c < ncols; c++)
 	{
 		cols[c].e = resolve(cols[c].text, &r);
-		if ((cols[c].fmt == FMT_TEXT || cols[c].fmt == FMT_LIST) &&
+		if ((cols[c].fmt == FMT_TEXT || cols[c].fmt == FMT_LIST ||
+		    cols[c].fmt == FMT_NUM) &&
 		    cols[c].e->op != 'f')
 			tl_usage_die("%s: format %s takes a field", cols[c].text,
 			    fmtnames[cols[c].fmt]);
 	}
 	if (sarg)
 		skey = resolve(sarg, &r);
-	if (skey == NULL && npct == 0 && !Eflag) {
+	for (c = 0; c < ncols; c++)
+		if (cols[c].fmt == FMT_NUM)
+			nnum++;
+	if (skey == NULL && npct == 0 && !Eflag && nnum == 0) {
 		onepass(&r, stdout, cols, ncols, limit);
 	} else {
 		rr_open(&rr, &r);

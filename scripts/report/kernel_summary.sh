@@ -11,6 +11,10 @@
 # out: kernel_summary.csv
 # when: kernels=1 ksum=1
 kernel_summary() {
+	# (pandas' int64 columns of Python's ints: with --exact-time the
+	# times are tl's exact decimals, not Python's types, so floats)
+	ifmt=n
+	[ -z "$xflag" ] || ifmt=f
 	# (through a file: a command substitution is a fork more)
 	st tl-aggregate 'npsum:dur' <kernels.tsv >kernel_total; ok
 	{ read -r tkh; read -r tk || tk=$tkh; } <kernel_total
@@ -20,14 +24,14 @@ kernel_summary() {
 	set -- 'Parent op category=t:pcat'
 	[ "$kernels_cpu_op" = 0 ] || set -- "$@" 'Parent cpu_op=t:pcpu'
 	set -- "$@" 'Kernel name=t:name' 'Kernel stream=t:stream' \
-	    'Kernel duration (µs)_sum=f:dur_sum' 'Kernel duration (µs)_count=t:dur_count' \
-	    'Kernel duration (µs)_mean=f:dur_mean' 'Kernel duration (µs)_min=f:dur_min' \
-	    'Kernel duration (µs)_max=f:dur_max' \
+	    "Kernel duration (µs)_sum=$ifmt:dur_sum" 'Kernel duration (µs)_count=t:dur_count' \
+	    'Kernel duration (µs)_mean=f:dur_mean' "Kernel duration (µs)_min=$ifmt:dur_min" \
+	    "Kernel duration (µs)_max=$ifmt:dur_max" \
 	    'Percent of kernels time (%)=f:dur_sum/$tk*100' \
 	    'Percent of total time (%)=f:dur_sum/($total/1000*1000)*100'
 	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 kernel_parents.tsv; } |
 	st tl-aggregate -g pcat,pcpu,name,stream -K UID:n | st hsort -t "$TAB" -k1,1 |
-	st tl-aggregate -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
+	st tl-aggregate $xflag -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
 	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n |
 	st tl-sheet -s dur_sum -v "tk=$tk" -v "total=$total" "$@" >"$R/kernel_summary.csv"; ok
 }

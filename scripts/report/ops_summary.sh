@@ -6,12 +6,16 @@
 # out: ops_summary.csv
 # when: cpu_ops=1
 ops_summary() {
+	# (pandas' int64 columns of Python's ints: with --exact-time the
+	# times are tl's exact decimals, not Python's types, so floats)
+	ifmt=n
+	[ -z "$xflag" ] || ifmt=f
 	tl_rows launchers.tsv || return 0
 	st cut -f2,3,12,13,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k5,5 |
-	st tl-aggregate -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
+	st tl-aggregate $xflag -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 	    'Categories=set:op category' |
-	st tl-sheet -s dsum 'name=t:name' 'total_direct_kernel_time_sum=f:dsum' \
-	    'total_subtree_kernel_time_sum=f:ssum' 'total_direct_kernel_time_ms=f:dsum/1000' \
+	st tl-sheet -s dsum 'name=t:name' "total_direct_kernel_time_sum=$ifmt:dsum" \
+	    "total_subtree_kernel_time_sum=$ifmt:ssum" 'total_direct_kernel_time_ms=f:dsum/1000' \
 	    'total_subtree_kernel_time_ms=f:ssum/1000' 'Count=t:Count' 'Categories=t:Categories' \
 	    'Percentage (%)=pct:dsum/1000' 'Cumulative Percentage (%)=cum:dsum/1000' \
 	    >"$R/ops_summary.csv"; ok

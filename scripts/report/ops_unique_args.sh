@@ -15,6 +15,10 @@
 # out: ops_unique_args.csv
 # when: cpu_ops=1
 ops_unique_args() {
+	# (pandas' int64 columns of Python's ints: with --exact-time the
+	# times are tl's exact decimals, not Python's types, so floats)
+	ifmt=n
+	[ -z "$xflag" ] || ifmt=f
 	tl_rows launchers.tsv || return 0
 	set --
 	tsmin=
@@ -31,7 +35,7 @@ ops_unique_args() {
 	[ "$gbnk" != 1 ] || { keys=$keys,num_kernels nk=t:num_kernels sum=26 uid=28; }
 	st tl-aggregate -g "$keys" -K tkey <launchers.tsv |
 	st hsort -t "$TAB" -k1,1 |
-	st tl-aggregate -H -g "$keys" \
+	st tl-aggregate $xflag -H -g "$keys" \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
 	    'operation_count=count:UID' \
 	    'total_direct_kernel_time_mean=mean:direct' 'total_subtree_kernel_time_mean=mean:subtree' \
@@ -49,9 +53,9 @@ ops_unique_args() {
 	    'f:total_direct_kernel_time_mean' 'f:total_subtree_kernel_time_mean' \
 	    'f:total_direct_kernel_time_median' 'f:total_subtree_kernel_time_median' \
 	    'f:total_direct_kernel_time_std' 'f:total_subtree_kernel_time_std' \
-	    'f:total_direct_kernel_time_min' 'f:total_subtree_kernel_time_min' \
-	    'f:total_direct_kernel_time_max' 'f:total_subtree_kernel_time_max' \
-	    'f:total_direct_kernel_time_sum' 'f:total_subtree_kernel_time_sum' \
+	    "$ifmt:total_direct_kernel_time_min" "$ifmt:total_subtree_kernel_time_min" \
+	    "$ifmt:total_direct_kernel_time_max" "$ifmt:total_subtree_kernel_time_max" \
+	    "$ifmt:total_direct_kernel_time_sum" "$ifmt:total_subtree_kernel_time_sum" \
 	    't:ex_UID' 't:kernel_details_summary' 't:trunc_kernel_details' \
 	    'Percentage (%)=pct:total_direct_kernel_time_sum' \
 	    'Cumulative Percentage (%)=cum:total_direct_kernel_time_sum' \

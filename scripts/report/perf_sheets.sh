@@ -36,7 +36,7 @@ perf_sheets() {
 	awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
 	st tl-aggregate -g "$keys" -K UID:n |
 	st hsort -t "$TAB" -k1,1 |
-	st tl-aggregate -H -g "$keys" 'UID_first=first:UID' \
+	st tl-aggregate $xflag -H -g "$keys" 'UID_first=first:UID' \
 	    'gf=first:GFLOPS' 'dm=first:Data Moved (MB)' 'fb=first:FLOPS/Byte' \
 	    'tbs_mean=mean:TB/s' 'tbs_median=median:TB/s' 'tbs_std=std:TB/s' 'tbs_min=min:TB/s' 'tbs_max=max:TB/s' \
 	    'tfs_mean=mean:TFLOPS/s' 'tfs_median=median:TFLOPS/s' 'tfs_std=std:TFLOPS/s' \

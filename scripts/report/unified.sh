@@ -52,7 +52,7 @@ unified() {
 	else
 		st tl-unified -g unified_keys.tsv
 	fi |
-	st tl-aggregate -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \
+	st tl-aggregate $xflag -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \
 	    'sum:dur' 'mean:dur' 'std:dur' 'gf=first:gf' 'dm=first:dm' 'fb=first:fb' 'spec=first:spec' 'rb=first:rb' \
 	    'mean:tbs' 'std:tbs' 'mean:tfs' 'std:tfs' 'mean:kt' 'std:kt' 'sum:kt' 'median:dur' 'min:dur' 'max:dur' \
 	    'median:tbs' 'min:tbs' 'max:tbs' 'median:tfs' 'min:tfs' 'max:tfs' 'rt=first:rt' \

@@ -11,6 +11,10 @@
 # out: unified_perf_summary.csv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 unified_perf_summary() {
+	# (pandas' int64 columns of Python's ints: with --exact-time the
+	# times are tl's exact decimals, not Python's types, so floats)
+	ifmt=n
+	[ -z "$xflag" ] || ifmt=f
 	tl_rows unified.tsv || return 0
 	hasm=$unified_metrics hasr=$unified_roofline
 	cmprows=0 cf=
@@ -29,7 +33,7 @@ unified_perf_summary() {
 	[ "$hasm" = 0 ] || set -- "$@" 'TB/s_mean=f:tbs_mean' 'TB/s_std=f:tbs_std' \
 	    'TFLOPS/s_mean=f:tfs_mean' 'TFLOPS/s_std=f:tfs_std'
 	set -- "$@" 'Kernel Time (µs)_mean=f:kt_mean' 'Kernel Time (µs)_std=f:kt_std' \
-	    'Kernel Time (µs)_sum=f:kt_sum'
+	    "Kernel Time (µs)_sum=$ifmt:kt_sum"
 	[ "$cmprows" = 0 ] || set -- "$@" 'speedup (trace2/trace1)=f:t2/t1nz' \
 	    'delta_us (trace2 - trace1)=f:t2-kt_sum' 'lca_count_trace2=f:n2' 't:lca_id' \
 	    't:lca_name' 'lca_total_kernel_time_trace1_us=f:t1' 'lca_total_kernel_time_trace2_us=f:t2'
@@ -41,8 +45,8 @@ unified_perf_summary() {
 	[ "$hasr" = 0 ] || set -- "$@" 'Roofline Time (µs)_first=f:rt' 'Pct Roofline_mean=f:pr_mean' \
 	    'Pct Roofline_median=f:pr_median' 'Pct Roofline_std=f:pr_std' \
 	    'Pct Roofline_min=f:pr_min' 'Pct Roofline_max=f:pr_max'
-	set -- "$@" 'Kernel Time (µs)_median=f:kt_median' 'Kernel Time (µs)_min=f:kt_min' \
-	    'Kernel Time (µs)_max=f:kt_max' 'kernel_details_summary=t:kd_kstats' \
+	set -- "$@" 'Kernel Time (µs)_median=f:kt_median' "Kernel Time (µs)_min=$ifmt:kt_min" \
+	    "Kernel Time (µs)_max=$ifmt:kt_max" 'kernel_details_summary=t:kd_kstats' \
 	    'trunc_kernel_details=t:kd_ktrunc' 'perf_params=t:params' 'has_perf_model=t:has' \
 	    'Percentage (%)=pct:kt_sum' 'Cumulative Percentage (%)=cum:kt_sum'
 	# Each row with its comparison fields (by row number), and the spec
