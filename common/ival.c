@@ -92,11 +92,8 @@ ival_fmt(int exact, union tv t, char *buf, size_t size)
 char *
 mg_fmt(const struct merger *m, union tv t, char *buf, size_t size)
 {
-	/* (ints below 2^53 add exactly in doubles; + 0.0: no -0) */
-	if (!m->exact && !m->nonint && m->seen) {
-		snprintf(buf, size, "%.0f", t.d + 0.0);
-		return buf;
-	}
+	if (!m->exact && !m->nonint && m->seen)
+		return num_pyint(t.d, buf, size);
 	return ival_fmt(m->exact, t, buf, size);
 }
 

@@ -191,19 +191,34 @@ num_int64(const char *s, size_t len, int64_t *v)
 }
 
 int
-num_isint(const char *s, size_t len)
+num_jsonint(const char *s, size_t len, int64_t *v)
 {
 	size_t i = 0;
-	int64_t v;
 
 	if (len > 0 && s[0] == '-')
 		i++;
 	if (i == len)
-		return 0;
+		return -1;
 	for (; i < len; i++)
 		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return num_int64(s, len, &v) == 0;
+			return -1;
+	return num_int64(s, len, v);
+}
+
+int
+num_isint(const char *s, size_t len)
+{
+	int64_t v;
+
+	return num_jsonint(s, len, &v) == 0;
+}
+
+char *
+num_pyint(double d, char *buf, size_t size)
+{
+	/* (+ 0.0: no -0) */
+	snprintf(buf, size, "%.0f", d + 0.0);
+	return buf;
 }
 
 /* g[0..n) cut there and one unit up into out, exponent e into *ne. */

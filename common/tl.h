@@ -240,6 +240,13 @@ int num_int64(const char *s, size_t len, int64_t *v);
  * that fits int64: Python reads it as an int, any other number as a float.
  */
 int num_isint(const char *s, size_t len);
+/* num_isint's test, giving the value in *v: 0, or -1 when it fails. */
+int num_jsonint(const char *s, size_t len, int64_t *v);
+/*
+ * Format d, a whole number, as Python prints an int (a sum of ints
+ * below 2^53 is exact in a double); returns buf.
+ */
+char *num_pyint(double d, char *buf, size_t size);
 /* Format d as Python's repr(float) does ("220.0", "1e-05"); returns buf. */
 char *num_pyrepr(double d, char *buf, size_t size);
 /* Format integer nanoseconds as microseconds, shortest exact decimal. */

@@ -554,11 +554,7 @@ truncname(struct buf *b, const char *s, size_t len)
 static char *
 kfmt(double d, int isint, char *buf, size_t size)
 {
-	if (!isint)
-		return num_pyrepr(d, buf, size);
-	/* (ints below 2^53 add exactly in doubles; + 0.0: no -0) */
-	snprintf(buf, size, "%.0f", d + 0.0);
-	return buf;
+	return isint ? num_pyint(d, buf, size) : num_pyrepr(d, buf, size);
 }
 
 static void
@@ -738,8 +734,7 @@ opadd(struct op *o, struct rec_reader *r)
 		d = getnum(o, s, len, r);
 		/* pandas' sum of an int64 column: int64 (on overflow the
 		 * float sum, rather than numpy's wrap) */
-		if (!o->nonint && (!num_isint(s, len) ||
-		    num_int64(s, len, &iv) < 0 ||
+		if (!o->nonint && (num_jsonint(s, len, &iv) < 0 ||
 		    (iv > 0 && o->isum > INT64_MAX - iv) ||
 		    (iv < 0 && o->isum < INT64_MIN - iv)))
 			o->nonint = 1;
