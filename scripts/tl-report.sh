@@ -207,12 +207,18 @@ roofline=1
 comparison=0
 [ -z "$cmp" ] || comparison=1
 
-# The options, for every stage (tl_stage reads them).
+# The options, for every stage (tl_stage reads them).  ifmt: tl-sheet's
+# format of the sums, minima and maxima of times, which pandas keeps
+# int64 when the trace's times are Python's ints (n); with
+# --exact-time the times are tl's exact decimals, not Python's types,
+# so floats (f).
+ifmt=n
+[ -z "$xflag" ] || ifmt=f
 q() { printf '%s=' "$1"; tl_quote "$2"; }
 {
 	q prog "$prog"
 	q cwd "$(pwd)"; q trace "$trace"; q trace_name "$trace_name"; q cmp "$cmp"
-	q xflag "$xflag"; q short "$short"; q thresh "$thresh"; q bins "$bins"
+	q xflag "$xflag"; q ifmt "$ifmt"; q short "$short"; q thresh "$thresh"; q bins "$bins"
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
 	q compat "$compat"

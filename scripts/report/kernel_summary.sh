@@ -11,10 +11,6 @@
 # out: kernel_summary.csv
 # when: kernels=1 ksum=1
 kernel_summary() {
-	# (pandas' int64 columns of Python's ints: with --exact-time the
-	# times are tl's exact decimals, not Python's types, so floats)
-	ifmt=n
-	[ -z "$xflag" ] || ifmt=f
 	# (through a file: a command substitution is a fork more)
 	st tl-aggregate 'npsum:dur' <kernels.tsv >kernel_total; ok
 	{ read -r tkh; read -r tk || tk=$tkh; } <kernel_total

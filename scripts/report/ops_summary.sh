@@ -6,10 +6,6 @@
 # out: ops_summary.csv
 # when: cpu_ops=1
 ops_summary() {
-	# (pandas' int64 columns of Python's ints: with --exact-time the
-	# times are tl's exact decimals, not Python's types, so floats)
-	ifmt=n
-	[ -z "$xflag" ] || ifmt=f
 	tl_rows launchers.tsv || return 0
 	st cut -f2,3,12,13,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k5,5 |
 	st tl-aggregate $xflag -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \

@@ -15,10 +15,6 @@
 # out: ops_unique_args.csv
 # when: cpu_ops=1
 ops_unique_args() {
-	# (pandas' int64 columns of Python's ints: with --exact-time the
-	# times are tl's exact decimals, not Python's types, so floats)
-	ifmt=n
-	[ -z "$xflag" ] || ifmt=f
 	tl_rows launchers.tsv || return 0
 	set --
 	tsmin=

@@ -11,10 +11,6 @@
 # out: unified_perf_summary.csv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 unified_perf_summary() {
-	# (pandas' int64 columns of Python's ints: with --exact-time the
-	# times are tl's exact decimals, not Python's types, so floats)
-	ifmt=n
-	[ -z "$xflag" ] || ifmt=f
 	tl_rows unified.tsv || return 0
 	hasm=$unified_metrics hasr=$unified_roofline
 	cmprows=0 cf=
