@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 
 #include "jscan.h"
 #include "rocprof.h"
+#include "jtok.h"
 #include "tl.h"
 
 /* Resume points (s->state). */
@@ -242,17 +244,6 @@ symput(struct rpscan *s, const char *key, size_t n, const char *name,
 
 /* ---- one record ---- */
 
-/* Index of the token after token i and everything inside it. */
-static int
-tokskip(const jsmntok_t *t, int i)
-{
-	int j = i + 1, k;
-
-	for (k = 0; k < t[i].size; k++)
-		j = tokskip(t, j);
-	return j;
-}
-
 /* Is token t a key equal to k (however it is escaped)? */
 static int
 keyis(const char *js, const jsmntok_t *t, const char *k)
@@ -286,7 +277,8 @@ members(const char *js, const jsmntok_t *t, int obj, const char *const *k,
 		for (i = 0; i < nk; i++)
 			if (keyis(js, &t[j], k[i]))
 				v[i] = j + 1;
-		j = tokskip(t, j + 1);
+		/* (a gathered record is valid JSON: its tokens are whole) */
+		j = jtok_skip(t, j + 1, INT_MAX);
 	}
 }
 

@@ -21,6 +21,7 @@
 #include <xxhash.h>
 
 #include "tl.h"
+#include "jtok.h"
 #include "numpy.h"
 #include "opcat.h"
 
@@ -376,17 +377,6 @@ putnum(FILE *fp, double d)
 
 /* ---- JSON lists of kernels (kstats, ktrunc) ---- */
 
-/* Index of the token after token i and everything inside it. */
-static int
-tokskip(const jsmntok_t *t, int i)
-{
-	int j = i + 1, k;
-
-	for (k = 0; k < t[i].size; k++)
-		j = tokskip(t, j);
-	return j;
-}
-
 /*
  * Decode the JSON string body s[0..n) into b; a bad escape keeps the
  * text as it stands, since a kernel name is only ever shown.
@@ -435,7 +425,7 @@ kadd(struct op *o, const char *json, size_t len, struct rec_reader *r)
 		o->ktemplate = 1;
 		o->nkp = (size_t)nel;
 		o->kp = tl_calloc(o->nkp, sizeof(*o->kp));
-		for (e = 0, i = 1; e < nel; e++, i = tokskip(tok, i)) {
+		for (e = 0, i = 1; e < nel; e++, i = jtok_skip(tok, i, nt)) {
 			k = &o->kp[e];
 			if (tok[i].type != JSMN_OBJECT)
 				tl_die("%s: line %zu: %s: list item %d is not "
@@ -467,16 +457,16 @@ kadd(struct op *o, const char *json, size_t len, struct rec_reader *r)
 					    val.len);
 					buf_adds(&k->rest, ", ");
 				}
-				j = tokskip(tok, j);
+				j = jtok_skip(tok, j, nt);
 			}
 		}
 	}
 	/* TraceLens skips a list whose length differs from the template */
 	if ((size_t)nel != o->nkp)
 		goto out;
-	for (e = 0, i = 1; e < nel; e++, i = tokskip(tok, i)) {
+	for (e = 0, i = 1; e < nel; e++, i = jtok_skip(tok, i, nt)) {
 		pos = 0;
-		for (m = 0, j = i + 1; m < tok[i].size; m++, j = tokskip(tok, j)) {
+		for (m = 0, j = i + 1; m < tok[i].size; m++, j = jtok_skip(tok, j, nt)) {
 			if (tok[j].end - tok[j].start != 3 ||
 			    memcmp(json + tok[j].start, "dur", 3) != 0)
 				continue;
