@@ -299,7 +299,16 @@ pylit_field(struct buf *b, const char *s, size_t len)
 	struct buf lit = {0};
 	char *t = tl_strndup(s, len);
 	size_t n = rec_unescape(t, len);
+	struct jcur c = { t, t + n };
 
+	/* a str is its text in a CSV cell, not its repr() */
+	if (n >= 2 && t[0] == '"' && jstring(&c, &lit) == 0 && c.p == c.end) {
+		rec_bput(b, lit.s ? lit.s : "", lit.len);
+		buf_free(&lit);
+		free(t);
+		return;
+	}
+	buf_reset(&lit);
 	if (pylit(&lit, t, n, 1) < 0) {
 		buf_reset(&lit);
 		buf_add(&lit, t, n);

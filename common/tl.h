@@ -289,9 +289,10 @@ void buf_free(struct buf *b);
  */
 int pylit(struct buf *b, const char *json, size_t len, int tuples);
 /*
- * Append to b, escaped as a record field, the pylit (with tuples) of
- * the record field s[0..len), escaped JSON; a field that is not JSON
- * goes as it is.
+ * Append to b, escaped as a record field, the record field s[0..len),
+ * escaped JSON, as pandas writes the Python value in a CSV cell: a
+ * string as its decoded text, anything else as its pylit (with
+ * tuples); a field that is not JSON goes as it is.
  */
 void pylit_field(struct buf *b, const char *s, size_t len);
 /* Append the decoded JSON string body s[0..n) (no quotes); -1 on a bad escape. */

@@ -48,8 +48,9 @@ static const char *const topname[NTOP] = {
 static const char deffields[] = "UID,ph,cat,name,pid,tid,ts,dur,id,bp,"
     "correlation,External id,stream,Sequence number,Input Dims,Input type,"
     "Input Strides,Concrete Inputs,value,Process Group Name,"
-    "Process Group Ranks,Collective name,Group size,dtype,In msg nelems,"
-    "Out msg nelems,In split size,Out split size,lone surrogates";
+    "Process Group Ranks:json,Collective name,Group size,dtype,"
+    "In msg nelems,Out msg nelems,In split size:json,Out split size:json,"
+    "lone surrogates";
 
 /* What an output field is made of. */
 enum { F_UID, F_TOP, F_ARG, F_VALUE, F_LONE };
@@ -58,6 +59,7 @@ enum { F_UID, F_TOP, F_ARG, F_VALUE, F_LONE };
 struct field {
 	int kind;		/* F_UID, F_TOP, F_ARG, F_VALUE or F_LONE */
 	int idx;		/* the K_ key (F_TOP) or argkey index (F_ARG) */
+	int json;		/* NAME:json: a string keeps its quotes */
 };
 
 /* A name to look up among the keys of args. */
@@ -537,6 +539,9 @@ putfield(struct parse *ps, char *w, const char *ev, size_t len,
 		f = &m[idx];
 		if (f->type == '{' || f->type == '[') {
 			w += jval_tsv(w, ev + f->val, f->vallen);
+		} else if (f->type == '"' && fields[i].json) {
+			/* the string's text with its quotes */
+			w += jval_tsv(w, ev + f->val - 1, f->vallen + 2);
 		} else if (f->esc & JM_VALESC) {
 			w += jstr_tsv(w, ev + f->val, f->vallen);
 		} else if (f->esc & JM_VALEXP) {
@@ -1117,16 +1122,17 @@ split(char *s, char ***items)
 	return n;
 }
 
+/* The argkey s[0..n), added if new; s stays the caller's. */
 static int
-addargkey(const char *s)
+addargkey(const char *s, size_t n)
 {
-	int i = findkey(argkeys, nargkeys, s, strlen(s));
+	int i = findkey(argkeys, nargkeys, s, n);
 
 	if (i >= 0)
 		return i;
 	argkeys = tl_realloc(argkeys, (nargkeys + 1) * sizeof(*argkeys));
 	argkeys[nargkeys].s = s;
-	argkeys[nargkeys].len = strlen(s);
+	argkeys[nargkeys].len = n;
 	argkeys[nargkeys].next = -1;
 	return (int)nargkeys++;
 }
@@ -1155,7 +1161,7 @@ static void
 setfields(char *list)
 {
 	char **names;
-	size_t i;
+	size_t i, n;
 	int k;
 
 	/* A later -f replaces an earlier one. */
@@ -1171,7 +1177,29 @@ setfields(char *list)
 	for (i = 0; i < nfields; i++) {
 		if (names[i][0] == '\0')
 			tl_usage_die("-f: empty field name");
-		if (strcmp(names[i], "UID") == 0) {
+		/*
+		 * NAME:json tells a string from the array it may spell
+		 * ("[0, 1]" or [0, 1]): TraceLens keeps the one as a str,
+		 * the other as a list.
+		 */
+		n = strlen(names[i]);
+		if (n > 5 && strcmp(names[i] + n - 5, ":json") == 0) {
+			n -= 5;
+			fields[i].json = 1;
+			if ((k = findtopname(names[i], n)) >= 0) {
+				fields[i].kind = F_TOP;
+				fields[i].idx = k;
+			} else if ((n == 3 && memcmp(names[i], "UID", 3) == 0) ||
+			    (n == 5 && memcmp(names[i], "value", 5) == 0) ||
+			    (n == 15 && memcmp(names[i], "lone surrogates",
+			    15) == 0)) {
+				tl_usage_die("-f: %s: :json is for the keys of "
+				    "an event or of its args", names[i]);
+			} else {
+				fields[i].kind = F_ARG;
+				fields[i].idx = addargkey(names[i], n);
+			}
+		} else if (strcmp(names[i], "UID") == 0) {
 			fields[i].kind = F_UID;
 		} else if (strcmp(names[i], "lone surrogates") == 0) {
 			fields[i].kind = F_LONE;
@@ -1180,12 +1208,12 @@ setfields(char *list)
 			fields[i].idx = k;
 		} else if (strcmp(names[i], "value") == 0) {
 			fields[i].kind = F_VALUE;
-			vname = addargkey("name");
-			vlabels = addargkey("labels");
-			vsort = addargkey("sort_index");
+			vname = addargkey("name", 4);
+			vlabels = addargkey("labels", 6);
+			vsort = addargkey("sort_index", 10);
 		} else {
 			fields[i].kind = F_ARG;
-			fields[i].idx = addargkey(names[i]);
+			fields[i].idx = addargkey(names[i], n);
 		}
 	}
 	maxref = maxrefs();

@@ -15,9 +15,9 @@ coll_analysis() {
 		c = $col["correlation"]; x = $col["External id"]
 		if ((c == "" || c == "null") && (x == "" || x == "null")) next
 		print $col["name"], $col["ts"], $col["dur"], $col["Process Group Name"],
-		    $col["Process Group Ranks"], $col["Collective name"], $col["Group size"],
+		    $col["Process Group Ranks:json"], $col["Collective name"], $col["Group size"],
 		    $col["dtype"], $col["In msg nelems"], $col["Out msg nelems"],
-		    $col["In split size"], $col["Out split size"], $col["stream"]
+		    $col["In split size:json"], $col["Out split size:json"], $col["stream"]
 	}' sel.tsv >coll.tsv; ok
 	[ -s coll.tsv ] || return 0
 	# TraceLens's process group and collective names; the bytes of an
