@@ -91,6 +91,15 @@ tl_step trees end
 for n in 1 2; do
 	tl_drop "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv"
 done
+# the older flows TraceLens does not follow (tl-report's health line)
+# (a short file: read by the shell, no process)
+for n in 1 2; do
+	eval "_tn=\$t$n"
+	while IFS="$TAB" read -r _hf _hn; do
+		[ "$_hf" = flows_legacy_followed ] && [ "$_hn" != 0 ] &&
+			echo "$prog: $_tn: health: $_hn flows_legacy_followed" >&2
+	done <"$tmp/$n/health.tsv"
+done
 
 # nodes N: the node records of trace N (tl(7)), grouped by root (the
 # root column of ops.tsv and gpu.tsv) in TraceLens's root order: roots

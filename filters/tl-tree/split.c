@@ -540,9 +540,16 @@ split(const struct opts *opt, const char *path)
 	    "correlation");
 	fact(facts, "flows_ac2g", sp.ac2g);
 	fact(facts, "flows_legacy", sp.legacy);
-	/* (only with --tracelens-compat: what tl reads and TraceLens not) */
+	/*
+	 * What tl reads and TraceLens not: the older flows that link
+	 * kernels TraceLens leaves unlinked, or with --tracelens-compat
+	 * those left unread.
+	 */
 	if (opt->compat)
 		fact(facts, "compat_flows_legacy_ignored",
+		    sp.ac2g == 0 ? sp.legacy : 0);
+	else
+		fact(facts, "flows_legacy_followed",
 		    sp.ac2g == 0 ? sp.legacy : 0);
 	fact(facts, "flows_without_id", sp.noid);
 	fact(facts, "lone_surrogates", sp.lone);
