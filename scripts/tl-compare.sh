@@ -12,11 +12,12 @@
 #   tl-join -p SHEET.csv                 rows behind a byte-comparable key
 #   LC_ALL=C sort -s -k1,1               pandas' merge order
 #   tl-join -k ... -t ... -d ...         outer join, diff and pct columns
-#   tl-join -p -c -r -k TAG::COL | sort  TraceLens's descending sort
-#   awk                                  split, drop empty columns, CSV
+#   awk                                  split (with a #sort column)
+#   tl-sheet -s                          TraceLens's descending sort
+#                                        (numpy's quicksort), CSV
 #
 # Memory: sort(1) holds at most -S; tl-join one key group per input;
-# awk one row.  The output directory (and workbook) is built beside
+# awk one row; tl-sheet -s 12 bytes a row of a sheet.  The output directory (and workbook) is built beside
 # OUT_DIR and renamed into place, so it appears complete or not at all.
 set -u
 set -f
@@ -507,13 +508,19 @@ joinsheet() {
 	return 0
 }
 
-# sortdesc TAG...: $tmp/m into $tmp/sorted, ordered by the first TAG's
-# $sortcol, descending, missing values last (TraceLens's sort_values);
-# rows without it by the next TAG's, and so on.
-sortdesc() {
-	for t; do set -- "$@" -k "$t::$sortcol"; shift; done
-	"$join" -p -c -r $bookjoin "$@" "$tmp/m" >"$tmp/p" || exit 1
-	keysort "$tmp/p" "$tmp/sorted"
+# sorted OUT: $tmp/m (in pandas' merge order) as the CSV sheet OUT in
+# TraceLens's order: sort_values of the baseline's $sortcol,
+# descending, missing last, with numpy's quicksort (tl-sheet -s), whose
+# order of ties no stable sort gives.  The column goes first as #sort,
+# so that no tag has to be spelt in an expression.
+sorted() {
+	awk -F '\t' -v OFS='\t' -v col="$base::$sortcol" '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; print "#sort", $0; next }
+	{ print (c ? $c : ""), $0 }' "$tmp/m" |
+		tl-sheet -A -x '#sort' -s '{#sort}' >"$1" ||
+		die "$1: write failed"
+	f=${1##*/}
+	printf '%s\n' "${f%.csv}" >>"$work/order"
 }
 
 # csv SKIP FILE OUT: write FILE (tl(7) records, with SKIP leading fields
@@ -522,8 +529,10 @@ sortdesc() {
 # variant TAG: NAME_intersect_TAG (rows where the baseline and TAG both
 # have $dcol), NAME_only_baseline_TAG and NAME_only_variant_TAG, each
 # with the key columns and the columns of its reports, less the columns
-# left empty (tl-sheet -E).  FILE must be sorted by the baseline's sort
-# column, and rows without it by TAG's.
+# left empty (tl-sheet -E), in TraceLens's order: each sorted as pandas
+# sorts it, by the baseline's $sortcol (only_variant: TAG's),
+# descending, missing last, with numpy's quicksort (tl-sheet -s on the
+# #sort column the split adds).  FILE is in pandas' merge order.
 csv() {
 	if [ "$3" != -s ]; then
 		if [ "$1" = 1 ]; then
@@ -537,6 +546,7 @@ csv() {
 		return
 	fi
 	awk -F '\t' -v OFS='\t' -v skip="$1" -v base="$base" -v tag="$5" -v dcol="$dcol" \
+	    -v scol="$sortcol" \
 	    -v f1="$tmp/split.1" -v f2="$tmp/split.2" -v f3="$tmp/split.3" '
 	# The tag of a diff or pct column, as re.findall("__(.+?)_(?:diff|pct)$")
 	# finds it; SUBSEP when the name is not one.
@@ -563,11 +573,11 @@ csv() {
 		v = ti > 0 && $ti != ""
 		return b && v ? 1 : b ? 2 : v ? 3 : 0
 	}
-	# the row into split k, its kept columns
-	function out(k,   i, l, n) {
-		l = ""; n = 0
+	# the row into split k: its sort value, then its kept columns
+	function out(k, sv,   i, l) {
+		l = sv
 		for (i = 1 + skip; i <= NF; i++)
-			if (keep[k, i]) l = l (n++ ? "\t" : "") $i
+			if (keep[k, i]) l = l "\t" $i
 		print l >file[k]
 	}
 	NR == 1 {
@@ -576,21 +586,23 @@ csv() {
 			n = $i
 			if (n == base "::" dcol) bi = i
 			if (n == tag "::" dcol) ti = i
+			if (n == base "::" scol) bs = i
+			if (n == tag "::" scol) ts = i
 			p = index(n, "::")
 			t = p > 0 ? substr(n, 1, p - 1) : difftag(n)
 			for (k = 1; k <= 3; k++)
 				keep[k, i] = kept(k, t)
 		}
-		for (k = 1; k <= 3; k++) out(k)
+		for (k = 1; k <= 3; k++) out(k, "#sort")
 		next
 	}
-	(k = which()) > 0 { out(k) }
+	(k = which()) > 0 { out(k, k == 3 ? (ts ? $ts : "") : (bs ? $bs : "")) }
 	END { for (k = 1; k <= 3; k++) if (close(file[k]) < 0) exit 1 }
 	' "$2" || die "$4: cannot split the rows"
 	# (an empty split: pandas writes one newline, as tl-sheet -E does)
-	tl-sheet -A -E <"$tmp/split.1" >"$out/$4_intersect_$5.csv" &&
-	tl-sheet -A -E <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
-	tl-sheet -A -E <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
+	tl-sheet -A -E -x '#sort' -s '{#sort}' <"$tmp/split.1" >"$out/$4_intersect_$5.csv" &&
+	tl-sheet -A -E -x '#sort' -s '{#sort}' <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
+	tl-sheet -A -E -x '#sort' -s '{#sort}' <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
 		die "$4: write failed"
 	printf '%s\n' "$4_intersect_$5" "$4_only_baseline_$5" "$4_only_variant_$5" >>"$work/order"
 }
@@ -599,8 +611,7 @@ csv() {
 splits() {
 	for t in $names; do
 		[ "$t" = "$base" ] && continue
-		sortdesc "$base" "$t"
-		csv 1 "$tmp/sorted" -s "$1" "$t"
+		csv 0 "$tmp/m" -s "$1" "$t"
 	done
 }
 
@@ -644,8 +655,7 @@ if want ops_summary && havesheet ops_summary; then
 	dropvar='Cumulative Percentage (%)'
 	sortcol=total_direct_kernel_time_ms
 	if joinsheet ops_summary; then
-		sortdesc "$base"
-		csv 1 "$tmp/sorted" "$out/ops_summary.csv"
+		sorted "$out/ops_summary.csv"
 	fi
 fi
 
@@ -665,8 +675,7 @@ if want kernel_summary && havesheet kernel_summary; then
 	fi
 	dropvar='Cumulative Percentage (%)'
 	if joinsheet kernel_summary; then
-		sortdesc "$base"
-		csv 1 "$tmp/sorted" "$out/kernel_summary.csv"
+		sorted "$out/kernel_summary.csv"
 	fi
 fi
 
