@@ -5,7 +5,9 @@
 # parent op category, parent cpu_op (when some kernel has one), name
 # and stream, each group's kernels summed in trace order as pandas
 # sums them (grouped by a hash of the keys, then the groups in key
-# order), in percent of all kernels' time (numpy's pairwise sum of
+# order, each key's missing values last, as groupby(dropna=False)
+# orders its NaN groups: the o1..s4 columns, which tl-sheet leaves
+# out), in percent of all kernels' time (numpy's pairwise sum of
 # every kernel's duration, in trace order) and of the GPU's total time.
 # in: kernel_parents.tsv kernels.tsv kernels.facts gpu_total
 # out: kernel_summary.csv
@@ -28,6 +30,8 @@ kernel_summary() {
 	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 kernel_parents.tsv; } |
 	st tl-aggregate -g pcat,pcpu,name,stream -K UID:n | st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate $xflag -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
-	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n |
+	st awkt 'NR == 1 { print "o1", "o2", "o3", "o4", "s4", $0; next }
+	{ print ($1 == "" ? 1 : 0 $1), ($2 == "" ? 1 : 0 $2), ($3 == "" ? 1 : 0 $3), ($4 == ""), $4, $0 }' |
+	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5n |
 	st tl-sheet -s dur_sum -v "tk=$tk" -v "total=$total" "$@" >"$R/kernel_summary.csv"; ok
 }
