@@ -12,8 +12,9 @@
  * summed in that order, in IEEE doubles (or exact nanoseconds with -x).
  *
  * This file reads the options, the keys and the records; the summaries
- * of kernel lists (kstats, ktrunc) are in tl-aggregate/klist.c, with
- * what the two share in tl-aggregate/agg.h.
+ * of kernel lists (kstats, ktrunc) are in tl-aggregate/klist.c, the
+ * streaming subtraction of minus in tl-aggregate/minus.c, with what
+ * they share in tl-aggregate/agg.h.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -40,27 +41,6 @@ static const char *const opnames[] = {
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
 	"add", "join", "ptp", "dtype"
-};
-
-/* A growable array of intervals. */
-struct ivlist {
-	struct iv *v;	/* intervals, owned */
-	size_t n;	/* used */
-	size_t cap;	/* allocated */
-};
-
-/*
- * A subtraction base - sub in progress, fed with final intervals in
- * start order: TraceLens's subtract_intervalsA_from_B one interval of
- * the base at a time.  It holds only the intervals of sub that may
- * still meet the base interval in progress or a later one.
- */
-struct subtr {
-	struct ivlist q;	/* closed intervals of sub, those before qh used up */
-	size_t qh;		/* first interval of q still needed */
-	int inb;		/* a base interval is in progress */
-	union tv cur;		/* where its part not yet covered starts */
-	union tv sum;		/* lengths of the pieces left, in order */
 };
 
 /* One operation of the command line and its state for the current group. */
@@ -94,8 +74,7 @@ struct op {
 	size_t nset, capset;	/* set: used, allocated */
 	struct klist *kl;	/* kstats, ktrunc: the kernel lists, owned */
 	struct merger m[3];	/* interval mergers: [0] main, minus: B, A1, A2 */
-	struct subtr sb[2];	/* minus: B - A1, then (B - A1) - A2 */
-	union tv sweep;		/* minus: start of the last interval */
+	struct minus mn;	/* minus: the subtraction in progress */
 };
 
 /* A group key column. */
@@ -147,12 +126,6 @@ tv_sub(union tv a, union tv b)
 	return ival_sub(xflag, a, b);
 }
 
-static int
-tv_cmp(union tv a, union tv b)
-{
-	return ival_cmp(xflag, a, b);
-}
-
 static union tv
 tv_zero(void)
 {
@@ -167,13 +140,6 @@ tv_put(FILE *fp, union tv t)
 	fputs(ival_fmt(xflag, t, b, sizeof(b)), fp);
 }
 
-static void
-ivpush(struct ivlist *l, struct iv iv)
-{
-	tl_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
-	l->v[l->n++] = iv;
-}
-
 /* Add [s, e] to merger m of o; starts must not decrease. */
 static void
 madd(struct merger *m, struct op *o, union tv s, union tv e,
@@ -183,156 +149,6 @@ madd(struct merger *m, struct op *o, union tv s, union tv e,
 		tl_die("%s: line %zu: %s: '%s' decreases within the group "
 		    "(interval operations need the group in start order)",
 		    r->name, r->lineno, opnames[o->kind], o->fname[0]);
-}
-
-/*
- * The streaming subtraction.  Why it may run as the intervals come: the
- * input is in start order, so an interval whose end is before the
- * latest start (the sweep) can grow no more, and every interval that
- * starts before it has been seen.  A base interval is final once the
- * sweep passes its end; so are the subtrahend intervals that start
- * before it, the open one's end included as far as it matters.  The
- * pieces, and so the rounding of their sum, are those of the whole
- * lists subtracted at the end.
- */
-
-/* Intervals of S's subtrahend ending at or before f meet no later base. */
-static void
-sb_floor(struct subtr *S, union tv f)
-{
-	while (S->qh < S->q.n && tv_cmp(S->q.v[S->qh].e, f) <= 0)
-		S->qh++;
-	if (S->qh == S->q.n)
-		S->qh = S->q.n = 0;
-	else if (S->qh > 64 && S->qh > S->q.n / 2) {
-		memmove(S->q.v, S->q.v + S->qh, (S->q.n - S->qh) * sizeof(*S->q.v));
-		S->q.n -= S->qh;
-		S->qh = 0;
-	}
-}
-
-static void sb_base(struct op *o, int k, struct iv b, const struct merger *open);
-
-/* A piece of stage k's base not covered by its subtrahend. */
-static void
-sb_piece(struct op *o, int k, union tv s, union tv e)
-{
-	struct iv p;
-
-	if (k == 0 && o->sub[1] != NULL) {
-		p.s = s;
-		p.e = e;
-		/* the sweep is past e: the piece is final */
-		o->sb[1].cur = s;
-		sb_floor(&o->sb[1], s);
-		sb_base(o, 1, p, &o->m[2]);
-	} else
-		o->sb[k].sum = tv_add(o->sb[k].sum, tv_sub(e, s));
-}
-
-/* One subtrahend interval t against the base interval ending at be. */
-static void
-sb_step(struct op *o, int k, struct iv t, union tv be)
-{
-	struct subtr *S = &o->sb[k];
-
-	if (tv_cmp(t.s, S->cur) > 0)
-		sb_piece(o, k, S->cur, tv_cmp(be, t.s) < 0 ? be : t.s);
-	if (tv_cmp(t.e, S->cur) > 0)
-		S->cur = t.e;
-}
-
-/*
- * The final base interval b of stage k (S->cur set where its uncovered
- * part starts): the rest of its pieces, against the queued subtrahend
- * intervals and the one still open.
- */
-static void
-sb_base(struct op *o, int k, struct iv b, const struct merger *open)
-{
-	struct subtr *S = &o->sb[k];
-	size_t i;
-
-	for (i = S->qh; i < S->q.n && tv_cmp(S->q.v[i].s, b.e) < 0; i++) {
-		sb_step(o, k, S->q.v[i], b.e);
-		if (tv_cmp(S->cur, b.e) >= 0)
-			goto done;
-	}
-	if (open->open && tv_cmp(open->cur.s, b.e) < 0) {
-		sb_step(o, k, open->cur, b.e);
-		if (tv_cmp(S->cur, b.e) >= 0)
-			goto done;
-	}
-	sb_piece(o, k, S->cur, b.e);
-done:
-	sb_floor(S, b.e);
-	S->inb = 0;
-}
-
-/* Merger i of a minus is final: hand its interval on. */
-static void
-sb_close(struct op *o, int i)
-{
-	struct merger *m = &o->m[i];
-	struct iv iv = m->cur;
-
-	mg_close(m);
-	if (i == 0) {
-		if (o->sb[0].inb)
-			sb_base(o, 0, iv, &o->m[1]);
-	} else
-		ivpush(&o->sb[i - 1].q, iv);
-}
-
-/* Close the mergers of a minus whose intervals end before t (all: NULL). */
-static void
-sb_sweep(struct op *o, const union tv *t)
-{
-	/* the subtrahends first: a base interval needs them queued */
-	static const int order[] = { 1, 2, 0 };
-	size_t j;
-	struct merger *m;
-
-	for (j = 0; j < 3; j++) {
-		m = &o->m[order[j]];
-		if (m->open && (t == NULL || tv_cmp(m->cur.e, *t) < 0))
-			sb_close(o, order[j]);
-	}
-}
-
-/* Interval [s, e] of class mi (0: B, 1: A1, 2: A2) of a minus. */
-static void
-sb_add(struct op *o, int mi, union tv s, union tv e, struct rec_reader *r)
-{
-	struct subtr *S = &o->sb[0];
-	int was;
-
-	if (o->m[0].seen || o->m[1].seen || o->m[2].seen) {
-		if (tv_cmp(s, o->sweep) < 0)
-			tl_die("%s: line %zu: minus: '%s' decreases within the group "
-			    "(interval operations need the group in start order)",
-			    r->name, r->lineno, o->fname[0]);
-	}
-	o->sweep = s;
-	sb_sweep(o, &s);
-	was = o->m[mi].open;
-	madd(&o->m[mi], o, s, e, r);
-	if (mi == 0 && !was) {
-		S->inb = 1;
-		S->cur = s;
-		sb_floor(S, s);
-	}
-	if (S->inb) {
-		/* closed intervals end before the sweep, so before the base's end */
-		while (S->qh < S->q.n) {
-			sb_step(o, 0, S->q.v[S->qh], o->m[0].cur.e);
-			S->qh++;
-		}
-		S->qh = S->q.n = 0;
-	} else
-		sb_floor(S, s);
-	if (o->sub[1] != NULL)
-		sb_floor(&o->sb[1], S->inb ? S->cur : s);
 }
 
 /* ---- numbers as pandas and numpy compute them ---- */
@@ -396,11 +212,7 @@ opreset(struct op *o)
 		o->m[i].thresh = o->thresh;
 		mg_reset(&o->m[i]);
 	}
-	for (i = 0; i < 2; i++) {
-		o->sb[i].q.n = o->sb[i].qh = 0;
-		o->sb[i].inb = 0;
-		o->sb[i].sum = tv_zero();
-	}
+	mn_reset(&o->mn, o->m, o->sub[1] != NULL, xflag);
 }
 
 static double
@@ -635,7 +447,7 @@ opadd(struct op *o, struct rec_reader *r)
 			o->m[mi].nonint = 1;
 		e = eflag ? dur : tv_add(ts, dur);
 		if (o->kind == OP_MINUS)
-			sb_add(o, mi, ts, e, r);
+			mn_add(&o->mn, mi, ts, e, o->fname[0], r);
 		else
 			madd(&o->m[mi], o, ts, e, r);
 		break;
@@ -776,8 +588,7 @@ opput(FILE *fp, struct op *o)
 		tv_put(fp, m->seen ? m->gsum : tv_zero());
 		break;
 	case OP_MINUS:
-		sb_sweep(o, NULL);
-		tv_put(fp, o->sb[o->sub[1] != NULL].sum);
+		tv_put(fp, mn_sum(&o->mn));
 		break;
 	}
 	(void)nb;
@@ -939,11 +750,9 @@ opfree(struct op *o)
 
 	opreset(o);
 	free(o->outname);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3; i++)
 		free(o->fname[i]);
-		if (i < 2)
-			free(o->sb[i].q.v);
-	}
+	mn_free(&o->mn);
 	free(o->sel);
 	free(o->sub[0]);
 	free(o->sub[1]);
