@@ -41,15 +41,17 @@ struct gate {
 	size_t over;		/* rows and variants over the limit */
 };
 
-/* Options. */
-static long topn = 10;		/* -n: rows of each table */
-static long width = 80;		/* -w: names cut to this many characters; 0 never */
-static const char *kpath;	/* -k: kernel_summary records, grouped by kernel */
-static const char *lpath;	/* -l: diff_stats records, grouped by ancestor */
-static const char *datadir;	/* -p: the charts' data are written here */
-static const char *linkdir;	/* -L: the charts are linked from here */
-static struct gate *gates;	/* -g, in the order given; owned */
-static size_t ngate;		/* entries of gates */
+/* The options, as main read them. */
+struct opts {
+	long topn;		/* -n: rows of each table */
+	long width;		/* -w: names cut to this many characters; 0 never */
+	const char *kpath;	/* -k: kernel_summary records, grouped by kernel */
+	const char *lpath;	/* -l: diff_stats records, grouped by ancestor */
+	const char *datadir;	/* -p: the charts' data are written here */
+	const char *linkdir;	/* -L: the charts are linked from here */
+	struct gate *gates;	/* -g, in the order given; owned */
+	size_t ngate;		/* entries of gates */
+};
 
 /*
  * A ranked row.  x holds ntag values (the baseline's first), then ntag
@@ -101,6 +103,7 @@ struct sheet {
 
 /* What every part shares: the reports and the sections. */
 struct ctx {
+	struct opts *opt;	/* the options; the gates count what they see */
 	const char *dir;	/* the comparison directory */
 	char **tag;		/* the reports' tags, the baseline's first; owned */
 	size_t ntag;		/* reports */
@@ -233,9 +236,9 @@ siftdown(struct top *t, size_t i)
 	}
 }
 
-/* Offer e; the table takes it (and its memory) or frees it. */
+/* Offer e; the table (topn rows) takes it (and its memory) or frees it. */
 static void
-top_offer(struct top *t, struct ent *e)
+top_offer(struct top *t, struct ent *e, long topn)
 {
 	size_t i, p;
 
@@ -475,15 +478,15 @@ cellnum(const struct sheet *s, int i)
 /* ---- gates ---- */
 
 static void
-gate_parse(const char *spec)
+gate_parse(struct opts *o, const char *spec)
 {
 	struct gate *g;
 	const char *colon, *eq, *pct = spec;
 	double d;
 	size_t i, len;
 
-	gates = tl_realloc(gates, (ngate + 1) * sizeof(*gates));
-	g = &gates[ngate++];
+	o->gates = tl_realloc(o->gates, (o->ngate + 1) * sizeof(*o->gates));
+	g = &o->gates[o->ngate++];
 	memset(g, 0, sizeof(*g));
 	g->spec = spec;
 	g->sheet = gatesheet[0];
@@ -525,8 +528,8 @@ gate_row(struct ctx *c, const char *sheet, const struct ent *e, size_t ntag)
 	size_t i, k;
 	int over;
 
-	for (k = 0; k < ngate; k++) {
-		g = &gates[k];
+	for (k = 0; k < c->opt->ngate; k++) {
+		g = &c->opt->gates[k];
 		if (g->sheet != sheet || (strcmp(g->key, "*") != 0 &&
 		    strcmp(g->key, e->name) != 0))
 			continue;
@@ -617,7 +620,8 @@ file(struct ctx *c, struct section *s, struct ent *e, size_t ntag,
 	} else if (!b && !v)
 		ent_free(e);
 	else
-		top_offer(split && !(b && v) ? &s->one : &s->both, e);
+		top_offer(split && !(b && v) ? &s->one : &s->both, e,
+		    c->opt->topn);
 }
 
 /* ---- gpu_timeline and ops_summary ---- */
@@ -908,6 +912,7 @@ kernels(struct ctx *c)
 	struct kgroup g;
 	struct buf row = { 0 };
 	const char *val, *key, *metric = "Kernel duration (µs)_sum";
+	const char *kpath = c->opt->kpath;
 	size_t i, j, ntag, len, klen, lt;
 	int *vi, *lo, *hi;
 	double d;
@@ -1031,7 +1036,8 @@ roofline(struct ctx *c, size_t i)
 		if (!sheet_open(&s, c->dir, b.s))
 			continue;
 		if (c->roof[i].e == NULL)	/* (so the section is shown) */
-			c->roof[i].e = tl_calloc((size_t)topn, sizeof(*c->roof[i].e));
+			c->roof[i].e = tl_calloc((size_t)c->opt->topn,
+			    sizeof(*c->roof[i].e));
 		kn = need2(s.hdr, s.nhdr, s.path, "name", "");
 		buf_reset(&b);
 		buf_adds(&b, c->tag[0]);
@@ -1066,7 +1072,7 @@ roofline(struct ctx *c, size_t i)
 				ent_free(&e);
 				continue;
 			}
-			top_offer(&c->roof[i], &e);
+			top_offer(&c->roof[i], &e, c->opt->topn);
 		}
 		sheet_close(&s);
 	}
@@ -1091,6 +1097,7 @@ lcas(struct ctx *c)
 	size_t len, klen, ngrp = 0;
 	int kn, ki, ks, kb, open = 0, side, seen[2];
 	FILE *fp;
+	const char *lpath = c->opt->lpath;
 
 	c->haslca = 1;
 	if (!stream_open(&r, &fp, lpath))
@@ -1229,7 +1236,7 @@ cutn(struct buf *b, const char *s, size_t len, long w)
  * cut on each side, so that both show.
  */
 static void
-cut(struct buf *b, const char *s)
+cut(struct buf *b, const char *s, long width)
 {
 	const char *bar = strstr(s, " | ");
 	long w = (width - 3) / 2;
@@ -1242,16 +1249,16 @@ cut(struct buf *b, const char *s)
 		cutn(b, s, strlen(s), width);
 }
 
-/* Write s as a Markdown code span that a table cell can hold. */
+/* Write s, cut to width, as a Markdown code span a table cell can hold. */
 static void
-mdcode(FILE *o, const char *s)
+mdcode(FILE *o, const char *s, long width)
 {
 	struct buf b = { 0 };
 	size_t i, len, run = 0, most = 0;
 	const unsigned char *p;
 	int pad;
 
-	cut(&b, s);
+	cut(&b, s, width);
 	p = (const unsigned char *)(b.s != NULL ? b.s : "");
 	len = b.len;
 	for (i = 0; i < len; i++) {
@@ -1322,6 +1329,7 @@ struct tabspec {
 	char *const *tag;	/* the reports' tags */
 	size_t ntag;		/* reports shown */
 	const double *gross;	/* per variant: share denominators; NULL: no share */
+	long width;		/* names cut to this many characters; 0 never */
 };
 
 static void
@@ -1346,11 +1354,11 @@ table(FILE *o, const struct tabspec *ts, const struct top *t)
 	for (k = 0; k < t->n; k++) {
 		e = &t->e[k];
 		fprintf(o, "| %zu | ", k + 1);
-		mdcode(o, e->name);
+		mdcode(o, e->name, ts->width);
 		fputs(" |", o);
 		if (ts->extra != NULL) {
 			putc(' ', o);
-			mdcode(o, e->extra != NULL ? e->extra : "");
+			mdcode(o, e->extra != NULL ? e->extra : "", ts->width);
 			fputs(" |", o);
 		}
 		for (i = 0; i < ntag; i++)
@@ -1379,11 +1387,11 @@ table(FILE *o, const struct tabspec *ts, const struct top *t)
 	}
 }
 
-/* Link a chart: end its alt text, give its path. */
+/* Link a chart in dir: end its alt text, give its path. */
 static void
-chart(FILE *o, const char *name)
+chart(FILE *o, const char *dir, const char *name)
 {
-	fprintf(o, "](%s/%s.svg)\n", linkdir, name);
+	fprintf(o, "](%s/%s.svg)\n", dir, name);
 }
 
 /*
@@ -1468,9 +1476,9 @@ headline(FILE *o, const struct ctx *c)
 		}
 		putc('\n', o);
 	}
-	if (linkdir != NULL) {
+	if (c->opt->linkdir != NULL) {
 		fputs("\n![GPU timeline", o);
-		chart(o, "timeline");
+		chart(o, c->opt->linkdir, "timeline");
 	}
 }
 
@@ -1483,7 +1491,8 @@ twotables(FILE *o, const struct ctx *c, const struct section *s,
     const char *head, const char *what, const char *which,
     const char *share, const char *plot)
 {
-	struct tabspec ts = { head, NULL, c->tag, c->ntag, s->gross };
+	struct tabspec ts = { head, NULL, c->tag, c->ntag, s->gross,
+	    c->opt->width };
 
 	fprintf(o, "%c%s in %s whose %s changed: ",
 	    toupper((unsigned char)what[0]), what + 1, c->ntag > 2 ?
@@ -1497,11 +1506,11 @@ twotables(FILE *o, const struct ctx *c, const struct section *s,
 		fprintf(o, "Share: the %s's part of the sum of every %s's |Δ|"
 		    "%s.\n\n", head, head, share);
 		table(o, &ts, &s->both);
-		if (plot != NULL && linkdir != NULL) {
+		if (plot != NULL && c->opt->linkdir != NULL) {
 			fputs("\n![", o);
 			fprintf(o, "%c%s by change", toupper((unsigned char)what[0]),
 			    what + 1);
-			chart(o, plot);
+			chart(o, c->opt->linkdir, plot);
 		}
 	}
 	if (s->one.rows == 0)
@@ -1518,8 +1527,9 @@ twotables(FILE *o, const struct ctx *c, const struct section *s,
 static void
 markdown(FILE *o, struct ctx *c)
 {
-	struct tabspec ts = { "op", "shape", c->tag, 2, NULL };
-	struct tabspec ls = { "subtree", "id", c->tag, 2, NULL };
+	struct tabspec ts = { "op", "shape", c->tag, 2, NULL, c->opt->width };
+	struct tabspec ls = { "subtree", "id", c->tag, 2, NULL, c->opt->width };
+	const struct gate *g;
 	char *pair[2];
 	size_t i;
 
@@ -1592,14 +1602,14 @@ markdown(FILE *o, struct ctx *c)
 			table(o, &ls, &c->lca.both);
 		}
 	}
-	if (ngate > 0) {
+	if (c->opt->ngate > 0) {
 		fputs("\n## Regression gates\n\n", o);
-		for (i = 0; i < ngate; i++) {
+		for (i = 0; i < c->opt->ngate; i++) {
+			g = &c->opt->gates[i];
 			fputs("- ", o);
-			mdcode(o, gates[i].spec);
-			if (gates[i].over > 0)
-				fprintf(o, ": **exceeded** (%zu)\n",
-				    gates[i].over);
+			mdcode(o, g->spec, c->opt->width);
+			if (g->over > 0)
+				fprintf(o, ": **exceeded** (%zu)\n", g->over);
 			else
 				fputs(": passed\n", o);
 		}
@@ -1622,11 +1632,12 @@ label(FILE *o, const char *s)
 	buf_free(&b);
 }
 
+/* Open dir/name for writing; path gets its name. */
 static FILE *
-datafile(const char *name, struct buf *path)
+datafile(const char *dir, const char *name, struct buf *path)
 {
 	buf_reset(path);
-	buf_adds(path, datadir);
+	buf_adds(path, dir);
 	buf_addc(path, '/');
 	buf_adds(path, name);
 	return tl_fopen(path->s, "w");
@@ -1635,7 +1646,8 @@ datafile(const char *name, struct buf *path)
 /* A header of the variants' tags; then a line a row: the label, then
  * each variant's change in ms. */
 static int
-bars(const struct top *t, char *const *tag, size_t ntag, const char *name)
+bars(const struct top *t, char *const *tag, size_t ntag, const char *dir,
+    const char *name)
 {
 	struct buf path = { 0 };
 	FILE *fp;
@@ -1644,7 +1656,7 @@ bars(const struct top *t, char *const *tag, size_t ntag, const char *name)
 
 	if (t->n == 0)
 		return 0;
-	fp = datafile(name, &path);
+	fp = datafile(dir, name, &path);
 	fputs("name", fp);
 	for (i = 1; i < ntag; i++) {
 		putc('\t', fp);
@@ -1686,7 +1698,7 @@ plotdata(const struct ctx *c)
 			part = roc;
 			npart = LEN(roc);
 		}
-		fp = datafile("timeline.tsv", &path);
+		fp = datafile(c->opt->datadir, "timeline.tsv", &path);
 		fputs("report", fp);
 		for (k = 0; k < npart; k++)
 			fprintf(fp, "\t%s", tltype[part[k]].label);
@@ -1710,8 +1722,9 @@ plotdata(const struct ctx *c)
 		}
 		st |= tl_fshut(fp, path.s);
 	}
-	st |= bars(&c->ops.both, c->tag, ntag, "ops.tsv");
-	st |= bars(&c->cats.both, c->tag, ntag, "categories.tsv");
+	st |= bars(&c->ops.both, c->tag, ntag, c->opt->datadir, "ops.tsv");
+	st |= bars(&c->cats.both, c->tag, ntag, c->opt->datadir,
+	    "categories.tsv");
 	buf_free(&path);
 	return st;
 }
@@ -1719,22 +1732,26 @@ plotdata(const struct ctx *c)
 int
 main(int argc, char *argv[])
 {
+	struct opts opt;
 	struct ctx c;
 	struct stat sb;
 	size_t i, k;
 	int ch, st;
 
+	memset(&opt, 0, sizeof(opt));
+	opt.topn = 10;
+	opt.width = 80;
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	while ((ch = getopt(argc, argv, "g:k:l:L:n:p:w:")) != -1) {
 		switch (ch) {
-		case 'g': gate_parse(optarg); break;
-		case 'k': kpath = optarg; break;
-		case 'l': lpath = optarg; break;
-		case 'L': linkdir = optarg; break;
-		case 'n': topn = (long)tl_strtonum(optarg, 1, 1000000, "-n"); break;
-		case 'p': datadir = optarg; break;
-		case 'w': width = (long)tl_strtonum(optarg, 0, 1000000, "-w"); break;
+		case 'g': gate_parse(&opt, optarg); break;
+		case 'k': opt.kpath = optarg; break;
+		case 'l': opt.lpath = optarg; break;
+		case 'L': opt.linkdir = optarg; break;
+		case 'n': opt.topn = (long)tl_strtonum(optarg, 1, 1000000, "-n"); break;
+		case 'p': opt.datadir = optarg; break;
+		case 'w': opt.width = (long)tl_strtonum(optarg, 0, 1000000, "-w"); break;
 		default: usage(TL_EUSAGE);
 		}
 	}
@@ -1748,10 +1765,11 @@ main(int argc, char *argv[])
 	if (!S_ISDIR(sb.st_mode))
 		tl_die("%s: not a directory", argv[0]);
 	memset(&c, 0, sizeof(c));
+	c.opt = &opt;
 	c.dir = argv[0];
 	timeline(&c);
 	ops(&c);
-	if (kpath != NULL)
+	if (opt.kpath != NULL)
 		kernels(&c);
 	if (c.tagsrc == NULL)
 		tl_die("%s: no gpu_timeline, ops_summary or kernel_summary "
@@ -1760,11 +1778,12 @@ main(int argc, char *argv[])
 	for (i = 1; i < c.ntag; i++)
 		roofline(&c, i);
 	cats(&c);
-	for (k = 0; k < ngate; k++)
-		if (!gates[k].seen && strcmp(gates[k].key, "*") != 0)
-			tl_die("gate %s: %s is in no report's %s", gates[k].spec,
-			    gates[k].key, gates[k].sheet);
-	if (lpath != NULL)
+	for (k = 0; k < opt.ngate; k++)
+		if (!opt.gates[k].seen && strcmp(opt.gates[k].key, "*") != 0)
+			tl_die("gate %s: %s is in no report's %s",
+			    opt.gates[k].spec, opt.gates[k].key,
+			    opt.gates[k].sheet);
+	if (opt.lpath != NULL)
 		lcas(&c);
 	top_sort(&c.ops.both);
 	top_sort(&c.ops.one);
@@ -1776,7 +1795,7 @@ main(int argc, char *argv[])
 	for (i = 1; i < c.ntag; i++)
 		top_sort(&c.roof[i]);
 	markdown(stdout, &c);
-	st = datadir != NULL ? plotdata(&c) : 0;
+	st = opt.datadir != NULL ? plotdata(&c) : 0;
 	st |= tl_fshut(stdout, "<stdout>");
 
 	for (k = 0; k < LEN(c.tl); k++)
@@ -1792,9 +1811,9 @@ main(int argc, char *argv[])
 	free(c.roof);
 	free(c.tag);
 	free(c.tagsrc);
-	for (k = 0; k < ngate; k++)
-		free(gates[k].key);
-	free(gates);
+	for (k = 0; k < opt.ngate; k++)
+		free(opt.gates[k].key);
+	free(opt.gates);
 	if (st != 0)
 		return st;
 	return c.over > 0 ? TL_EGATE : TL_OK;
