@@ -10,20 +10,23 @@
  * (union, span, gaps, minus) measure time the way TraceLens's GPU
  * timeline does: intervals [ts, ts+dur] merged in start order, lengths
  * summed in that order, in IEEE doubles (or exact nanoseconds with -x).
+ *
+ * This file reads the options, the keys and the records; the summaries
+ * of kernel lists (kstats, ktrunc) are in tl-aggregate/klist.c, the
+ * streaming subtraction of minus in tl-aggregate/minus.c, with what
+ * they share in tl-aggregate/agg.h.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define JSMN_STATIC
-#include <jsmn.h>
 #include <xxhash.h>
 
 #include "tl.h"
-#include "jtok.h"
 #include "numpy.h"
 #include "opcat.h"
+#include "tl-aggregate/agg.h"
 
 enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
@@ -38,37 +41,6 @@ static const char *const opnames[] = {
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
 	"add", "join", "ptp", "dtype"
-};
-
-/* A growable array of intervals. */
-struct ivlist {
-	struct iv *v;	/* intervals, owned */
-	size_t n;	/* used */
-	size_t cap;	/* allocated */
-};
-
-/*
- * A subtraction base - sub in progress, fed with final intervals in
- * start order: TraceLens's subtract_intervalsA_from_B one interval of
- * the base at a time.  It holds only the intervals of sub that may
- * still meet the base interval in progress or a later one.
- */
-struct subtr {
-	struct ivlist q;	/* closed intervals of sub, those before qh used up */
-	size_t qh;		/* first interval of q still needed */
-	int inb;		/* a base interval is in progress */
-	union tv cur;		/* where its part not yet covered starts */
-	union tv sum;		/* lengths of the pieces left, in order */
-};
-
-/* Position-wise kernel durations for kstats/ktrunc. */
-struct kpos {
-	struct buf name;	/* decoded kernel name of the template */
-	struct buf rest;	/* other template members as Python "'k': v, " */
-	double *d;		/* durations at this position, owned */
-	int nonint;		/* some duration is not an integer text */
-	size_t n;		/* used */
-	size_t cap;		/* allocated */
 };
 
 /* One operation of the command line and its state for the current group. */
@@ -100,14 +72,9 @@ struct op {
 	int have2;		/* opcat: txt2 is set */
 	char **set;		/* set: values, owned */
 	size_t nset, capset;	/* set: used, allocated */
-	struct kpos *kp;	/* kstats: template positions, owned */
-	size_t nkp;		/* kstats: positions; 0 before the template */
-	int ktemplate;		/* kstats: the template is set */
-	jsmntok_t *tok;		/* kstats: JSON tokens, owned, reused */
-	size_t ntok;		/* kstats: tokens allocated */
+	struct klist *kl;	/* kstats, ktrunc: the kernel lists, owned */
 	struct merger m[3];	/* interval mergers: [0] main, minus: B, A1, A2 */
-	struct subtr sb[2];	/* minus: B - A1, then (B - A1) - A2 */
-	union tv sweep;		/* minus: start of the last interval */
+	struct minus mn;	/* minus: the subtraction in progress */
 };
 
 /* A group key column. */
@@ -159,12 +126,6 @@ tv_sub(union tv a, union tv b)
 	return ival_sub(xflag, a, b);
 }
 
-static int
-tv_cmp(union tv a, union tv b)
-{
-	return ival_cmp(xflag, a, b);
-}
-
 static union tv
 tv_zero(void)
 {
@@ -179,13 +140,6 @@ tv_put(FILE *fp, union tv t)
 	fputs(ival_fmt(xflag, t, b, sizeof(b)), fp);
 }
 
-static void
-ivpush(struct ivlist *l, struct iv iv)
-{
-	tl_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v));
-	l->v[l->n++] = iv;
-}
-
 /* Add [s, e] to merger m of o; starts must not decrease. */
 static void
 madd(struct merger *m, struct op *o, union tv s, union tv e,
@@ -195,156 +149,6 @@ madd(struct merger *m, struct op *o, union tv s, union tv e,
 		tl_die("%s: line %zu: %s: '%s' decreases within the group "
 		    "(interval operations need the group in start order)",
 		    r->name, r->lineno, opnames[o->kind], o->fname[0]);
-}
-
-/*
- * The streaming subtraction.  Why it may run as the intervals come: the
- * input is in start order, so an interval whose end is before the
- * latest start (the sweep) can grow no more, and every interval that
- * starts before it has been seen.  A base interval is final once the
- * sweep passes its end; so are the subtrahend intervals that start
- * before it, the open one's end included as far as it matters.  The
- * pieces, and so the rounding of their sum, are those of the whole
- * lists subtracted at the end.
- */
-
-/* Intervals of S's subtrahend ending at or before f meet no later base. */
-static void
-sb_floor(struct subtr *S, union tv f)
-{
-	while (S->qh < S->q.n && tv_cmp(S->q.v[S->qh].e, f) <= 0)
-		S->qh++;
-	if (S->qh == S->q.n)
-		S->qh = S->q.n = 0;
-	else if (S->qh > 64 && S->qh > S->q.n / 2) {
-		memmove(S->q.v, S->q.v + S->qh, (S->q.n - S->qh) * sizeof(*S->q.v));
-		S->q.n -= S->qh;
-		S->qh = 0;
-	}
-}
-
-static void sb_base(struct op *o, int k, struct iv b, const struct merger *open);
-
-/* A piece of stage k's base not covered by its subtrahend. */
-static void
-sb_piece(struct op *o, int k, union tv s, union tv e)
-{
-	struct iv p;
-
-	if (k == 0 && o->sub[1] != NULL) {
-		p.s = s;
-		p.e = e;
-		/* the sweep is past e: the piece is final */
-		o->sb[1].cur = s;
-		sb_floor(&o->sb[1], s);
-		sb_base(o, 1, p, &o->m[2]);
-	} else
-		o->sb[k].sum = tv_add(o->sb[k].sum, tv_sub(e, s));
-}
-
-/* One subtrahend interval t against the base interval ending at be. */
-static void
-sb_step(struct op *o, int k, struct iv t, union tv be)
-{
-	struct subtr *S = &o->sb[k];
-
-	if (tv_cmp(t.s, S->cur) > 0)
-		sb_piece(o, k, S->cur, tv_cmp(be, t.s) < 0 ? be : t.s);
-	if (tv_cmp(t.e, S->cur) > 0)
-		S->cur = t.e;
-}
-
-/*
- * The final base interval b of stage k (S->cur set where its uncovered
- * part starts): the rest of its pieces, against the queued subtrahend
- * intervals and the one still open.
- */
-static void
-sb_base(struct op *o, int k, struct iv b, const struct merger *open)
-{
-	struct subtr *S = &o->sb[k];
-	size_t i;
-
-	for (i = S->qh; i < S->q.n && tv_cmp(S->q.v[i].s, b.e) < 0; i++) {
-		sb_step(o, k, S->q.v[i], b.e);
-		if (tv_cmp(S->cur, b.e) >= 0)
-			goto done;
-	}
-	if (open->open && tv_cmp(open->cur.s, b.e) < 0) {
-		sb_step(o, k, open->cur, b.e);
-		if (tv_cmp(S->cur, b.e) >= 0)
-			goto done;
-	}
-	sb_piece(o, k, S->cur, b.e);
-done:
-	sb_floor(S, b.e);
-	S->inb = 0;
-}
-
-/* Merger i of a minus is final: hand its interval on. */
-static void
-sb_close(struct op *o, int i)
-{
-	struct merger *m = &o->m[i];
-	struct iv iv = m->cur;
-
-	mg_close(m);
-	if (i == 0) {
-		if (o->sb[0].inb)
-			sb_base(o, 0, iv, &o->m[1]);
-	} else
-		ivpush(&o->sb[i - 1].q, iv);
-}
-
-/* Close the mergers of a minus whose intervals end before t (all: NULL). */
-static void
-sb_sweep(struct op *o, const union tv *t)
-{
-	/* the subtrahends first: a base interval needs them queued */
-	static const int order[] = { 1, 2, 0 };
-	size_t j;
-	struct merger *m;
-
-	for (j = 0; j < 3; j++) {
-		m = &o->m[order[j]];
-		if (m->open && (t == NULL || tv_cmp(m->cur.e, *t) < 0))
-			sb_close(o, order[j]);
-	}
-}
-
-/* Interval [s, e] of class mi (0: B, 1: A1, 2: A2) of a minus. */
-static void
-sb_add(struct op *o, int mi, union tv s, union tv e, struct rec_reader *r)
-{
-	struct subtr *S = &o->sb[0];
-	int was;
-
-	if (o->m[0].seen || o->m[1].seen || o->m[2].seen) {
-		if (tv_cmp(s, o->sweep) < 0)
-			tl_die("%s: line %zu: minus: '%s' decreases within the group "
-			    "(interval operations need the group in start order)",
-			    r->name, r->lineno, o->fname[0]);
-	}
-	o->sweep = s;
-	sb_sweep(o, &s);
-	was = o->m[mi].open;
-	madd(&o->m[mi], o, s, e, r);
-	if (mi == 0 && !was) {
-		S->inb = 1;
-		S->cur = s;
-		sb_floor(S, s);
-	}
-	if (S->inb) {
-		/* closed intervals end before the sweep, so before the base's end */
-		while (S->qh < S->q.n) {
-			sb_step(o, 0, S->q.v[S->qh], o->m[0].cur.e);
-			S->qh++;
-		}
-		S->qh = S->q.n = 0;
-	} else
-		sb_floor(S, s);
-	if (o->sub[1] != NULL)
-		sb_floor(&o->sb[1], S->inb ? S->cur : s);
 }
 
 /* ---- numbers as pandas and numpy compute them ---- */
@@ -358,7 +162,7 @@ dblcmp(const void *a, const void *b)
 }
 
 /* Median of a[0..n), n > 0; sorts a. */
-static double
+double
 median(double *a, size_t n)
 {
 	qsort(a, n, sizeof(*a), dblcmp);
@@ -373,274 +177,6 @@ putnum(FILE *fp, double d)
 	char b[64];
 
 	fputs(num_pyrepr(d, b, sizeof(b)), fp);
-}
-
-/* ---- JSON lists of kernels (kstats, ktrunc) ---- */
-
-/*
- * Decode the JSON string body s[0..n) into b; a bad escape keeps the
- * text as it stands, since a kernel name is only ever shown.
- */
-static void
-jdecode(struct buf *b, const char *s, size_t n)
-{
-	buf_reset(b);
-	if (json_unescape(b, s, n) < 0) {
-		buf_reset(b);
-		buf_add(b, s, n);
-	}
-}
-
-/* Add one kernel list (JSON text) to the position-wise durations of o. */
-static void
-kadd(struct op *o, const char *json, size_t len, struct rec_reader *r)
-{
-	jsmntok_t *tok;
-	jsmn_parser p;
-	struct kpos *k;
-	struct buf key = {0}, val = {0};
-	int nt, i, j, e, m, nel, pos;
-	double d;
-
-	for (;;) {
-		if (o->ntok == 0) {
-			o->ntok = 256;
-			o->tok = tl_malloc(o->ntok * sizeof(*o->tok));
-		}
-		jsmn_init(&p);
-		nt = jsmn_parse(&p, json, len, o->tok, (unsigned)o->ntok);
-		if (nt != JSMN_ERROR_NOMEM)
-			break;
-		o->ntok *= 2;
-		o->tok = tl_realloc(o->tok, o->ntok * sizeof(*o->tok));
-	}
-	tok = o->tok;
-	if (nt < 1 || tok[0].type != JSMN_ARRAY)
-		tl_die("%s: line %zu: %s: '%s' is not a JSON list",
-		    r->name, r->lineno, opnames[o->kind], o->fname[0]);
-	nel = tok[0].size;
-	if (nel == 0)
-		return;
-	if (!o->ktemplate) {
-		o->ktemplate = 1;
-		o->nkp = (size_t)nel;
-		o->kp = tl_calloc(o->nkp, sizeof(*o->kp));
-		for (e = 0, i = 1; e < nel; e++, i = jtok_skip(tok, i, nt)) {
-			k = &o->kp[e];
-			if (tok[i].type != JSMN_OBJECT)
-				tl_die("%s: line %zu: %s: list item %d is not "
-				    "an object", r->name, r->lineno,
-				    opnames[o->kind], e);
-			for (m = 0, j = i + 1; m < tok[i].size; m++) {
-				jdecode(&key, json + tok[j].start,
-				    (size_t)(tok[j].end - tok[j].start));
-				if (strcmp(key.s, "name") == 0) {
-					jdecode(&k->name, json + tok[j + 1].start,
-					    (size_t)(tok[j + 1].end -
-					    tok[j + 1].start));
-				} else if (strcmp(key.s, "dur") != 0 &&
-				    strcmp(key.s, "gpu_op_uid") != 0) {
-					pystr(&k->rest, key.s, key.len);
-					buf_adds(&k->rest, ": ");
-					buf_reset(&val);
-					if (tok[j + 1].type == JSMN_STRING)
-						pylit(&val, json +
-						    tok[j + 1].start - 1,
-						    (size_t)(tok[j + 1].end -
-						    tok[j + 1].start + 2), 1);
-					else
-						pylit(&val, json +
-						    tok[j + 1].start,
-						    (size_t)(tok[j + 1].end -
-						    tok[j + 1].start), 1);
-					buf_add(&k->rest, val.s ? val.s : "",
-					    val.len);
-					buf_adds(&k->rest, ", ");
-				}
-				j = jtok_skip(tok, j, nt);
-			}
-		}
-	}
-	/* TraceLens skips a list whose length differs from the template */
-	if ((size_t)nel != o->nkp)
-		goto out;
-	for (e = 0, i = 1; e < nel; e++, i = jtok_skip(tok, i, nt)) {
-		pos = 0;
-		for (m = 0, j = i + 1; m < tok[i].size; m++, j = jtok_skip(tok, j, nt)) {
-			if (tok[j].end - tok[j].start != 3 ||
-			    memcmp(json + tok[j].start, "dur", 3) != 0)
-				continue;
-			if (num_double(json + tok[j + 1].start,
-			    (size_t)(tok[j + 1].end - tok[j + 1].start), &d) < 0)
-				tl_die("%s: line %zu: %s: bad dur in list item %d",
-				    r->name, r->lineno, opnames[o->kind], e);
-			k = &o->kp[e];
-			if (!num_isint(json + tok[j + 1].start,
-			    (size_t)(tok[j + 1].end - tok[j + 1].start)))
-				k->nonint = 1;
-			tl_grow((void **)&k->d, &k->cap, k->n + 1, sizeof(*k->d));
-			k->d[k->n++] = d;
-			pos = 1;
-		}
-		if (!pos)
-			tl_die("%s: line %zu: %s: list item %d has no dur",
-			    r->name, r->lineno, opnames[o->kind], e);
-	}
-out:
-	buf_free(&key);
-	buf_free(&val);
-}
-
-/* The summary of one template position, as TraceLens computes it. */
-struct kres {
-	struct kpos *k;		/* its position, not owned */
-	double total, mean, med, std, min, max;	/* statistics */
-	int empty;		/* no durations: only count and total */
-	int isint;		/* np.array of ints: total, min, max are int64 */
-};
-
-static int
-krescmp(const void *a, const void *b)
-{
-	const struct kres *x = a, *y = b;
-	int c;
-
-	if (x->total != y->total)
-		return x->total < y->total ? -1 : 1;
-	c = strcmp(x->k->name.s ? x->k->name.s : "",
-	    y->k->name.s ? y->k->name.s : "");
-	if (c)
-		return c;
-	return (x > y) - (x < y);	/* stable, like Python's sort */
-}
-
-/* name[:64] + '...' when longer than 64 characters (code points). */
-static void
-truncname(struct buf *b, const char *s, size_t len)
-{
-	size_t i, nch = 0, cut = len;
-
-	for (i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (nch == 64 && cut == len)
-				cut = i;
-			nch++;
-		}
-	if (nch <= 64) {
-		pystr(b, s, len);
-		return;
-	}
-	{
-		struct buf t = {0};
-
-		buf_add(&t, s, cut);
-		buf_adds(&t, "...");
-		pystr(b, t.s, t.len);
-		buf_free(&t);
-	}
-}
-
-/* d as numpy writes it: an int64 when isint, else a float64. */
-static char *
-kfmt(double d, int isint, char *buf, size_t size)
-{
-	return isint ? num_pyint(d, buf, size) : num_pyrepr(d, buf, size);
-}
-
-static void
-kput(FILE *fp, struct op *o)
-{
-	struct kres *res;
-	struct buf b = {0};
-	char nb[64];
-	size_t i, n;
-	double *x, *sq;
-
-	if (!o->ktemplate) {
-		if (o->kind == OP_KSTATS)
-			rec_puts(fp, "[]");
-		return;
-	}
-	res = tl_calloc(o->nkp, sizeof(*res));
-	for (i = 0; i < o->nkp; i++) {
-		struct kpos *k = &o->kp[i];
-
-		res[i].k = k;
-		if (k->name.s == NULL)
-			buf_add(&k->name, "", 0);
-		n = k->n;
-		res[i].total = np_sum(k->d, n);
-		if (n == 0) {
-			res[i].empty = 1;
-			continue;
-		}
-		/* (-x: tl's exact decimals are not Python's ints) */
-		res[i].isint = !xflag && !k->nonint;
-		res[i].mean = res[i].total / (double)n;
-		x = tl_malloc(n * sizeof(*x));
-		sq = tl_malloc(n * sizeof(*sq));
-		memcpy(x, k->d, n * sizeof(*x));
-		for (size_t j = 0; j < n; j++) {
-			double dv = fabs(k->d[j] - res[i].mean);
-
-			sq[j] = dv * dv;
-		}
-		res[i].std = sqrt(np_sum(sq, n) / (double)n);
-		res[i].med = median(x, n);
-		res[i].min = x[0];
-		res[i].max = x[n - 1];
-		free(x);
-		free(sq);
-	}
-	qsort(res, o->nkp, sizeof(*res), krescmp);
-	buf_addc(&b, '[');
-	for (i = 0; i < o->nkp; i++) {
-		struct kres *q = &res[i];
-
-		if (i)
-			buf_adds(&b, ", ");
-		buf_adds(&b, "{'name': ");
-		if (o->kind == OP_KTRUNC) {
-			truncname(&b, q->k->name.s, q->k->name.len);
-			buf_adds(&b, ", ");
-			if (q->k->rest.len > 0)
-				buf_add(&b, q->k->rest.s, q->k->rest.len);
-			else
-				buf_adds(&b, "'stream': None, ");
-			buf_adds(&b, "'mean_duration_us': ");
-			/* numpy's round(x, 2): rint(x * 100) / 100 */
-			buf_adds(&b, q->empty ? "0" :
-			    num_pyrepr(rint(q->mean * 100) / 100, nb, sizeof(nb)));
-			buf_addc(&b, '}');
-			continue;
-		}
-		pystr(&b, q->k->name.s, q->k->name.len);
-		buf_adds(&b, ", ");
-		if (q->k->rest.len > 0)
-			buf_add(&b, q->k->rest.s, q->k->rest.len);
-		snprintf(nb, sizeof(nb), "%zu", q->k->n);
-		buf_adds(&b, "'count': ");
-		buf_adds(&b, nb);
-		buf_adds(&b, ", 'total_duration_us': ");
-		buf_adds(&b, kfmt(q->total, q->isint, nb, sizeof(nb)));
-		if (!q->empty) {
-			buf_adds(&b, ", 'mean_duration_us': ");
-			buf_adds(&b, num_pyrepr(q->mean, nb, sizeof(nb)));
-			buf_adds(&b, ", 'median_duration_us': ");
-			buf_adds(&b, num_pyrepr(q->med, nb, sizeof(nb)));
-			buf_adds(&b, ", 'std_dev_duration_us': ");
-			buf_adds(&b, num_pyrepr(q->std, nb, sizeof(nb)));
-			buf_adds(&b, ", 'min_duration_us': ");
-			buf_adds(&b, kfmt(q->min, q->isint, nb, sizeof(nb)));
-			buf_adds(&b, ", 'max_duration_us': ");
-			buf_adds(&b, kfmt(q->max, q->isint, nb, sizeof(nb)));
-		}
-		buf_addc(&b, '}');
-	}
-	buf_addc(&b, ']');
-	rec_put(fp, b.s, b.len);
-	buf_free(&b);
-	free(res);
 }
 
 /* ---- operations ---- */
@@ -668,26 +204,15 @@ opreset(struct op *o)
 	for (i = 0; i < o->nset; i++)
 		free(o->set[i]);
 	o->nset = 0;
-	for (i = 0; i < o->nkp; i++) {
-		buf_free(&o->kp[i].name);
-		buf_free(&o->kp[i].rest);
-		free(o->kp[i].d);
-	}
-	free(o->kp);
-	o->kp = NULL;
-	o->nkp = 0;
-	o->ktemplate = 0;
+	if (o->kl != NULL)
+		kl_reset(o->kl);
 	for (i = 0; i < 3; i++) {
 		o->m[i].exact = xflag;
 		o->m[i].cmp = o->cmp;
 		o->m[i].thresh = o->thresh;
 		mg_reset(&o->m[i]);
 	}
-	for (i = 0; i < 2; i++) {
-		o->sb[i].q.n = o->sb[i].qh = 0;
-		o->sb[i].inb = 0;
-		o->sb[i].sum = tv_zero();
-	}
+	mn_reset(&o->mn, o->m, o->sub[1] != NULL, xflag);
 }
 
 static double
@@ -879,7 +404,7 @@ opadd(struct op *o, struct rec_reader *r)
 			char *u = tl_strndup(s, len);
 			size_t n = rec_unescape(u, len);
 
-			kadd(o, u, n, r);
+			kl_add(o->kl, u, n, opnames[o->kind], o->fname[0], r);
 			free(u);
 		}
 		break;
@@ -922,7 +447,7 @@ opadd(struct op *o, struct rec_reader *r)
 			o->m[mi].nonint = 1;
 		e = eflag ? dur : tv_add(ts, dur);
 		if (o->kind == OP_MINUS)
-			sb_add(o, mi, ts, e, r);
+			mn_add(&o->mn, mi, ts, e, o->fname[0], r);
 		else
 			madd(&o->m[mi], o, ts, e, r);
 		break;
@@ -1041,7 +566,7 @@ opput(FILE *fp, struct op *o)
 		break;
 	case OP_KSTATS:
 	case OP_KTRUNC:
-		kput(fp, o);
+		kl_put(fp, o->kl, o->kind == OP_KTRUNC, xflag);
 		break;
 	case OP_UNION:
 		mg_close(m);
@@ -1063,8 +588,7 @@ opput(FILE *fp, struct op *o)
 		tv_put(fp, m->seen ? m->gsum : tv_zero());
 		break;
 	case OP_MINUS:
-		sb_sweep(o, NULL);
-		tv_put(fp, o->sb[o->sub[1] != NULL].sum);
+		tv_put(fp, mn_sum(&o->mn));
 		break;
 	}
 	(void)nb;
@@ -1186,6 +710,8 @@ opparse(struct op *o, const char *spec)
 	}
 	for (i = 0; i < nfl && i < 3; i++)
 		o->fname[o->nf++] = tl_strdup(fl[i]);
+	if (o->kind == OP_KSTATS || o->kind == OP_KTRUNC)
+		o->kl = kl_new();
 	if (o->outname == NULL) {
 		struct buf b = {0};
 
@@ -1224,11 +750,9 @@ opfree(struct op *o)
 
 	opreset(o);
 	free(o->outname);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3; i++)
 		free(o->fname[i]);
-		if (i < 2)
-			free(o->sb[i].q.v);
-	}
+	mn_free(&o->mn);
 	free(o->sel);
 	free(o->sub[0]);
 	free(o->sub[1]);
@@ -1236,7 +760,7 @@ opfree(struct op *o)
 		free(o->listf[i]);
 	free(o->listf);
 	free(o->listc);
-	free(o->tok);
+	kl_free(o->kl);
 	free(o->vals);
 	free(o->set);
 	buf_free(&o->txt);

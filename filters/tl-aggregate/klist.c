@@ -1,0 +1,344 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * klist.c: tl-aggregate's kstats and ktrunc, the summaries of a group's
+ * kernel lists (JSON lists of {name, dur, ...}) as TraceLens writes
+ * them: the first list is the template, and each position's durations
+ * are summed, averaged, and so on across the lists of its length.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSMN_STATIC
+#include <jsmn.h>
+
+#include "tl.h"
+#include "jtok.h"
+#include "numpy.h"
+#include "agg.h"
+
+/* Position-wise kernel durations for kstats/ktrunc. */
+struct kpos {
+	struct buf name;	/* decoded kernel name of the template */
+	struct buf rest;	/* other template members as Python "'k': v, " */
+	double *d;		/* durations at this position, owned */
+	int nonint;		/* some duration is not an integer text */
+	size_t n;		/* used */
+	size_t cap;		/* allocated */
+};
+
+/* A group's kernel lists, position by position. */
+struct klist {
+	struct kpos *kp;	/* template positions, owned */
+	size_t nkp;		/* positions; 0 before the template */
+	int ktemplate;		/* the template is set */
+	jsmntok_t *tok;		/* JSON tokens, owned, reused */
+	size_t ntok;		/* tokens allocated */
+};
+
+/*
+ * Decode the JSON string body s[0..n) into b; a bad escape keeps the
+ * text as it stands, since a kernel name is only ever shown.
+ */
+static void
+jdecode(struct buf *b, const char *s, size_t n)
+{
+	buf_reset(b);
+	if (json_unescape(b, s, n) < 0) {
+		buf_reset(b);
+		buf_add(b, s, n);
+	}
+}
+
+/*
+ * Add one kernel list (JSON text) to the position-wise durations of o;
+ * opname and field (the operation and its field) name it in errors.
+ */
+void
+kl_add(struct klist *o, const char *json, size_t len, const char *opname,
+    const char *field, struct rec_reader *r)
+{
+	jsmntok_t *tok;
+	jsmn_parser p;
+	struct kpos *k;
+	struct buf key = {0}, val = {0};
+	int nt, i, j, e, m, nel, pos;
+	double d;
+
+	for (;;) {
+		if (o->ntok == 0) {
+			o->ntok = 256;
+			o->tok = tl_malloc(o->ntok * sizeof(*o->tok));
+		}
+		jsmn_init(&p);
+		nt = jsmn_parse(&p, json, len, o->tok, (unsigned)o->ntok);
+		if (nt != JSMN_ERROR_NOMEM)
+			break;
+		o->ntok *= 2;
+		o->tok = tl_realloc(o->tok, o->ntok * sizeof(*o->tok));
+	}
+	tok = o->tok;
+	if (nt < 1 || tok[0].type != JSMN_ARRAY)
+		tl_die("%s: line %zu: %s: '%s' is not a JSON list",
+		    r->name, r->lineno, opname, field);
+	nel = tok[0].size;
+	if (nel == 0)
+		return;
+	if (!o->ktemplate) {
+		o->ktemplate = 1;
+		o->nkp = (size_t)nel;
+		o->kp = tl_calloc(o->nkp, sizeof(*o->kp));
+		for (e = 0, i = 1; e < nel; e++, i = jtok_skip(tok, i, nt)) {
+			k = &o->kp[e];
+			if (tok[i].type != JSMN_OBJECT)
+				tl_die("%s: line %zu: %s: list item %d is not "
+				    "an object", r->name, r->lineno,
+				    opname, e);
+			for (m = 0, j = i + 1; m < tok[i].size; m++) {
+				jdecode(&key, json + tok[j].start,
+				    (size_t)(tok[j].end - tok[j].start));
+				if (strcmp(key.s, "name") == 0) {
+					jdecode(&k->name, json + tok[j + 1].start,
+					    (size_t)(tok[j + 1].end -
+					    tok[j + 1].start));
+				} else if (strcmp(key.s, "dur") != 0 &&
+				    strcmp(key.s, "gpu_op_uid") != 0) {
+					pystr(&k->rest, key.s, key.len);
+					buf_adds(&k->rest, ": ");
+					buf_reset(&val);
+					if (tok[j + 1].type == JSMN_STRING)
+						pylit(&val, json +
+						    tok[j + 1].start - 1,
+						    (size_t)(tok[j + 1].end -
+						    tok[j + 1].start + 2), 1);
+					else
+						pylit(&val, json +
+						    tok[j + 1].start,
+						    (size_t)(tok[j + 1].end -
+						    tok[j + 1].start), 1);
+					buf_add(&k->rest, val.s ? val.s : "",
+					    val.len);
+					buf_adds(&k->rest, ", ");
+				}
+				j = jtok_skip(tok, j, nt);
+			}
+		}
+	}
+	/* TraceLens skips a list whose length differs from the template */
+	if ((size_t)nel != o->nkp)
+		goto out;
+	for (e = 0, i = 1; e < nel; e++, i = jtok_skip(tok, i, nt)) {
+		pos = 0;
+		for (m = 0, j = i + 1; m < tok[i].size; m++, j = jtok_skip(tok, j, nt)) {
+			if (tok[j].end - tok[j].start != 3 ||
+			    memcmp(json + tok[j].start, "dur", 3) != 0)
+				continue;
+			if (num_double(json + tok[j + 1].start,
+			    (size_t)(tok[j + 1].end - tok[j + 1].start), &d) < 0)
+				tl_die("%s: line %zu: %s: bad dur in list item %d",
+				    r->name, r->lineno, opname, e);
+			k = &o->kp[e];
+			if (!num_isint(json + tok[j + 1].start,
+			    (size_t)(tok[j + 1].end - tok[j + 1].start)))
+				k->nonint = 1;
+			tl_grow((void **)&k->d, &k->cap, k->n + 1, sizeof(*k->d));
+			k->d[k->n++] = d;
+			pos = 1;
+		}
+		if (!pos)
+			tl_die("%s: line %zu: %s: list item %d has no dur",
+			    r->name, r->lineno, opname, e);
+	}
+out:
+	buf_free(&key);
+	buf_free(&val);
+}
+
+/* The summary of one template position, as TraceLens computes it. */
+struct kres {
+	struct kpos *k;		/* its position, not owned */
+	double total, mean, med, std, min, max;	/* statistics */
+	int empty;		/* no durations: only count and total */
+	int isint;		/* np.array of ints: total, min, max are int64 */
+};
+
+static int
+krescmp(const void *a, const void *b)
+{
+	const struct kres *x = a, *y = b;
+	int c;
+
+	if (x->total != y->total)
+		return x->total < y->total ? -1 : 1;
+	c = strcmp(x->k->name.s ? x->k->name.s : "",
+	    y->k->name.s ? y->k->name.s : "");
+	if (c)
+		return c;
+	return (x > y) - (x < y);	/* stable, like Python's sort */
+}
+
+/* name[:64] + '...' when longer than 64 characters (code points). */
+static void
+truncname(struct buf *b, const char *s, size_t len)
+{
+	size_t i, nch = 0, cut = len;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (nch == 64 && cut == len)
+				cut = i;
+			nch++;
+		}
+	if (nch <= 64) {
+		pystr(b, s, len);
+		return;
+	}
+	{
+		struct buf t = {0};
+
+		buf_add(&t, s, cut);
+		buf_adds(&t, "...");
+		pystr(b, t.s, t.len);
+		buf_free(&t);
+	}
+}
+
+/* d as numpy writes it: an int64 when isint, else a float64. */
+static char *
+kfmt(double d, int isint, char *buf, size_t size)
+{
+	return isint ? num_pyint(d, buf, size) : num_pyrepr(d, buf, size);
+}
+
+/*
+ * The summary of o: kstats's, or ktrunc's when trunc; exact (-x) says
+ * the durations are tl's exact decimals.
+ */
+void
+kl_put(FILE *fp, struct klist *o, int trunc, int exact)
+{
+	struct kres *res;
+	struct buf b = {0};
+	char nb[64];
+	size_t i, n;
+	double *x, *sq;
+
+	if (!o->ktemplate) {
+		if (!trunc)
+			rec_puts(fp, "[]");
+		return;
+	}
+	res = tl_calloc(o->nkp, sizeof(*res));
+	for (i = 0; i < o->nkp; i++) {
+		struct kpos *k = &o->kp[i];
+
+		res[i].k = k;
+		if (k->name.s == NULL)
+			buf_add(&k->name, "", 0);
+		n = k->n;
+		res[i].total = np_sum(k->d, n);
+		if (n == 0) {
+			res[i].empty = 1;
+			continue;
+		}
+		/* (-x: tl's exact decimals are not Python's ints) */
+		res[i].isint = !exact && !k->nonint;
+		res[i].mean = res[i].total / (double)n;
+		x = tl_malloc(n * sizeof(*x));
+		sq = tl_malloc(n * sizeof(*sq));
+		memcpy(x, k->d, n * sizeof(*x));
+		for (size_t j = 0; j < n; j++) {
+			double dv = fabs(k->d[j] - res[i].mean);
+
+			sq[j] = dv * dv;
+		}
+		res[i].std = sqrt(np_sum(sq, n) / (double)n);
+		res[i].med = median(x, n);
+		res[i].min = x[0];
+		res[i].max = x[n - 1];
+		free(x);
+		free(sq);
+	}
+	qsort(res, o->nkp, sizeof(*res), krescmp);
+	buf_addc(&b, '[');
+	for (i = 0; i < o->nkp; i++) {
+		struct kres *q = &res[i];
+
+		if (i)
+			buf_adds(&b, ", ");
+		buf_adds(&b, "{'name': ");
+		if (trunc) {
+			truncname(&b, q->k->name.s, q->k->name.len);
+			buf_adds(&b, ", ");
+			if (q->k->rest.len > 0)
+				buf_add(&b, q->k->rest.s, q->k->rest.len);
+			else
+				buf_adds(&b, "'stream': None, ");
+			buf_adds(&b, "'mean_duration_us': ");
+			/* numpy's round(x, 2): rint(x * 100) / 100 */
+			buf_adds(&b, q->empty ? "0" :
+			    num_pyrepr(rint(q->mean * 100) / 100, nb, sizeof(nb)));
+			buf_addc(&b, '}');
+			continue;
+		}
+		pystr(&b, q->k->name.s, q->k->name.len);
+		buf_adds(&b, ", ");
+		if (q->k->rest.len > 0)
+			buf_add(&b, q->k->rest.s, q->k->rest.len);
+		snprintf(nb, sizeof(nb), "%zu", q->k->n);
+		buf_adds(&b, "'count': ");
+		buf_adds(&b, nb);
+		buf_adds(&b, ", 'total_duration_us': ");
+		buf_adds(&b, kfmt(q->total, q->isint, nb, sizeof(nb)));
+		if (!q->empty) {
+			buf_adds(&b, ", 'mean_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->mean, nb, sizeof(nb)));
+			buf_adds(&b, ", 'median_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->med, nb, sizeof(nb)));
+			buf_adds(&b, ", 'std_dev_duration_us': ");
+			buf_adds(&b, num_pyrepr(q->std, nb, sizeof(nb)));
+			buf_adds(&b, ", 'min_duration_us': ");
+			buf_adds(&b, kfmt(q->min, q->isint, nb, sizeof(nb)));
+			buf_adds(&b, ", 'max_duration_us': ");
+			buf_adds(&b, kfmt(q->max, q->isint, nb, sizeof(nb)));
+		}
+		buf_addc(&b, '}');
+	}
+	buf_addc(&b, ']');
+	rec_put(fp, b.s, b.len);
+	buf_free(&b);
+	free(res);
+}
+
+struct klist *
+kl_new(void)
+{
+	return tl_calloc(1, sizeof(struct klist));
+}
+
+/* Forget the group's lists, for the next group. */
+void
+kl_reset(struct klist *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nkp; i++) {
+		buf_free(&o->kp[i].name);
+		buf_free(&o->kp[i].rest);
+		free(o->kp[i].d);
+	}
+	free(o->kp);
+	o->kp = NULL;
+	o->nkp = 0;
+	o->ktemplate = 0;
+}
+
+void
+kl_free(struct klist *o)
+{
+	if (o == NULL)
+		return;
+	kl_reset(o);
+	free(o->tok);
+	free(o);
+}
