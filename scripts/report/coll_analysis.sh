@@ -3,7 +3,9 @@
 # TraceLens's NcclAnalyser: the collective kernels (sel.tsv: the events'
 # header, the communication kernels and the annotations) grouped by
 # process group, collective, sizes and stream, with message sizes in
-# MB and duration statistics.
+# MB and duration statistics.  A numeric key that some kernel lacks is
+# written as floats (8.0), as pandas holds such a column, though the
+# kernels that lack it drop out of the groups.
 # in: sel.tsv trace.facts
 # out: coll_analysis.csv
 # when: coll=1 cpu_ops=1
@@ -26,9 +28,14 @@ coll_analysis() {
 	FNR == NR {
 		if ($4 != "" && $4 != "null" && $4 != "Unknown_Group") pg = 1
 		if ($13 != "" && $13 != "null") s[$13]
+		# a number some kernel lacks: pandas holds the column as floats
+		for (i = 7; i <= 13; i++) if ($i == "" || $i == "null") nan[i] = 1
 		next
 	}
 	FNR == 1 {
+		print (7 in nan ? "f" : "t"), (9 in nan ? "f" : "t"), (10 in nan ? "f" : "t"),
+		    (13 in nan ? "f" : "t") >fmt
+		close(fmt)
 		ns = 0; for (k in s) ns++
 		simple = !pg && ns <= 1
 		b["Float"] = 4; b["Int"] = 4; b["Long"] = 8; b["BFloat16"] = 2; b["Bool"] = 1
@@ -44,17 +51,19 @@ coll_analysis() {
 		if ($6 == "" && tolower($1) ~ /cross_device_reduce/) $6 = "allreduce"
 		for (i = 4; i <= 13; i++) if ($i == "") next
 		print 0, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, b[$8], $3
-	}' coll.tsv coll.tsv |
+	}' fmt=coll.fmt coll.tsv coll.tsv |
 	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5n -k6,6 -k7,7n -k8,8n -k9,9 -k10,10 -k11,11n |
 	st tl-aggregate -g 'rank,Process Group Name,Process Group Ranks,Collective name,Group size:n,dtype,In msg nelems:n,Out msg nelems:n,In split size,Out split size,stream:n' \
 	    'r=pylit:Process Group Ranks' 'i=pylit:In split size' 'o=pylit:Out split size' \
 	    'first:bytes' 'sum:dur' 'mean:dur' 'std:dur' 'min:dur' 'max:dur' 'count:dur' >coll.agg; ok
 	tl_rows coll.agg || return 0
+	read -r cg ci co cs <coll.fmt
 	st tl-sheet -s dur_sum 't:rank' 't:Process Group Name' 'Process Group Ranks=t:r' \
-	    't:Collective name' 't:Group size' 't:dtype' 't:In msg nelems' 't:Out msg nelems' \
-	    'In split size=t:i' 'Out split size=t:o' 't:stream' \
+	    't:Collective name' "Group size=$cg:{Group size}" 't:dtype' \
+	    "In msg nelems=$ci:{In msg nelems}" "Out msg nelems=$co:{Out msg nelems}" \
+	    'In split size=t:i' 'Out split size=t:o' "stream=$cs:stream" \
 	    'In msg size (MB)_first=f:{In msg nelems}*bytes_first/1048576' \
 	    'Out msg size (MB)_first=f:{Out msg nelems}*bytes_first/1048576' \
-	    'f:dur_sum' 'f:dur_mean' 'f:dur_std' 'f:dur_min' 'f:dur_max' \
+	    "$ifmt:dur_sum" 'f:dur_mean' 'f:dur_std' "$ifmt:dur_min" "$ifmt:dur_max" \
 	    'operation_count=t:dur_count' <coll.agg >"$R/coll_analysis.csv"; ok
 }
