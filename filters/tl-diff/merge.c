@@ -143,15 +143,34 @@ unmark(struct merge *m)
 	m->nseen = 0;
 }
 
+/*
+ * A lone child cl->v[0] of u on side s, facing several: when it is a
+ * chain of wrappers, u becomes the last wrapper and cl its children.
+ */
+static void
+descend(struct side *s, int *u, struct ilist *cl)
+{
+	struct ilist deeper = {0};
+	int c = collapse(s, cl->v[0], &deeper);
+
+	if (deeper.n > 0) {
+		*u = c;
+		free(cl->v);
+		*cl = deeper;
+	} else {
+		free(deeper.v);
+	}
+}
+
 /* Write the merged node of (u1, u2) and align its children into f. */
 static void
 visit(struct merge *m, int u1, int u2, long long parent, struct frame *f)
 {
 	struct side *s1 = m->s[0], *s2 = m->s[1];
-	struct ilist c1 = {0}, c2 = {0}, deeper = {0};
+	struct ilist c1 = {0}, c2 = {0};
 	struct oplist ops = {0};
 	long long id = m->nextid++;
-	int k1 = u1, k2 = u2, c;
+	int k1 = u1, k2 = u2;
 	size_t k;
 
 	mark(m, u1, u2);
@@ -159,27 +178,11 @@ visit(struct merge *m, int u1, int u2, long long parent, struct frame *f)
 
 	/* Phase 1: a single child facing several is descended through wrappers */
 	if (c1.n != c2.n) {
-		if (c1.n == 1) {
-			c = collapse(s1, c1.v[0], &deeper);
-			if (deeper.n > 0) {
-				u1 = c;
-				free(c1.v);
-				c1 = deeper;
-				deeper.v = NULL;
-				deeper.n = deeper.cap = 0;
-			}
-		} else if (c2.n == 1) {
-			c = collapse(s2, c2.v[0], &deeper);
-			if (deeper.n > 0) {
-				u2 = c;
-				free(c2.v);
-				c2 = deeper;
-				deeper.v = NULL;
-				deeper.n = deeper.cap = 0;
-			}
-		}
+		if (c1.n == 1)
+			descend(s1, &u1, &c1);
+		else if (c2.n == 1)
+			descend(s2, &u2, &c2);
 	}
-	free(deeper.v);
 	/* Phase 2 */
 	if (c1.n == c2.n && !anydispatch(s1, c1.v, c1.n) && !anydispatch(s2, c2.v, c2.n)) {
 		for (k = 0; k < c1.n; k++)
