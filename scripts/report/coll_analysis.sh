@@ -55,6 +55,6 @@ coll_analysis() {
 	    'In split size=t:i' 'Out split size=t:o' 't:stream' \
 	    'In msg size (MB)_first=f:{In msg nelems}*bytes_first/1048576' \
 	    'Out msg size (MB)_first=f:{Out msg nelems}*bytes_first/1048576' \
-	    'f:dur_sum' 'f:dur_mean' 'f:dur_std' 'f:dur_min' 'f:dur_max' \
+	    "$ifmt:dur_sum" 'f:dur_mean' 'f:dur_std' "$ifmt:dur_min" "$ifmt:dur_max" \
 	    'operation_count=t:dur_count' <coll.agg >"$R/coll_analysis.csv"; ok
 }
