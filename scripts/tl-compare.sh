@@ -12,11 +12,12 @@
 #   tl-join -p SHEET.csv                 rows behind a byte-comparable key
 #   LC_ALL=C sort -s -k1,1               pandas' merge order
 #   tl-join -k ... -t ... -d ...         outer join, diff and pct columns
-#   tl-join -p -c -r -k TAG::COL | sort  TraceLens's descending sort
-#   awk                                  split, drop empty columns, CSV
+#   awk                                  split
+#   tl-sheet -s TAG::COL                 TraceLens's descending sort
+#                                        (numpy's quicksort), CSV
 #
 # Memory: sort(1) holds at most -S; tl-join one key group per input;
-# awk one row.  The output directory (and workbook) is built beside
+# awk one row; tl-sheet -s 12 bytes a row of a sheet.  The output directory (and workbook) is built beside
 # OUT_DIR and renamed into place, so it appears complete or not at all.
 set -u
 set -f
@@ -507,32 +508,27 @@ joinsheet() {
 	return 0
 }
 
-# sortdesc TAG...: $tmp/m into $tmp/sorted, ordered by the first TAG's
-# $sortcol, descending, missing values last (TraceLens's sort_values);
-# rows without it by the next TAG's, and so on.
-sortdesc() {
-	for t; do set -- "$@" -k "$t::$sortcol"; shift; done
-	"$join" -p -c -r $bookjoin "$@" "$tmp/m" >"$tmp/p" || exit 1
-	keysort "$tmp/p" "$tmp/sorted"
-}
-
-# csv SKIP FILE OUT: write FILE (tl(7) records, with SKIP leading fields
-# such as #key left out) as the CSV sheet OUT, every row and column.
+# csv SKIP FILE OUT [COL]: write FILE (tl(7) records, with SKIP leading
+# fields such as #key left out) as the CSV sheet OUT, every row and
+# column; with COL, the rows in TraceLens's sort_values(COL,
+# ascending=False) order (tl-sheet -s: numpy's quicksort, whose order of
+# equal values, common with integer times, is its own; rows without
+# COL last, in FILE's order).
 # csv SKIP FILE -s NAME TAG: write TraceLens's three split sheets for
 # variant TAG: NAME_intersect_TAG (rows where the baseline and TAG both
 # have $dcol), NAME_only_baseline_TAG and NAME_only_variant_TAG, each
 # with the key columns and the columns of its reports, less the columns
-# left empty (tl-sheet -E).  FILE must be sorted by the baseline's sort
-# column, and rows without it by TAG's.
+# left empty (tl-sheet -E), each sorted by its $sortcol as above (the
+# baseline's; the variant's in NAME_only_variant_TAG).  FILE is in
+# pandas' merge order, which the sort takes as its input order.
 csv() {
 	if [ "$3" != -s ]; then
-		if [ "$1" = 1 ]; then
-			tl-sheet -A -x '#key' <"$2" >"$3" || die "$3: write failed"
-		else
-			tl-sheet -A <"$2" >"$3" || die "$3: write failed"
-		fi
+		c_in=$2 c_out=$3 c_col=${4-}
+		if [ "$1" = 1 ]; then set -- -x '#key'; else set --; fi
+		[ -z "$c_col" ] || set -- "$@" -s "$c_col"
+		tl-sheet -A "$@" <"$c_in" >"$c_out" || die "$c_out: write failed"
 		# the sheets in TraceLens's order, for the workbook
-		f=${3##*/}
+		f=${c_out##*/}
 		printf '%s\n' "${f%.csv}" >>"$work/order"
 		return
 	fi
@@ -588,9 +584,9 @@ csv() {
 	END { for (k = 1; k <= 3; k++) if (close(file[k]) < 0) exit 1 }
 	' "$2" || die "$4: cannot split the rows"
 	# (an empty split: pandas writes one newline, as tl-sheet -E does)
-	tl-sheet -A -E <"$tmp/split.1" >"$out/$4_intersect_$5.csv" &&
-	tl-sheet -A -E <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
-	tl-sheet -A -E <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
+	tl-sheet -A -E -s "$base::$sortcol" <"$tmp/split.1" >"$out/$4_intersect_$5.csv" &&
+	tl-sheet -A -E -s "$base::$sortcol" <"$tmp/split.2" >"$out/$4_only_baseline_$5.csv" &&
+	tl-sheet -A -E -s "$5::$sortcol" <"$tmp/split.3" >"$out/$4_only_variant_$5.csv" ||
 		die "$4: write failed"
 	printf '%s\n' "$4_intersect_$5" "$4_only_baseline_$5" "$4_only_variant_$5" >>"$work/order"
 }
@@ -599,8 +595,7 @@ csv() {
 splits() {
 	for t in $names; do
 		[ "$t" = "$base" ] && continue
-		sortdesc "$base" "$t"
-		csv 1 "$tmp/sorted" -s "$1" "$t"
+		csv 0 "$tmp/m" -s "$1" "$t"
 	done
 }
 
@@ -644,8 +639,7 @@ if want ops_summary && havesheet ops_summary; then
 	dropvar='Cumulative Percentage (%)'
 	sortcol=total_direct_kernel_time_ms
 	if joinsheet ops_summary; then
-		sortdesc "$base"
-		csv 1 "$tmp/sorted" "$out/ops_summary.csv"
+		csv 0 "$tmp/m" "$out/ops_summary.csv" "$base::$sortcol"
 	fi
 fi
 
@@ -665,8 +659,7 @@ if want kernel_summary && havesheet kernel_summary; then
 	fi
 	dropvar='Cumulative Percentage (%)'
 	if joinsheet kernel_summary; then
-		sortdesc "$base"
-		csv 1 "$tmp/sorted" "$out/kernel_summary.csv"
+		csv 0 "$tmp/m" "$out/kernel_summary.csv" "$base::$sortcol"
 	fi
 fi
 
