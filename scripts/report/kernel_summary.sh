@@ -5,7 +5,7 @@
 # parent op category, parent cpu_op (when some kernel has one), name
 # and stream, each group's kernels summed in trace order as pandas
 # sums them (grouped by a hash of the keys, then the groups in key
-# order), in percent of all kernels' time (numpy's pairwise sum of
+# order, missing keys last), in percent of all kernels' time (numpy's pairwise sum of
 # every kernel's duration, in trace order) and of the GPU's total time.
 # in: kernel_parents.tsv kernels.tsv kernels.facts gpu_total
 # out: kernel_summary.csv
@@ -28,6 +28,11 @@ kernel_summary() {
 	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 kernel_parents.tsv; } |
 	st tl-aggregate -g pcat,pcpu,name,stream -K UID:n | st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate $xflag -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
-	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4n |
+	# groupby(dropna=False) puts a missing category or cpu_op after
+	# the others (na1, na2), and that is the order sort_values then
+	# reorders: its order of equal sums depends on it.
+	st awkt 'NR == 1 { print "na1", "na2", $0; next }
+	    { print $1 == "", $2 == "", $0 }' |
+	st hsort -s -t "$TAB" -k1,1 -k3,3 -k2,2 -k4,4 -k5,5 -k6,6n |
 	st tl-sheet -s dur_sum -v "tk=$tk" -v "total=$total" "$@" >"$R/kernel_summary.csv"; ok
 }
