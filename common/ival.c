@@ -110,7 +110,7 @@ mg_close(struct merger *m)
 {
 	if (!m->open)
 		return;
-	/* Python's end - start of the merged interval: a float unless both are ints */
+	/* Python's end - start: a float unless both are ints */
 	if (!m->sint || !m->eint)
 		m->nonint = 1;
 	m->sum = ival_add(m->exact, m->sum, ival_sub(m->exact, m->cur.e, m->cur.s));

@@ -105,7 +105,7 @@ struct merger {
 	int seen;	/* some interval was seen */
 	int sint;	/* cur's start is a Python int */
 	int eint;	/* cur's end is a Python int */
-	int nonint;	/* some merged interval's length is a float: sums are */
+	int nonint;	/* some merged length is a float, so sums are */
 };
 
 /* Parse a time; -1 when s[0..len) is not one. */

@@ -105,7 +105,7 @@ struct row {
 	const struct half *g;	/* the GPU event, not owned */
 	int src;		/* 1 or 2 */
 	double busy;		/* busy time of the LCA side, rounded */
-	int whole;		/* busy is a Python int (as every merged end was) */
+	int whole;		/* busy is a Python int (merged ends were) */
 	char *lcaname;		/* owned; NULL for None */
 	long long lcaid;	/* -1 for None */
 };
