@@ -110,12 +110,15 @@ mg_close(struct merger *m)
 {
 	if (!m->open)
 		return;
+	/* Python's end - start: a float unless both are ints */
+	if (!m->sint || !m->eint)
+		m->nonint = 1;
 	m->sum = ival_add(m->exact, m->sum, ival_sub(m->exact, m->cur.e, m->cur.s));
 	m->open = 0;
 }
 
 int
-mg_add(struct merger *m, union tv s, union tv e)
+mg_add(struct merger *m, union tv s, union tv e, int sint, int eint)
 {
 	union tv gap;
 	int c, x = m->exact;
@@ -130,8 +133,11 @@ mg_add(struct merger *m, union tv s, union tv e)
 	m->seen = 1;
 	m->last = s;
 	if (m->open && ival_cmp(x, s, m->cur.e) <= 0) {
-		if (ival_cmp(x, e, m->cur.e) > 0)
+		/* max(last_end, end) keeps last_end, and its type, on a tie */
+		if (ival_cmp(x, e, m->cur.e) > 0) {
 			m->cur.e = e;
+			m->eint = eint;
+		}
 		return 0;
 	}
 	if (m->open) {
@@ -147,6 +153,8 @@ mg_add(struct merger *m, union tv s, union tv e)
 	}
 	m->cur.s = s;
 	m->cur.e = e;
+	m->sint = sint;
+	m->eint = eint;
 	m->open = 1;
 	return 0;
 }

@@ -70,21 +70,19 @@ kacc_add(struct kacc *k, struct ivin *in)
 	size_t len;
 	union tv ts, dur;
 	long long g;
-	int exact = k->m.exact;
+	int exact = k->m.exact, sint, dint;
 
 	s = rec_get(r, in->c[ITS], &len);
 	if (ival_parse(exact, s, len, &ts) < 0)
 		tl_die("%s: line %zu: ts is not a time: %.40s", r->name,
 		    r->lineno, s);
-	if (!num_isint(s, len))
-		k->m.nonint = 1;
+	sint = num_isint(s, len);
 	s = rec_get(r, in->c[IDUR], &len);
 	if (ival_parse(exact, s, len, &dur) < 0)
 		tl_die("%s: line %zu: dur is not a time: %.40s", r->name,
 		    r->lineno, s);
-	if (!num_isint(s, len))
-		k->m.nonint = 1;
-	if (mg_add(&k->m, ts, ival_add(exact, ts, dur)) < 0)
+	dint = num_isint(s, len);
+	if (mg_add(&k->m, ts, ival_add(exact, ts, dur), sint, sint && dint) < 0)
 		tl_die("%s: line %zu: ts decreases within op %lld", r->name,
 		    r->lineno, in->op);
 	g = atoid(rec_get(r, in->c[IGPU], NULL));

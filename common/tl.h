@@ -103,7 +103,9 @@ struct merger {
 	union tv gsum;	/* lengths of the chosen gaps, in order */
 	union tv last;	/* start of the last interval seen (order check) */
 	int seen;	/* some interval was seen */
-	int nonint;	/* some time was not an integer text: sums are floats */
+	int sint;	/* cur's start is a Python int */
+	int eint;	/* cur's end is a Python int */
+	int nonint;	/* some merged length is a float, so sums are */
 };
 
 /* Parse a time; -1 when s[0..len) is not one. */
@@ -122,13 +124,17 @@ char *ival_fmt(int exact, union tv t, char *buf, size_t size);
 void mg_reset(struct merger *m);
 /* Close the interval being merged. */
 void mg_close(struct merger *m);
-/* Add [s, e]; -1 (and nothing added) when s is before the last start. */
-int mg_add(struct merger *m, union tv s, union tv e);
+/*
+ * Add [s, e]; -1 (and nothing added) when s is before the last start.
+ * sint and eint: s and e are Python ints (integer ts; ts + dur of
+ * integers), which decide the type of the lengths as in Python.
+ */
+int mg_add(struct merger *m, union tv s, union tv e, int sint, int eint);
 /* The length of the union so far (0 when empty); closes the open interval. */
 union tv mg_union(struct merger *m);
 /*
  * Format t, a sum of m's lengths, as Python's value of it: an int when
- * every ts and dur was an integer text (the caller sets nonint).
+ * each merged interval's start and end were ints (0 + ints).
  */
 char *mg_fmt(const struct merger *m, union tv t, char *buf, size_t size);
 

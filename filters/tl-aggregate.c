@@ -142,10 +142,10 @@ tv_put(FILE *fp, union tv t)
 
 /* Add [s, e] to merger m of o; starts must not decrease. */
 static void
-madd(struct merger *m, struct op *o, union tv s, union tv e,
-    struct rec_reader *r)
+madd(struct merger *m, struct op *o, union tv s, union tv e, int sint,
+    int eint, struct rec_reader *r)
 {
-	if (mg_add(m, s, e) < 0)
+	if (mg_add(m, s, e, sint, eint) < 0)
 		tl_die("%s: line %zu: %s: '%s' decreases within the group "
 		    "(interval operations need the group in start order)",
 		    r->name, r->lineno, opnames[o->kind], o->fname[0]);
@@ -234,7 +234,7 @@ opadd(struct op *o, struct rec_reader *r)
 	double d, y, t, old;
 	int64_t iv;
 	union tv ts, dur, e;
-	int mi;
+	int mi, sint, dint;
 
 	s = rec_get(r, o->f[0], &len);
 	switch (o->kind) {
@@ -437,19 +437,19 @@ opadd(struct op *o, struct rec_reader *r)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[0], s);
 		/* (Python's ints stay ints; ns are divided by 1000.0) */
-		if (nflag || !num_isint(s, len))
-			o->m[mi].nonint = 1;
+		sint = !nflag && num_isint(s, len);
 		s = rec_get(r, o->f[1], &len);
 		if (parsetime(s, len, &dur) < 0)
 			tl_die("%s: line %zu: %s: '%s' is not a time: %.40s",
 			    r->name, r->lineno, opnames[o->kind], o->fname[1], s);
-		if (!num_isint(s, len))
-			o->m[mi].nonint = 1;
+		dint = !nflag && num_isint(s, len);
 		e = eflag ? dur : tv_add(ts, dur);
+		if (!eflag)
+			dint = sint && dint;
 		if (o->kind == OP_MINUS)
-			mn_add(&o->mn, mi, ts, e, o->fname[0], r);
+			mn_add(&o->mn, mi, ts, e, sint, dint, o->fname[0], r);
 		else
-			madd(&o->m[mi], o, ts, e, r);
+			madd(&o->m[mi], o, ts, e, sint, dint, r);
 		break;
 	}
 }

@@ -67,7 +67,8 @@ struct half {
 	long long ngpu;		/* linked GPU events below (host events) */
 	long long runtime;	/* runtime UID (GPU events) */
 	double ts, dur;		/* as Python floats (GPU events) */
-	int whole;		/* ts and dur are JSON integers (Python ints) */
+	int sint;		/* ts is a JSON integer (a Python int) */
+	int eint;		/* so are ts and dur: ts + dur is an int */
 	int side;		/* 0 or 1, for a linked event off the GPU path */
 };
 
@@ -104,7 +105,7 @@ struct row {
 	const struct half *g;	/* the GPU event, not owned */
 	int src;		/* 1 or 2 */
 	double busy;		/* busy time of the LCA side, rounded */
-	int whole;		/* busy is a Python int (all ts, dur were) */
+	int whole;		/* busy is a Python int (merged ends were) */
 	char *lcaname;		/* owned; NULL for None */
 	long long lcaid;	/* -1 for None */
 };
@@ -221,8 +222,8 @@ readhalf(struct input *in, int s, struct half *h)
 		h->runtime = intfield(r, h->f[S_RUNTIME], "runtime");
 	if (num_double(h->f[S_TS], strlen(h->f[S_TS]), &h->ts) != 0)
 		tl_die("%s: line %zu: bad ts '%s'", r->name, r->lineno, h->f[S_TS]);
-	h->whole = num_int64(h->f[S_TS], strlen(h->f[S_TS]), &iv) == 0 &&
-	    (h->f[S_DUR][0] == '\0' ||
+	h->sint = num_int64(h->f[S_TS], strlen(h->f[S_TS]), &iv) == 0;
+	h->eint = h->sint && (h->f[S_DUR][0] == '\0' ||
 	    num_int64(h->f[S_DUR], strlen(h->f[S_DUR]), &iv) == 0);
 	h->dur = 0;
 	if (h->f[S_DUR][0] && num_double(h->f[S_DUR], strlen(h->f[S_DUR]), &h->dur) != 0)
@@ -513,6 +514,7 @@ gpuevents(const struct input *in, int k, int s, struct glist *l)
 /* A GPU event's interval, for the sort before the union. */
 struct siv {
 	double s, e;		/* start, end */
+	int sint, eint;		/* they are Python ints */
 	size_t k;		/* input position, for a stable sort */
 };
 
@@ -537,12 +539,12 @@ busy(const struct glist *l, int *whole)
 	size_t i, n;
 
 	/* only kernels, memcpys and memsets count (GPUEventAnalyser) */
-	*whole = 1;
 	v = tl_calloc(l->n + 1, sizeof(*v));
 	for (i = n = 0; i < l->n; i++) {
 		if (!l->v[i]->gpuev)
 			continue;
-		*whole &= l->v[i]->whole;
+		v[n].sint = l->v[i]->sint;
+		v[n].eint = l->v[i]->eint;
 		v[n].s = l->v[i]->ts;
 		v[n].e = l->v[i]->ts + l->v[i]->dur;
 		v[n].k = n;
@@ -559,9 +561,11 @@ busy(const struct glist *l, int *whole)
 	for (i = 0; i < n; i++) {
 		ts.d = v[i].s;
 		te.d = v[i].e;
-		(void)mg_add(&m, ts, te);	/* sorted: never out of order */
+		/* sorted: never out of order */
+		(void)mg_add(&m, ts, te, v[i].sint, v[i].eint);
 	}
 	sum = mg_union(&m).d;
+	*whole = !m.nonint;
 	free(v);
 	return rint(sum * 1000.0) / 1000.0;
 }

@@ -52,8 +52,8 @@ struct minus {
 };
 
 void mn_reset(struct minus *mn, struct merger *m, int two, int exact);
-void mn_add(struct minus *mn, int mi, union tv s, union tv e,
-    const char *field, struct rec_reader *r);
+void mn_add(struct minus *mn, int mi, union tv s, union tv e, int sint,
+    int eint, const char *field, struct rec_reader *r);
 union tv mn_sum(struct minus *mn);
 void mn_free(struct minus *mn);
 

@@ -137,12 +137,12 @@ sb_sweep(struct minus *mn, const union tv *t)
 }
 
 /*
- * Interval [s, e] of class mi (0: B, 1: A1, 2: A2) of a minus; field
- * (its start's) names it in errors.
+ * Interval [s, e] of class mi (0: B, 1: A1, 2: A2) of a minus (sint,
+ * eint: s and e are Python ints); field (its start's) names it in errors.
  */
 void
-mn_add(struct minus *mn, int mi, union tv s, union tv e, const char *field,
-    struct rec_reader *r)
+mn_add(struct minus *mn, int mi, union tv s, union tv e, int sint, int eint,
+    const char *field, struct rec_reader *r)
 {
 	struct subtr *S = &mn->sb[0];
 	int was;
@@ -156,7 +156,7 @@ mn_add(struct minus *mn, int mi, union tv s, union tv e, const char *field,
 	mn->sweep = s;
 	sb_sweep(mn, &s);
 	was = mn->m[mi].open;
-	if (mg_add(&mn->m[mi], s, e) < 0)
+	if (mg_add(&mn->m[mi], s, e, sint, eint) < 0)
 		tl_die("%s: line %zu: minus: '%s' decreases within the group "
 		    "(interval operations need the group in start order)",
 		    r->name, r->lineno, field);
