@@ -829,7 +829,7 @@ tl_parse() {
 
 # tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
-# OUTDIR receives gpu.tsv, ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
+# OUTDIR receives gpu.tsv, ops.tsv, dropped_ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
 # health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
 # stage runs tl-parse on it itself, beside the first pass, and writes
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
@@ -882,6 +882,7 @@ tl_tree_stage() {
 	rm -rf "$_tt_t"
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
+		"$_tt_out/dropped_ops.tsv" \
 		"$_tt_out/gpuev.tsv" \
 		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" "$_tt_out/sel.tsv" \
 		"$_tt_out/meta.tsv" "$_tt_out/health.tsv"

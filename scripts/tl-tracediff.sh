@@ -89,7 +89,8 @@ tl_step trees end
 # the failing program has said why
 [ $s1 = 0 ] && [ $s2 = 0 ] || exit 1
 for n in 1 2; do
-	tl_drop "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv"
+	tl_drop "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv" \
+	    "$tmp/$n/dropped_ops.tsv"
 done
 # the older flows TraceLens does not follow (tl-report's health line)
 # (a short file: read by the shell, no process)

@@ -172,6 +172,15 @@ host(const struct opts *opt, const char *path)
 			} else {
 				/* bleeds out of its parent: not in the tree */
 				dropped++;
+				if (cat == 'o') {
+					/*
+					 * TraceLens's perf sheets still take it:
+					 * they pick ops by name among all events
+					 */
+					key_uid(&b, uid);
+					fprintf(tf, "%s\tx\t\t0\t0\t\n", b.s);
+					buf_reset(&b);
+				}
 				if (cat == 'r' || cat == 'v') {
 					/* parentless: its own root */
 					key_uid(&b, uid);

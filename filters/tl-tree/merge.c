@@ -1,8 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * tl-tree -m merge: the events again, in trace order, each with its
- * records of the host, link, intervals and fwd modes -> ops.tsv and
- * gpu.tsv.
+ * records of the host, link, intervals and fwd modes -> ops.tsv,
+ * gpu.tsv and dropped_ops.tsv.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +20,7 @@ struct merge {
 	struct fetch ft;	/* the events again, for cpu_op inputs */
 	int inp[4];		/* columns of the four Input fields */
 	FILE *ops;		/* ops.tsv */
+	FILE *dropped;		/* dropped_ops.tsv: cpu_ops out of the tree */
 	FILE *gpu;		/* gpu.tsv */
 	FILE *fwd;		/* -a: fwd TAB UID of each linked op, or NULL */
 	struct buf row;		/* the record being built */
@@ -28,7 +29,7 @@ struct merge {
 
 /* An ops.tsv record: the event's own fields and its place in the tree. */
 static void
-ops_row(struct merge *m, struct lazy *z, const struct evcols *c,
+ops_row(struct merge *m, FILE *out, struct lazy *z, const struct evcols *c,
     long long uid, const char *parent, const char *depth, long long ngpu,
     int cpuroot, const char *root)
 {
@@ -58,7 +59,7 @@ ops_row(struct merge *m, struct lazy *z, const struct evcols *c,
 	buf_addc(b, cpuroot ? '1' : '0');
 	buf_tab(b);
 	buf_adds(b, root);
-	buf_emit(m->ops, b);
+	buf_emit(out, b);
 }
 
 static void
@@ -115,17 +116,20 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 	uside_at(&m->w, uid);
 	if (uside_at(&m->t, uid)) {
 		/* dropped runtime events stay only as launches of GPU work */
-		if (m->t.r.f[1].s[0] == 'p' || ngpu > 0)
-			ops_row(m, z, c, uid, m->t.r.f[2].s, m->t.r.f[3].s, ngpu,
-			    m->t.r.f[4].s[0] == '1', m->t.r.f[5].s);
+		if (m->t.r.f[1].s[0] == 'x')
+			ops_row(m, m->dropped, z, c, uid, "", "0", 0, 0, "");
+		else if (m->t.r.f[1].s[0] == 'p' || ngpu > 0)
+			ops_row(m, m->ops, z, c, uid, m->t.r.f[2].s,
+			    m->t.r.f[3].s, ngpu, m->t.r.f[4].s[0] == '1',
+			    m->t.r.f[5].s);
 		uside_next(&m->t);
 	} else if (ngpu > 0) {
 		tl_die("%s: line %zu: UID %lld has GPU events but no tree record",
 		    m->n.r.name, m->n.r.lineno, uid);
 	} else if (!gpu && uside_at(&m->g, uid)) {
 		/* a flow target that is no GPU event: a leaf under its launch */
-		ops_row(m, z, c, uid, m->g.r.f[1].s, m->g.r.f[8].s, 0, 0,
-		    m->g.r.f[9].s);
+		ops_row(m, m->ops, z, c, uid, m->g.r.f[1].s, m->g.r.f[8].s, 0,
+		    0, m->g.r.f[9].s);
 		uside_next(&m->g);
 	}
 	if (uside_at(&m->w, uid))
@@ -201,6 +205,10 @@ int
 merge(const struct opts *opt, const char *path)
 {
 	static char iob[8][TL_IOBUF];	/* stdio's: n t w g, events, ops, gpu, -G */
+	static const char ophdr[] = "UID\tcat\tname\tpid\ttid\tts\tdur\t"
+	    "parent\tdepth\tExternal id\tSequence number\tInput Dims\t"
+	    "Input type\tInput Strides\tConcrete Inputs\tngpu\tfwd\t"
+	    "cpu_root\troot\n";
 	struct mergein ev, gv, *x;
 	struct merge m;
 	int status;
@@ -223,11 +231,12 @@ merge(const struct opts *opt, const char *path)
 	m.inp[3] = rec_need(&m.ft.hdr, "Concrete Inputs");
 	m.ops = io_create(opt->dir, "ops.tsv", iob[5]);
 	m.gpu = io_create(opt->dir, "gpu.tsv", iob[6]);
+	/* (few or none: stdio's own buffer) */
+	m.dropped = io_create(opt->dir, "dropped_ops.tsv", NULL);
 	if (opt->apath)
 		m.fwd = io_open(opt->apath, "w", NULL);
-	fputs("UID\tcat\tname\tpid\ttid\tts\tdur\tparent\tdepth\tExternal id\t"
-	    "Sequence number\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\tngpu\tfwd\tcpu_root\troot\n", m.ops);
+	fputs(ophdr, m.ops);
+	fputs(ophdr, m.dropped);
 	fputs("UID\tcat\tname\tpid\ttid\tstream\tts\tdur\tcorrelation\tlinked\t"
 	    "runtime\truntime_name\tlauncher\tlauncher_name\tcpu_op\t"
 	    "cpu_op_name\tInput Dims\tInput type\tInput Strides\t"
@@ -245,6 +254,7 @@ merge(const struct opts *opt, const char *path)
 	fetch_close(&m.ft);
 	status = tl_fshut(m.ops, "ops.tsv");
 	status |= tl_fshut(m.gpu, "gpu.tsv");
+	status |= tl_fshut(m.dropped, "dropped_ops.tsv");
 	if (m.fwd)
 		status |= tl_fshut(m.fwd, opt->apath);
 	if (opt->fpath) {

@@ -1,7 +1,7 @@
 # See LICENSE file for copyright and license details.
 # stage: modelled
 # The ops that have a perf model (tl-roofline -m: ops.tsv's records of
-# those ops, UID order), and the same as keys (op TAB tag, each its own)
+# those ops, and dropped_ops.tsv's, UID order), and the same as keys (op TAB tag, each its own)
 # for the kernel lists and the forest's mod flag.
 #
 # Their annotations (annotations.tsv): UID (12 digits) TAB annotation
@@ -15,11 +15,22 @@
 # when no op has the name (most traces).  Memory: sort's buffer, and in
 # the sweep the annotations still open at the current ts (the nesting
 # depth).
-# in: ops.tsv sel.tsv trace.facts
+# in: ops.tsv dropped_ops.tsv sel.tsv trace.facts
 # out: modelled_ops.tsv modelled_keys.tsv annotations.tsv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 modelled() {
-	st tl-roofline -m ops.tsv >modelled_ops.tsv; ok
+	if tl_rows dropped_ops.tsv; then
+		# the cpu_ops out of the tree too, in UID order: TraceLens's
+		# perf sheets pick ops by name among all events
+		st tail -n +2 dropped_ops.tsv >dropped.body; ok
+		{ IFS= read -r h <ops.tsv && printf '%s\n' "$h" &&
+			tail -n +2 ops.tsv | tl_sort -m -t "$TAB" -k1,1n - dropped.body; } >ops_all.tsv ||
+			return 1
+		st tl-roofline -m ops_all.tsv >modelled_ops.tsv; ok
+		tl_drop ops_all.tsv dropped.body
+	else
+		st tl-roofline -m ops.tsv >modelled_ops.tsv; ok
+	fi
 	st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' modelled_ops.tsv >modelled_keys.tsv; ok
 	annop=vllm::unified_attention_with_output
 	: >annotations.tsv

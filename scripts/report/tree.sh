@@ -10,7 +10,7 @@
 # right after it, before the sheets write their files (on a VM, the
 # page cache so freed is what the next files reuse).
 # in:
-# out: gpu.tsv ops.tsv intervals.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv trace.facts
+# out: gpu.tsv ops.tsv dropped_ops.tsv intervals.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv trace.facts
 tree() {
 	(cd "$cwd" && tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace") <&9
 	case $? in
