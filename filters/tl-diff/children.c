@@ -101,6 +101,28 @@ childlists(struct merge *m, int u1, int u2, struct ilist *c1, struct ilist *c2)
 	sortts(s[1], c2->v, c2->n);
 }
 
+/*
+ * The children c of side s with each one marked in sub replaced by its
+ * own children, into out, in ts order; tmp is scratch.
+ */
+static void
+expand(struct side *s, const struct ilist *c, const char *sub,
+    struct ilist *out, struct ilist *tmp)
+{
+	size_t k, q;
+
+	for (k = 0; k < c->n; k++) {
+		if (!sub[k]) {
+			ipush(out, c->v[k]);
+			continue;
+		}
+		gpukids(s, c->v[k], tmp);
+		for (q = 0; q < tmp->n; q++)
+			ipush(out, tmp->v[q]);
+	}
+	sortts(s, out->v, out->n);
+}
+
 /* TraceLens's reconcile_unmatched; 1 when lists changed. */
 int
 reconcile(struct merge *m, struct oplist *ops, struct ilist *c1, struct ilist *c2)
@@ -160,26 +182,8 @@ reconcile(struct merge *m, struct oplist *ops, struct ilist *c1, struct ilist *c
 	for (k = 0; k < c2->n; k++)
 		changed |= sub2[k];
 	if (changed) {
-		for (k = 0; k < c1->n; k++) {
-			if (!sub1[k]) {
-				ipush(&n1, c1->v[k]);
-				continue;
-			}
-			gpukids(s1, c1->v[k], &im1);
-			for (q = 0; q < im1.n; q++)
-				ipush(&n1, im1.v[q]);
-		}
-		for (k = 0; k < c2->n; k++) {
-			if (!sub2[k]) {
-				ipush(&n2, c2->v[k]);
-				continue;
-			}
-			gpukids(s2, c2->v[k], &im2);
-			for (q = 0; q < im2.n; q++)
-				ipush(&n2, im2.v[q]);
-		}
-		sortts(s1, n1.v, n1.n);
-		sortts(s2, n2.v, n2.n);
+		expand(s1, c1, sub1, &n1, &im1);
+		expand(s2, c2, sub2, &n2, &im2);
 	}
 	if (changed) {
 		/* pinned matches keep their pairs; the rest is aligned again */
