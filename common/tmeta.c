@@ -104,6 +104,8 @@ outside(struct tmeta *s, char c)
 	}
 	if (s->depth == 0 && c != '{') {
 		/* a bare array of events, or no JSON at all */
+		if (c == '[')
+			s->top = '[';
 		s->done = 1;
 		return;
 	}

@@ -28,7 +28,7 @@ struct tmeta {
 
 	/* scanner state */
 	unsigned depth;		/* open objects and arrays */
-	int top;		/* the top-level value: 0 not yet, '{', '[' */
+	int top;		/* the top-level value: 0 not yet (or no JSON), '{', '[' */
 	int instr;		/* inside a string */
 	int esc;		/* the last string byte was a backslash */
 	int iskey;		/* the string being read is an object key */

@@ -23,13 +23,16 @@
 static void
 usage(int status)
 {
-	fputs("usage: tl-meta [trace ...]\n", status ? stderr : stdout);
+	fputs("usage: tl-meta [-t] [trace ...]\n", status ? stderr : stdout);
 	exit(status);
 }
 
-/* Skim one trace, plain or gzip, and write its record. */
+/*
+ * Skim one trace, plain or gzip, and write its record: with top, the
+ * kind of its top-level value alone (TraceLens reads only an object).
+ */
 static void
-meta(const char *path, char *buf)
+meta(const char *path, char *buf, int top)
 {
 	struct tmeta s;
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -59,6 +62,10 @@ meta(const char *path, char *buf)
 	gzclose(z);
 	rec_puts(stdout, path);
 	putchar('\t');
+	if (top) {
+		puts(s.top == '{' ? "object" : s.top == '[' ? "array" : "");
+		return;
+	}
 	if (s.ndev >= 0) {
 		snprintf(num, sizeof(num), "%lld", (long long)s.ndev);
 		fputs(num, stdout);
@@ -76,13 +83,17 @@ main(int argc, char *argv[])
 	static const char *const hdr[] = {
 		"trace", "devices", "rank", "world_size"
 	};
+	static const char *const thdr[] = { "trace", "top" };
 	char *buf;
-	int c, i;
+	int c, i, top = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "h")) != -1) {
+	while ((c = getopt(argc, argv, "ht")) != -1) {
 		switch (c) {
+		case 't':
+			top = 1;
+			break;
 		case 'h':
 			usage(TL_OK);
 			break;
@@ -93,11 +104,14 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	buf = tl_malloc(CHUNK);
-	rec_write(stdout, hdr, LEN(hdr));
+	if (top)
+		rec_write(stdout, thdr, LEN(thdr));
+	else
+		rec_write(stdout, hdr, LEN(hdr));
 	if (argc == 0)
-		meta("-", buf);
+		meta("-", buf, top);
 	for (i = 0; i < argc; i++)
-		meta(argv[i], buf);
+		meta(argv[i], buf, top);
 	free(buf);
 	return tl_fshut(stdout, "<stdout>");
 }

@@ -186,6 +186,17 @@ tl_input() {
 	[ -r "$1" ] && { [ -z "${2:-}" ] || [ ! -d "$1" ]; } || die "$1: cannot read"
 }
 
+# tl_bare FILE NAME: a notice when FILE, a regular file, is a bare array
+# of events (the Chrome trace format allows it, and tl reads it as an
+# object's traceEvents): TraceLens reads only an object, and fails on it
+# (AttributeError) before writing anything.  A pipe is not read here.
+tl_bare() {
+	[ -f "$1" ] || return 0
+	[ "$(tl-meta -t -- "$1" 2>/dev/null | sed -n "2s/.*$TAB//p")" = array ] ||
+		return 0
+	echo "$prog: $2: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
+}
+
 # tl_real PATH: the directory of PATH with every symbolic link resolved,
 # then its last name (a directory resolved whole).
 tl_real() {

@@ -174,6 +174,10 @@ if tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}";
 	kind=-rocprof
 	[ -z "$cmp" ] || die "$trace_name: --comparison needs PyTorch traces, not rocprofv3 results"
 fi
+if [ -z "$kind" ]; then
+	tl_bare "$trace" "$trace_name"
+	[ -z "$cmp" ] || tl_bare "$cmp" "$cmp"
+fi
 # TraceLens's pseudo ops change only traces with the ops they look for
 # (in both traces of a comparison, which is copied when not a file).
 if [ -n "$pseudo" ] && [ -z "$kind" ]; then

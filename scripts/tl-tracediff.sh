@@ -42,6 +42,11 @@ shift "$optn"
 t1=$1 t2=$2 out=$3
 tl_input "$t1" nodir
 tl_input "$t2" nodir
+# (tl-report --comparison, which asks for the records, has said it)
+if [ "$records" != 1 ]; then
+	tl_bare "$t1" "$t1"
+	tl_bare "$t2" "$t2"
+fi
 while :; do
 	case $out in
 	?*/) out=${out%/} ;;
