@@ -6,14 +6,16 @@
 # in ms and percent of the total.  gpu_total holds the total (us),
 # which the kernel sheets divide by; none when the trace has no GPU
 # event to count, which TraceLens reports as its CPU ops only.
-# in: busy.tsv trace.facts
+# in: busy.tsv trace.facts kernels.facts
 # out: gpu_timeline.csv gpu_total
 gpu_timeline() {
 	if ! tl_rows busy.tsv; then
 		# (GPU events that no launch took: TraceLens counts only the
 		# linked ones, and stops as if there were none)
-		if [ "$gpu_events" = 1 ]; then
+		if [ "$gpu_events" = 1 ] && [ "$kernels" = 1 ]; then
 			echo "$prog: $trace_name: no GPU event linked to a launch (TraceLens stops here): reporting its kernels unlinked, without GPU time" >&2
+		elif [ "$gpu_events" = 1 ]; then
+			echo "$prog: $trace_name: no GPU event linked to a launch, and no kernel (TraceLens stops here): nothing to report but health" >&2
 		else
 			echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
 		fi
