@@ -47,7 +47,9 @@ meta(const char *path, char *buf, int top)
 	if (z == NULL)
 		tl_die("%s:", name);
 	tmeta_init(&s);
-	while (!s.done && (n = gzread(z, buf, CHUNK)) > 0)
+	/* (-t: the first bytes tell; an object is not read through) */
+	while (!s.done && !(top && s.top != 0) &&
+	    (n = gzread(z, buf, CHUNK)) > 0)
 		tmeta_feed(&s, buf, (size_t)n);
 	if (!s.done && n < 0) {
 		msg = gzerror(z, &zerr);
