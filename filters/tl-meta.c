@@ -39,7 +39,7 @@ meta(const char *path, char *buf, int top)
 	const char *msg;
 	char num[32];
 	gzFile z;
-	int n, zerr;
+	int n = 0, zerr;
 
 	errno = 0;
 	z = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb") :
