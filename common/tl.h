@@ -219,6 +219,11 @@ struct reread {
 	off_t off;		/* offset of the next record, from base */
 	char *line;		/* the row read again, owned */
 	size_t cap;		/* allocated size of line */
+	char *win;		/* bytes of fp read ahead by pread, owned */
+	size_t wcap;		/* allocated size of win */
+	off_t wbase;		/* offset of win[0] in fp */
+	size_t wlen;		/* bytes in win */
+	off_t wnext;		/* offset just after the last row read */
 };
 
 /* Start, after rec_read_header(r); copies r's stream when it cannot seek. */
