@@ -1157,6 +1157,13 @@ maxrefs(void)
 	return most;
 }
 
+/* Is s[0..n) the name lit? */
+static int
+isname(const char *s, size_t n, const char *lit)
+{
+	return strlen(lit) == n && memcmp(s, lit, n) == 0;
+}
+
 static void
 setfields(char *list)
 {
@@ -1186,27 +1193,15 @@ setfields(char *list)
 		if (n > 5 && strcmp(names[i] + n - 5, ":json") == 0) {
 			n -= 5;
 			fields[i].json = 1;
-			if ((k = findtopname(names[i], n)) >= 0) {
-				fields[i].kind = F_TOP;
-				fields[i].idx = k;
-			} else if ((n == 3 && memcmp(names[i], "UID", 3) == 0) ||
-			    (n == 5 && memcmp(names[i], "value", 5) == 0) ||
-			    (n == 15 && memcmp(names[i], "lone surrogates",
-			    15) == 0)) {
-				tl_usage_die("-f: %s: :json is for the keys of "
-				    "an event or of its args", names[i]);
-			} else {
-				fields[i].kind = F_ARG;
-				fields[i].idx = addargkey(names[i], n);
-			}
-		} else if (strcmp(names[i], "UID") == 0) {
+		}
+		if (isname(names[i], n, "UID")) {
 			fields[i].kind = F_UID;
-		} else if (strcmp(names[i], "lone surrogates") == 0) {
+		} else if (isname(names[i], n, "lone surrogates")) {
 			fields[i].kind = F_LONE;
-		} else if ((k = findtopname(names[i], strlen(names[i]))) >= 0) {
+		} else if ((k = findtopname(names[i], n)) >= 0) {
 			fields[i].kind = F_TOP;
 			fields[i].idx = k;
-		} else if (strcmp(names[i], "value") == 0) {
+		} else if (isname(names[i], n, "value")) {
 			fields[i].kind = F_VALUE;
 			vname = addargkey("name", 4);
 			vlabels = addargkey("labels", 6);
@@ -1215,6 +1210,10 @@ setfields(char *list)
 			fields[i].kind = F_ARG;
 			fields[i].idx = addargkey(names[i], n);
 		}
+		if (fields[i].json && fields[i].kind != F_TOP &&
+		    fields[i].kind != F_ARG)
+			tl_usage_die("-f: %s: :json is for the keys of an event "
+			    "or of its args", names[i]);
 	}
 	maxref = maxrefs();
 	for (i = 0; i < LEN(argidx); i++)

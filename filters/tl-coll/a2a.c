@@ -88,15 +88,8 @@ a2asheet(const struct opts *opt)
 		fseeko(in, off[ord[i]], SEEK_SET);
 		w.lineno = 1;
 		readrow(in, &w, ngen, 11);
-		if (out != NULL) {
-			for (k = 4; k < ngen - (size_t)node; k++)
-				csvfield(out, w.f[k], w.fl[k], k == 4, &tmp);
-			laycells(out, &L, &w, ngen, 11, 8, 2, &tmp);
-			if (node)
-				csvfield(out, w.f[ngen - 1], w.fl[ngen - 1], 0,
-				    &tmp);
-			putc('\n', out);
-		}
+		if (out != NULL)
+			layrow(out, &L, &w, ngen, 4, node, 11, 8, 2, &tmp);
 		/* groupby drops a None key */
 		if (w.fl[2] == 1 && w.f[2][0] == '1')
 			continue;

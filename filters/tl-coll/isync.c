@@ -251,15 +251,8 @@ isyncsheet(const struct opts *opt)
 	nfirst = tl_calloc((size_t)L.world + 1, sizeof(*nfirst));
 	wv = tl_calloc(nk + 1, sizeof(*wv));
 	while (readrow(in, &w, ngen, 4)) {
-		if (out != NULL && L.rows > 0) {
-			for (i = 2; i < ngen - (size_t)node; i++)
-				csvfield(out, w.f[i], w.fl[i], i == 2, &tmp);
-			laycells(out, &L, &w, ngen, 4, 2, 1, &tmp);
-			if (node)
-				csvfield(out, w.f[ngen - 1], w.fl[ngen - 1], 0,
-				    &tmp);
-			putc('\n', out);
-		}
+		if (out != NULL && L.rows > 0)
+			layrow(out, &L, &w, ngen, 2, node, 4, 2, 1, &tmp);
 		/* the summary's row: its key, None as Unknown */
 		put(sum, w.f[1], w.fl[1], 0);
 		for (k = 0; k < LEN(sumcols); k++) {

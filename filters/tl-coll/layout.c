@@ -163,7 +163,7 @@ layhead(FILE *fp, const struct layout *L, const char *const *kinds, int na,
 }
 
 /* The per-rank cells of row w, in the layout's order. */
-void
+static void
 laycells(FILE *fp, const struct layout *L, const struct row *w, size_t ngen,
     size_t per, int na, int nb, struct buf *tmp)
 {
@@ -217,4 +217,22 @@ rowfree(struct row *w)
 	free(w->line);
 	free(w->f);
 	free(w->fl);
+}
+
+/*
+ * A whole row of a laid-out sheet: w's generic fields from first on,
+ * its per-rank cells, then with node its node field last.
+ */
+void
+layrow(FILE *fp, const struct layout *L, const struct row *w, size_t ngen,
+    size_t first, int node, size_t per, int na, int nb, struct buf *tmp)
+{
+	size_t k;
+
+	for (k = first; k < ngen - (size_t)node; k++)
+		csvfield(fp, w->f[k], w->fl[k], k == first, tmp);
+	laycells(fp, L, w, ngen, per, na, nb, tmp);
+	if (node)
+		csvfield(fp, w->f[ngen - 1], w->fl[ngen - 1], 0, tmp);
+	putc('\n', fp);
 }

@@ -101,8 +101,9 @@ int readrow(FILE *fp, struct row *w, size_t ngen, size_t per);
 void laysee(struct layout *L, const struct row *w, size_t ngen, size_t per);
 void layhead(FILE *fp, const struct layout *L, const char *const *kinds,
     int na, int nb);
-void laycells(FILE *fp, const struct layout *L, const struct row *w,
-    size_t ngen, size_t per, int na, int nb, struct buf *tmp);
+void layrow(FILE *fp, const struct layout *L, const struct row *w,
+    size_t ngen, size_t first, int node, size_t per, int na, int nb,
+    struct buf *tmp);
 FILE *openrows(const char *path, struct row *w);
 void rowfree(struct row *w);
 
