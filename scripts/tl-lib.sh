@@ -190,8 +190,11 @@ tl_input() {
 # of events (the Chrome trace format allows it, and tl reads it as an
 # object's traceEvents): TraceLens reads only an object, and fails on it
 # (AttributeError) before writing anything.  A pipe is not read here.
+# The one place of its wording: tl-report, tl-tracediff and tl-ranks
+# (a notice a rank) give it.  TL_BARE_SAID=1 in the environment: the
+# caller has said it (tl-ranks, of the tl-report it runs on a rank).
 tl_bare() {
-	[ -f "$1" ] || return 0
+	[ -f "$1" ] && [ "${TL_BARE_SAID:-}" != 1 ] || return 0
 	[ "$(tl-meta -t -- "$1" 2>/dev/null | sed -n "2s/.*$TAB//p")" = array ] ||
 		return 0
 	echo "$prog: $2: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2

@@ -215,6 +215,8 @@ rankjob() {
 	(
 		TMPDIR=$jt TL_FAIL=$jt/fail
 		tl-meta "$trace" >"$jt/meta.t" || exit 1
+		# a bare array of events: tl-report's notice, once a rank
+		tl_bare "$trace" "$trace"
 		st tl_parse -c kernel -f 'UID,name,ts,dur,args' -- "$trace" |
 			st tl-coll -r "$r" -F "$jt/facts" |
 			st tl_sort -t "$TAB" -k1,1 -k2,2 |
@@ -225,7 +227,8 @@ rankjob() {
 		rm -f "$jt/meta.t" "$jt/fail"
 		if [ "$reports" = 1 ]; then
 			mkdir -p "$work/ranks" || exit 1
-			TMPDIR=$_tmp tl-report --force $compat "$trace" "$work/ranks/rank$r" || exit 1
+			TMPDIR=$_tmp TL_BARE_SAID=1 tl-report --force $compat "$trace" \
+			    "$work/ranks/rank$r" || exit 1
 		fi
 		mv "$jt" "$work/$r" || exit 1
 	) 2>"$work/$r.err"
