@@ -80,18 +80,22 @@ struct gtinfo {
 	int rank;		/* the process's rank */
 };
 
+/* The generator's state (tl-gentrace.c), which main() owns. */
+struct gen;
+
 /* Kernels: the number of roles, and role r's name (JSON-escaped) and shape. */
 int gt_nkernels(void);
-const char *gt_kernel(int r, int *bx, int *by, int *smem);
+const char *gt_kernel(const struct gen *gen, int r, int *bx, int *by,
+    int *smem);
 /* The current step's GPU events, in the generator's order. */
-int gt_nevents(void);
-void gt_event(int i, struct gtev *e);
-void gt_info(struct gtinfo *i);
+int gt_nevents(const struct gen *gen);
+void gt_event(const struct gen *gen, int i, struct gtev *e);
+void gt_info(const struct gen *gen, struct gtinfo *i);
 
 /* rocprof.c: a rocprofv3 results file, begun, one step at a time, ended. */
-void rocprof_begin(void);
-void rocprof_step(void);
-void rocprof_end(void);
+void rocprof_begin(const struct gen *gen);
+void rocprof_step(const struct gen *gen);
+void rocprof_end(const struct gen *gen);
 
 /* worst.c: write the worst-case trace KIND:N to fp; -1 on a bad spec. */
 int worst_write(FILE *fp, const char *spec);

@@ -115,7 +115,7 @@ symbol(int id, const char *name, const char *kname, int bx, int smem)
 }
 
 static void
-symbols(void)
+symbols(const struct gen *gen)
 {
 	const char *name;
 	int r, bx, by, smem;
@@ -129,7 +129,7 @@ symbols(void)
 		if (r == rp.nosym)
 			continue;
 		/* (tl-gentrace -c renames kernels in every format) */
-		name = change_name(gt_kernel(r, &bx, &by, &smem));
+		name = change_name(gt_kernel(gen, r, &bx, &by, &smem));
 		putch(',');
 		symbol(r + 1, name, name, bx, smem);
 	}
@@ -160,9 +160,9 @@ agent(int handle, int type, const char *name, int cus)
 }
 
 void
-rocprof_begin(void)
+rocprof_begin(const struct gen *gen)
 {
-	gt_info(&rp.in);
+	gt_info(gen, &rp.in);
 	rp.symlate = rp.in.seed % 3 == 2;
 	rp.nosym = rp.in.seed % 4 == 3 ? (int)(rp.in.seed / 4 % 7) + 4 : -1;
 	/* boot-time nanoseconds, or the generator's epoch clock */
@@ -185,7 +185,7 @@ rocprof_begin(void)
 	    "\"KERNEL_DISPATCH_COMPLETE\"]}],\"correlation_id\":"
 	    "{\"external\":[]}},\"code_objects\":[],");
 	if (!rp.symlate)
-		symbols();
+		symbols(gen);
 	PUTS("\"host_functions\":[],\"summary\":[],\"callback_records\":"
 	    "{\"counter_collection\":[]},\"buffer_records\":"
 	    "{\"kernel_dispatch\":[");
@@ -249,18 +249,18 @@ copy(const struct gtev *e)
 }
 
 void
-rocprof_step(void)
+rocprof_step(const struct gen *gen)
 {
 	struct gtev e;
 	int i, bx, by, smem;
 
-	for (i = 0; i < gt_nevents(); i++) {
-		gt_event(i, &e);
+	for (i = 0; i < gt_nevents(gen); i++) {
+		gt_event(gen, i, &e);
 		if (e.ts + e.dur + rp.shift > rp.last)
 			rp.last = e.ts + e.dur + rp.shift;
 		switch (e.cat) {
 		case GT_KERNEL:
-			gt_kernel(e.role, &bx, &by, &smem);
+			gt_kernel(gen, e.role, &bx, &by, &smem);
 			dispatch(&e, e.role + 1, bx, by, smem);
 			break;
 		case GT_MEMSET:
@@ -277,7 +277,7 @@ rocprof_step(void)
 }
 
 void
-rocprof_end(void)
+rocprof_end(const struct gen *gen)
 {
 	char buf[1 << 16];
 	size_t n;
@@ -293,7 +293,7 @@ rocprof_end(void)
 	fclose(rp.copies);
 	PUTS("],\"memory_allocation\":[],\"scratch_memory\":[]},");
 	if (rp.symlate)
-		symbols();
+		symbols(gen);
 	PUTS("\"metadata\":{\"node\":{\"id\":0,\"hash\":0,\"machine_id\":"
 	    "\"4c5e1d0a9b2f4e7d8c6b5a4f3e2d1c0b\",\"system_name\":\"Linux\","
 	    "\"hostname\":\"gentrace-");

@@ -14,7 +14,9 @@
  * rest, which bounds memory whatever the requested size.  With -F
  * rocprof the same steps' GPU work is written as rocprofv3 results
  * instead (rocprof.c, through gentrace.h).  The output buffer and the
- * JSON writer are out.c's.
+ * JSON writer are out.c's.  The generator's state is one struct gen,
+ * which main() owns and every part gets by pointer; only the options
+ * are global.
  */
 
 #include <errno.h>
@@ -107,7 +109,7 @@ static const struct gpu amdgpus[] = {
 	  65536, 65536, 0, 160, 1300, A_GFX90A },
 };
 
-static struct {
+struct shape {		/* the per-seed shape of the trace */
 	int		 style;		/* ST_* */
 	int		 indw;		/* ST_INDENT: blanks per level */
 	int		 oneline;	/* ST_COMPACT: no newline at all */
@@ -139,43 +141,7 @@ static struct {
 	int64_t		 base;		/* baseTimeNanoseconds, relts only */
 	char		 traceid[33];	/* trace_id */
 	char		 tname[64];	/* traceName */
-} tr;
-
-/* ------------------------------------------------------------------ */
-/* Random numbers: splitmix64, so output depends on the seed alone.   */
-
-static uint64_t rs;		/* generator state */
-
-static uint64_t
-rnd(void)
-{
-	uint64_t z;
-
-	z = (rs += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static int64_t
-urange(int64_t lo, int64_t hi)
-{
-	return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
-}
-
-static int
-chance(unsigned n)
-{
-	return rnd() % n == 0;
-}
-
-/* Real durations wobble a few percent from step to step. */
-static int64_t
-jitter(int64_t v)
-{
-	return v + (v / 1000) * urange(-60, 60);
-}
-
+};
 
 /* ------------------------------------------------------------------ */
 /* Runtime calls and kernels.                                         */
@@ -222,8 +188,6 @@ static const struct api amdapi[NAPI] = {
 	[L_EVREC] =	{ "hipEventRecord", 56, 0 },
 	[L_WAIT] =	{ "hipStreamWaitEvent", 185, 0 },
 };
-
-static const struct api *api;	/* table of the chosen flavour */
 
 enum {				/* what a kernel does for the model */
 	K_GEMM0, K_GEMM1, K_GEMM2, K_GEMM3,
@@ -411,8 +375,6 @@ static const struct kdef kconv[5][3] = {	/* transform, fprop, wgrad */
 	},
 };
 
-static const struct kdef *kt[NKROLE];	/* kernels of the chosen device */
-
 /* ------------------------------------------------------------------ */
 /* One training step, kept in memory until it is written out.         */
 
@@ -508,8 +470,6 @@ static const char *const nodename[2][NNODE] = { {
 	"LogSoftmaxBackward0", "NllLossBackward0", "MeanBackward0",
 	"MulBackward0" } };
 
-static const char *evalname[NNODE];	/* "autograd::engine::..." names */
-
 struct tape {			/* forward op the backward pass revisits */
 	int64_t		 seq;		/* Sequence number of the pair */
 	int64_t		 ts;		/* forward op start, for fwdbwd flows */
@@ -531,43 +491,6 @@ struct thr {			/* simulated host thread */
 	int		 last;		/* most recently closed event */
 };
 
-static struct hev	*hv;		/* host events of the step */
-static int		 nhv, hvcap;
-static struct gev	*gv;		/* GPU events of the step */
-static int		 ngv, gvcap;
-static struct inp	*inp;		/* inputs of the step's ops */
-static int		 ninp, inpcap;
-static struct tape	*tp;		/* autograd tape of the step */
-static int		 ntp, tpcap;
-static struct fbf	*fb;		/* fwdbwd flows of the step */
-static int		 nfb, fbcap;
-static int64_t		*allocs;	/* live allocations, freed in backward */
-static int		 nalloc, alloccap;
-
-static struct thr	 th[2];		/* main and autograd thread */
-static int64_t		 sfree[3];	/* per stream: idle from, ns */
-static int64_t		 next_ext = 1;	/* External id */
-static int64_t		 next_py = 3;	/* Python id; 1 and 2 are the top frames */
-static int64_t		 next_corr = 1;	/* correlation id */
-static int64_t		 next_seq;	/* Sequence number */
-static int64_t		 next_fb = 1;	/* fwdbwd flow id */
-static int64_t		 evidx;		/* Ev Idx */
-static int64_t		 stepno;	/* number in ProfilerStep#n */
-static int64_t		 memtot;	/* Total Allocated for [memory] */
-static int64_t		 nparams;	/* parameter tensors */
-static int64_t		 pelems;	/* parameter elements */
-static int		 bleed;		/* nesting bleed still owed this step */
-/*
- * Extra host gap, ns.  A double holds epoch-scale microseconds to only
- * a quarter microsecond, so there gaps grow enough for consumers that
- * parse times as doubles to still see strict nesting.
- */
-static int64_t		 slack;
-static char		*ranks;		/* "[0, 1, ...]" of the default group */
-static char		*nranks;	/* -R: the same of our node's group */
-static char		 npg[16];	/* -R: our node's group's name */
-static int64_t		 ncoll;		/* -R: collectives so far, all groups */
-
 /* A collective, as its NCCL kernel and record_param_comms show it. */
 struct coll {
 	const char	*name;		/* Collective name */
@@ -580,8 +503,100 @@ struct coll {
 	char		*insplit;	/* In split size, "[]" or "[a, b]", owned */
 	char		*outsplit;	/* Out split size, owned */
 };
-static struct coll	*cv;		/* this step's collectives */
-static int		 ncv, cvcap;
+
+enum { C_VLM, C_PATCH, C_CONV, C_EMB, C_LAYER, C_ATTN, C_MLP, C_GELU,
+    C_LN, C_LIN, NCLS };		/* module classes, for their names */
+
+/*
+ * The generator's state: the trace's shape, the random stream, the
+ * step in memory and the counters that run across steps.  main() owns
+ * the one instance; every part of the generator gets it by pointer.
+ */
+struct gen {
+	struct shape	 tr;		/* the per-seed shape of the trace */
+	uint64_t	 rs;		/* random generator state */
+	const struct api *api;		/* table of the chosen flavour */
+	const struct kdef *kt[NKROLE];	/* kernels of the chosen device */
+	const char	*evalname[NNODE];	/* "autograd::engine::..." */
+	char		**mname[NCLS];	/* "nn.Module: Cls_k", built once */
+	struct hev	*hv;		/* host events of the step */
+	int		 nhv;		/* their number */
+	int		 hvcap;		/* and room */
+	struct gev	*gv;		/* GPU events of the step */
+	int		 ngv;		/* their number */
+	int		 gvcap;		/* and room */
+	struct inp	*inp;		/* inputs of the step's ops */
+	int		 ninp;		/* their number */
+	int		 inpcap;	/* and room */
+	struct tape	*tp;		/* autograd tape of the step */
+	int		 ntp;		/* its length */
+	int		 tpcap;		/* and room */
+	struct fbf	*fb;		/* fwdbwd flows of the step */
+	int		 nfb;		/* their number */
+	int		 fbcap;		/* and room */
+	int64_t		*allocs;	/* live allocations, freed later */
+	int		 nalloc;	/* their number */
+	int		 alloccap;	/* and room */
+	struct thr	 th[2];		/* main and autograd thread */
+	int64_t		 sfree[3];	/* per stream: idle from, ns */
+	int64_t		 next_ext;	/* External id, from 1 */
+	int64_t		 next_py;	/* Python id (1, 2: the top frames) */
+	int64_t		 next_corr;	/* correlation id, from 1 */
+	int64_t		 next_seq;	/* Sequence number */
+	int64_t		 next_fb;	/* fwdbwd flow id, from 1 */
+	int64_t		 evidx;		/* Ev Idx */
+	int64_t		 stepno;	/* number in ProfilerStep#n */
+	int64_t		 memtot;	/* Total Allocated for [memory] */
+	int64_t		 nparams;	/* parameter tensors */
+	int64_t		 pelems;	/* parameter elements */
+	int		 bleed;		/* nesting bleed still owed this step */
+	/*
+	 * Extra host gap, ns.  A double holds epoch-scale microseconds to
+	 * only a quarter microsecond, so there gaps grow enough for
+	 * consumers that parse times as doubles to still see strict nesting.
+	 */
+	int64_t		 slack;
+	char		*ranks;		/* "[0, 1, ...]" of the default group */
+	char		*nranks;	/* -R: the same of our node's group */
+	char		 npg[16];	/* -R: our node's group's name */
+	int64_t		 ncoll;		/* -R: collectives so far, all groups */
+	struct coll	*cv;		/* this step's collectives */
+	int		 ncv;		/* their number */
+	int		 cvcap;		/* and room */
+};
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: splitmix64, so output depends on the seed alone.   */
+
+static uint64_t
+rnd(struct gen *gen)
+{
+	uint64_t z;
+
+	z = (gen->rs += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int64_t
+urange(struct gen *gen, int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)(rnd(gen) % (uint64_t)(hi - lo + 1));
+}
+
+static int
+chance(struct gen *gen, unsigned n)
+{
+	return rnd(gen) % n == 0;
+}
+
+/* Real durations wobble a few percent from step to step. */
+static int64_t
+jitter(struct gen *gen, int64_t v)
+{
+	return v + (v / 1000) * urange(gen, -60, 60);
+}
 
 enum { SC_, SCP, SNC };		/* stream indices: compute, copy, NCCL */
 
@@ -595,54 +610,55 @@ imax(int64_t a, int64_t b)
 
 /* Begin a host event on t; it stays open until end(). */
 static int
-beg(struct thr *t, int cat, const char *name)
+beg(struct gen *gen, struct thr *t, int cat, const char *name)
 {
 	struct hev *h;
 	int i, j, c;
 
-	GROW(hv, nhv, hvcap);
-	i = nhv++;
-	h = &hv[i];
-	t->now += (cat == H_PY ? urange(500, 2500) : urange(250, 1500)) + slack;
+	GROW(gen->hv, gen->nhv, gen->hvcap);
+	i = gen->nhv++;
+	h = &gen->hv[i];
+	t->now += (cat == H_PY ? urange(gen, 500, 2500) :
+	    urange(gen, 250, 1500)) + gen->slack;
 	memset(h, 0, sizeof(*h));
 	h->ts = t->now;
 	h->name = name;
 	h->cat = (uint8_t)cat;
 	h->thr = (uint8_t)t->idx;
-	h->alt = chance(48);
+	h->alt = chance(gen, 48);
 	h->seq = -1;
 	h->nin = -1;
-	h->in0 = ninp;
+	h->in0 = gen->ninp;
 	h->g = -1;
 	switch (cat) {
 	case H_CPU:
 		h->kind = A_OP;
-		h->id = next_ext++;
+		h->id = gen->next_ext++;
 		h->nin = 0;
 		break;
 	case H_UANN:
 		h->kind = A_ANN;
-		h->id = next_ext++;
+		h->id = gen->next_ext++;
 		break;
 	case H_PY:
 		h->kind = A_PY;
-		h->id = next_py++;
+		h->id = gen->next_py++;
 		/* Frames outside any other hang off main(), id 2. */
 		h->aux = t->idx == 0 ? 2 : 0;
 		for (j = t->sp - 1; j >= 0; j--)
-			if (hv[t->stk[j]].cat == H_PY) {
-				h->aux = hv[t->stk[j]].id;
+			if (gen->hv[t->stk[j]].cat == H_PY) {
+				h->aux = gen->hv[t->stk[j]].id;
 				break;
 			}
 		break;
 	case H_RT:
 		h->kind = A_RT;
-		h->id = next_corr++;
+		h->id = gen->next_corr++;
 		h->aux = -1;
 		for (j = t->sp - 1; j >= 0; j--) {
-			c = hv[t->stk[j]].cat;
+			c = gen->hv[t->stk[j]].cat;
 			if (c == H_CPU || c == H_UANN) {
-				h->aux = hv[t->stk[j]].id;
+				h->aux = gen->hv[t->stk[j]].id;
 				break;
 			}
 		}
@@ -655,20 +671,20 @@ beg(struct thr *t, int cat, const char *name)
 }
 
 static void
-end(struct thr *t)
+end(struct gen *gen, struct thr *t)
 {
 	int i = t->stk[--t->sp];
 
-	t->now += urange(200, 1100) + slack;
-	hv[i].dur = t->now - hv[i].ts;
+	t->now += urange(gen, 200, 1100) + gen->slack;
+	gen->hv[i].dur = t->now - gen->hv[i].ts;
 	t->last = i;
 }
 
 static void
-endn(struct thr *t, int n)
+endn(struct gen *gen, struct thr *t, int n)
 {
 	while (n-- > 0)
-		end(t);
+		end(gen, t);
 }
 
 /*
@@ -677,50 +693,51 @@ endn(struct thr *t, int n)
  * consumers that rebuild the call tree must cope with them.
  */
 static void
-endbleed(struct thr *t)
+endbleed(struct gen *gen, struct thr *t)
 {
 	int i = t->stk[--t->sp];
-	int64_t b = urange(100, 700);
+	int64_t b = urange(gen, 100, 700);
 
-	if (b > hv[t->last].dur / 2)
-		b = hv[t->last].dur / 2;
-	hv[i].dur = t->now - b - hv[i].ts;
-	t->now += urange(1200, 2500);
+	if (b > gen->hv[t->last].dur / 2)
+		b = gen->hv[t->last].dur / 2;
+	gen->hv[i].dur = t->now - b - gen->hv[i].ts;
+	t->now += urange(gen, 1200, 2500);
 	t->last = i;
 }
 
 /* A leaf op: some work, then close it. */
 static void
-leaf(struct thr *t)
+leaf(struct gen *gen, struct thr *t)
 {
-	t->now += urange(300, 2500) + slack;
-	end(t);
+	t->now += urange(gen, 300, 2500) + gen->slack;
+	end(gen, t);
 }
 
 static int
-op(struct thr *t, const char *name)
+op(struct gen *gen, struct thr *t, const char *name)
 {
-	return beg(t, H_CPU, name);
+	return beg(gen, t, H_CPU, name);
 }
 
 static void
-py(struct thr *t, const char *name)
+py(struct gen *gen, struct thr *t, const char *name)
 {
-	beg(t, H_PY, name);
+	beg(gen, t, H_PY, name);
 }
 
 /* An op autograd records: it gets a Sequence number and a tape entry. */
 static int
-opseq(struct thr *t, const char *name, int node, int a, int b, int c, int d)
+opseq(struct gen *gen, struct thr *t, const char *name, int node, int a, int b,
+    int c, int d)
 {
 	struct tape *e;
-	int i = op(t, name);
+	int i = op(gen, t, name);
 
-	hv[i].seq = next_seq++;
-	GROW(tp, ntp, tpcap);
-	e = &tp[ntp++];
-	e->seq = hv[i].seq;
-	e->ts = hv[i].ts;
+	gen->hv[i].seq = gen->next_seq++;
+	GROW(gen->tp, gen->ntp, gen->tpcap);
+	e = &gen->tp[gen->ntp++];
+	e->seq = gen->hv[i].seq;
+	e->ts = gen->hv[i].ts;
 	e->node = (uint8_t)node;
 	e->flush = 0;
 	e->a = a;
@@ -732,13 +749,13 @@ opseq(struct thr *t, const char *name, int node, int a, int b, int c, int d)
 
 /* Inputs attach to the op begun last. */
 static void
-addin(int ty, int nd, int tr_, int how, const char *conc,
+addin(struct gen *gen, int ty, int nd, int tr_, int how, const char *conc,
     int64_t a, int64_t b, int64_t c, int64_t d)
 {
 	struct inp *p;
 
-	GROW(inp, ninp, inpcap);
-	p = &inp[ninp++];
+	GROW(gen->inp, gen->ninp, gen->inpcap);
+	p = &gen->inp[gen->ninp++];
 	p->conc = conc;
 	p->ty = (uint8_t)ty;
 	p->nd = (uint8_t)nd;
@@ -748,44 +765,44 @@ addin(int ty, int nd, int tr_, int how, const char *conc,
 	p->d[1] = (int32_t)b;
 	p->d[2] = (int32_t)c;
 	p->d[3] = (int32_t)d;
-	hv[nhv - 1].nin++;
+	gen->hv[gen->nhv - 1].nin++;
 }
 
-#define T0(ty)			addin(ty, 0, 0, IN_PLAIN, "", 0, 0, 0, 0)
-#define T1(ty, a)		addin(ty, 1, 0, IN_PLAIN, "", a, 0, 0, 0)
-#define T2(ty, a, b)		addin(ty, 2, 0, IN_PLAIN, "", a, b, 0, 0)
-#define T3(ty, a, b, c)		addin(ty, 3, 0, IN_PLAIN, "", a, b, c, 0)
-#define T4(ty, a, b, c, d)	addin(ty, 4, 0, IN_PLAIN, "", a, b, c, d)
-#define TT(ty, a, b)		addin(ty, 2, 1, IN_PLAIN, "", a, b, 0, 0)
-#define SC(s)			addin(TY_SCALAR, 0, 0, IN_PLAIN, s, 0, 0, 0, 0)
-#define SI(v)			addin(TY_SCALAR, 0, 0, IN_INT, NULL, v, 0, 0, 0)
-#define L0()			addin(TY_LIST, 0, 0, IN_LIST, NULL, 0, 0, 0, 0)
-#define L1(a)			addin(TY_LIST, 1, 0, IN_LIST, NULL, a, 0, 0, 0)
-#define L2(a, b)		addin(TY_LIST, 2, 0, IN_LIST, NULL, a, b, 0, 0)
-#define L3(a, b, c)		addin(TY_LIST, 3, 0, IN_LIST, NULL, a, b, c, 0)
-#define L4(a, b, c, d)		addin(TY_LIST, 4, 0, IN_LIST, NULL, a, b, c, d)
-#define NO()			addin(TY_NONE, 0, 0, IN_PLAIN, "", 0, 0, 0, 0)
-#define TL()			addin(TY_TLIST, 0, 0, IN_PLAIN, "", 0, 0, 0, 0)
+#define T0(ty)			addin(gen, ty, 0, 0, IN_PLAIN, "", 0, 0, 0, 0)
+#define T1(ty, a)		addin(gen, ty, 1, 0, IN_PLAIN, "", a, 0, 0, 0)
+#define T2(ty, a, b)		addin(gen, ty, 2, 0, IN_PLAIN, "", a, b, 0, 0)
+#define T3(ty, a, b, c)		addin(gen, ty, 3, 0, IN_PLAIN, "", a, b, c, 0)
+#define T4(ty, a, b, c, d)	addin(gen, ty, 4, 0, IN_PLAIN, "", a, b, c, d)
+#define TT(ty, a, b)		addin(gen, ty, 2, 1, IN_PLAIN, "", a, b, 0, 0)
+#define SC(s)		addin(gen, TY_SCALAR, 0, 0, IN_PLAIN, s, 0, 0, 0, 0)
+#define SI(v)		addin(gen, TY_SCALAR, 0, 0, IN_INT, NULL, v, 0, 0, 0)
+#define L0()		addin(gen, TY_LIST, 0, 0, IN_LIST, NULL, 0, 0, 0, 0)
+#define L1(a)		addin(gen, TY_LIST, 1, 0, IN_LIST, NULL, a, 0, 0, 0)
+#define L2(a, b)	addin(gen, TY_LIST, 2, 0, IN_LIST, NULL, a, b, 0, 0)
+#define L3(a, b, c)	addin(gen, TY_LIST, 3, 0, IN_LIST, NULL, a, b, c, 0)
+#define L4(a, b, c, d)	addin(gen, TY_LIST, 4, 0, IN_LIST, NULL, a, b, c, d)
+#define NO()		addin(gen, TY_NONE, 0, 0, IN_PLAIN, "", 0, 0, 0, 0)
+#define TL()		addin(gen, TY_TLIST, 0, 0, IN_PLAIN, "", 0, 0, 0, 0)
 
 /* A [memory] instant event: the caching allocator hands out bytes. */
 static void
-memev(struct thr *t, int64_t bytes)
+memev(struct gen *gen, struct thr *t, int64_t bytes)
 {
 	struct hev *h;
 	int64_t addr;
 
-	GROW(hv, nhv, hvcap);
-	h = &hv[nhv++];
+	GROW(gen->hv, gen->nhv, gen->hvcap);
+	h = &gen->hv[gen->nhv++];
 	memset(h, 0, sizeof(*h));
 	if (bytes > 0) {
-		addr = 0x7f0000000000LL + (int64_t)(rnd() % 0x3000000000ULL) *
-		    512;
-		GROW(allocs, nalloc + 1, alloccap);
-		allocs[nalloc++] = addr;
-		allocs[nalloc++] = bytes;
+		addr = 0x7f0000000000LL +
+		    (int64_t)(rnd(gen) % 0x3000000000ULL) * 512;
+		GROW(gen->allocs, gen->nalloc + 1, gen->alloccap);
+		gen->allocs[gen->nalloc++] = addr;
+		gen->allocs[gen->nalloc++] = bytes;
 	} else
 		addr = 0;
-	memtot += bytes;
+	gen->memtot += bytes;
 	h->ts = t->now;
 	h->name = "[memory]";
 	h->cat = H_INST;
@@ -793,65 +810,66 @@ memev(struct thr *t, int64_t bytes)
 	h->thr = (uint8_t)t->idx;
 	h->id = addr;
 	h->aux = bytes;
-	h->seq = memtot;
+	h->seq = gen->memtot;
 	h->nin = -1;
 	h->g = -1;
 }
 
 /* Free the most recent allocation, as backward releases activations. */
 static void
-memfree(struct thr *t)
+memfree(struct gen *gen, struct thr *t)
 {
 	int64_t addr, bytes;
 
-	if (nalloc < 2)
+	if (gen->nalloc < 2)
 		return;
-	bytes = allocs[--nalloc];
-	addr = allocs[--nalloc];
-	memev(t, -bytes);
-	hv[nhv - 1].id = addr;
+	bytes = gen->allocs[--gen->nalloc];
+	addr = gen->allocs[--gen->nalloc];
+	memev(gen, t, -bytes);
+	gen->hv[gen->nhv - 1].id = addr;
 }
 
 static void
-f_empty(struct thr *t, int64_t a, int64_t b)
+f_empty(struct gen *gen, struct thr *t, int64_t a, int64_t b)
 {
-	op(t, "aten::empty");
+	op(gen, t, "aten::empty");
 	L2(a, b); SC("15"); SC("0"); NO(); NO(); NO();
-	t->now += urange(300, 1500);
-	if (chance(3))
-		memev(t, a * b * 2);
-	end(t);
+	t->now += urange(gen, 300, 1500);
+	if (chance(gen, 3))
+		memev(gen, t, a * b * 2);
+	end(gen, t);
 }
 
 /* ------------------------------------------------------------------ */
 /* GPU work.                                                          */
 
 static int
-gnew(void)
+gnew(struct gen *gen)
 {
-	GROW(gv, ngv, gvcap);
-	memset(&gv[ngv], 0, sizeof(gv[0]));
-	gv[ngv].ext = -1;
-	return ngv++;
+	GROW(gen->gv, gen->ngv, gen->gvcap);
+	memset(&gen->gv[gen->ngv], 0, sizeof(gen->gv[0]));
+	gen->gv[gen->ngv].ext = -1;
+	return gen->ngv++;
 }
 
 /* Work starts after its launch reaches the GPU and the stream drains. */
 static int64_t
-gstart(int s, int64_t lts)
+gstart(struct gen *gen, int s, int64_t lts)
 {
-	return imax(lts + urange(2500, 9000), sfree[s] + urange(600, 2400));
+	return imax(lts + urange(gen, 2500, 9000),
+	    gen->sfree[s] + urange(gen, 600, 2400));
 }
 
 static int64_t
-gemm_ns(int64_t m, int64_t n, int64_t k)
+gemm_ns(struct gen *gen, int64_t m, int64_t n, int64_t k)
 {
-	return 2 * m * n * k / ((int64_t)tr.g->tflops * 1000) + 3000;
+	return 2 * m * n * k / ((int64_t)gen->tr.g->tflops * 1000) + 3000;
 }
 
 static int64_t
-mem_ns(int64_t bytes)
+mem_ns(struct gen *gen, int64_t bytes)
 {
-	return bytes / tr.g->gbs + 2000;
+	return bytes / gen->tr.g->gbs + 2000;
 }
 
 static uint32_t
@@ -866,9 +884,9 @@ clampgrid(int64_t v)
 
 /* Grid of an elementwise kernel: four elements a thread. */
 static uint32_t
-egrid(int role, int64_t numel)
+egrid(struct gen *gen, int role, int64_t numel)
 {
-	int64_t per = (int64_t)kt[role]->bx * kt[role]->by * 4;
+	int64_t per = (int64_t)gen->kt[role]->bx * gen->kt[role]->by * 4;
 
 	return clampgrid((numel + per - 1) / per);
 }
@@ -881,141 +899,145 @@ gemmrole(int64_t m, int64_t n, int64_t k)
 
 /* The innermost cpu_op open on t, for -c op:NAME; NULL if none. */
 static const char *
-curop(const struct thr *t)
+curop(struct gen *gen, const struct thr *t)
 {
 	int j;
 
 	for (j = t->sp - 1; j >= 0; j--)
-		if (hv[t->stk[j]].cat == H_CPU)
-			return hv[t->stk[j]].name;
+		if (gen->hv[t->stk[j]].cat == H_CPU)
+			return gen->hv[t->stk[j]].name;
 	return NULL;
 }
 
 static int
-launch(struct thr *t, int role, int s, int64_t ns, uint32_t gx, uint32_t gy)
+launch(struct gen *gen, struct thr *t, int role, int s, int64_t ns, uint32_t gx,
+    uint32_t gy)
 {
-	const struct kdef *k = kt[role];
+	const struct kdef *k = gen->kt[role];
 	int r, g;
 
-	r = beg(t, H_RT, api[k->api].name);
-	g = gnew();
-	hv[r].api = (uint8_t)k->api;
-	hv[r].g = g;
-	gv[g].k = k;
-	gv[g].cat = G_KERNEL;
-	gv[g].lts = hv[r].ts;
-	gv[g].ext = hv[r].aux;
-	gv[g].corr = hv[r].id;
-	gv[g].stream = s;
-	gv[g].lthr = (uint8_t)t->idx;
-	gv[g].first = 1;
-	gv[g].grid[0] = gx ? gx : 1;
-	gv[g].grid[1] = gy ? gy : 1;
-	gv[g].grid[2] = 1;
-	gv[g].ts = gstart(s, hv[r].ts);
+	r = beg(gen, t, H_RT, gen->api[k->api].name);
+	g = gnew(gen);
+	gen->hv[r].api = (uint8_t)k->api;
+	gen->hv[r].g = g;
+	gen->gv[g].k = k;
+	gen->gv[g].cat = G_KERNEL;
+	gen->gv[g].lts = gen->hv[r].ts;
+	gen->gv[g].ext = gen->hv[r].aux;
+	gen->gv[g].corr = gen->hv[r].id;
+	gen->gv[g].stream = s;
+	gen->gv[g].lthr = (uint8_t)t->idx;
+	gen->gv[g].first = 1;
+	gen->gv[g].grid[0] = gx ? gx : 1;
+	gen->gv[g].grid[1] = gy ? gy : 1;
+	gen->gv[g].grid[2] = 1;
+	gen->gv[g].ts = gstart(gen, s, gen->hv[r].ts);
 	/* Tiny kernels sometimes round to zero: keep that case alive. */
-	gv[g].dur = chance(400) ? 0 : jitter(ns);
-	gv[g].dur = change_dur(curop(t), k->name, gv[g].dur);
-	sfree[s] = gv[g].ts + gv[g].dur;
-	t->now += urange(2500, 7000);
-	if (chance(100))
-		t->now += urange(10000, 40000);
-	end(t);
+	gen->gv[g].dur = chance(gen, 400) ? 0 : jitter(gen, ns);
+	gen->gv[g].dur = change_dur(curop(gen, t), k->name, gen->gv[g].dur);
+	gen->sfree[s] = gen->gv[g].ts + gen->gv[g].dur;
+	t->now += urange(gen, 2500, 7000);
+	if (chance(gen, 100))
+		t->now += urange(gen, 10000, 40000);
+	end(gen, t);
 	return g;
 }
 
 static void
-memop(struct thr *t, int cat, const char *name, int s, int64_t bytes, int dir)
+memop(struct gen *gen, struct thr *t, int cat, const char *name, int s,
+    int64_t bytes, int dir)
 {
 	int r, g;
 
-	r = beg(t, H_RT, api[cat == G_MEMCPY ? L_MEMCPY : L_MEMSET].name);
-	g = gnew();
-	hv[r].api = cat == G_MEMCPY ? L_MEMCPY : L_MEMSET;
-	hv[r].g = g;
-	gv[g].cat = (uint8_t)cat;
-	gv[g].name = name;
-	gv[g].bytes = bytes;
-	gv[g].dir = (uint8_t)dir;
-	gv[g].lts = hv[r].ts;
-	gv[g].ext = hv[r].aux;
-	gv[g].corr = hv[r].id;
-	gv[g].stream = s;
-	gv[g].lthr = (uint8_t)t->idx;
-	gv[g].first = 1;
-	gv[g].ts = gstart(s, hv[r].ts);
+	r = beg(gen, t, H_RT,
+	    gen->api[cat == G_MEMCPY ? L_MEMCPY : L_MEMSET].name);
+	g = gnew(gen);
+	gen->hv[r].api = cat == G_MEMCPY ? L_MEMCPY : L_MEMSET;
+	gen->hv[r].g = g;
+	gen->gv[g].cat = (uint8_t)cat;
+	gen->gv[g].name = name;
+	gen->gv[g].bytes = bytes;
+	gen->gv[g].dir = (uint8_t)dir;
+	gen->gv[g].lts = gen->hv[r].ts;
+	gen->gv[g].ext = gen->hv[r].aux;
+	gen->gv[g].corr = gen->hv[r].id;
+	gen->gv[g].stream = s;
+	gen->gv[g].lthr = (uint8_t)t->idx;
+	gen->gv[g].first = 1;
+	gen->gv[g].ts = gstart(gen, s, gen->hv[r].ts);
 	/* Host copies cross PCIe; device fills run at memory speed. */
-	gv[g].dur = change_dur(curop(t), name, jitter(cat == G_MEMCPY ?
-	    bytes / 24 + 1500 : mem_ns(bytes)));
-	sfree[s] = gv[g].ts + gv[g].dur;
-	t->now += urange(3000, 9000);
-	end(t);
+	gen->gv[g].dur = change_dur(curop(gen, t), name, jitter(gen,
+	    cat == G_MEMCPY ? bytes / 24 + 1500 : mem_ns(gen, bytes)));
+	gen->sfree[s] = gen->gv[g].ts + gen->gv[g].dur;
+	t->now += urange(gen, 3000, 9000);
+	end(gen, t);
 }
 
 /* A runtime call with no GPU activity of its own. */
 static void
-rtcall(struct thr *t, int a)
+rtcall(struct gen *gen, struct thr *t, int a)
 {
-	int r = beg(t, H_RT, api[a].name);
+	int r = beg(gen, t, H_RT, gen->api[a].name);
 
-	hv[r].api = (uint8_t)a;
-	t->now += urange(800, 3000);
-	end(t);
+	gen->hv[r].api = (uint8_t)a;
+	t->now += urange(gen, 800, 3000);
+	end(gen, t);
 }
 
 /* One graph launch replays many kernels under one correlation id. */
 static void
-graph(struct thr *t, int nk, int64_t ns)
+graph(struct gen *gen, struct thr *t, int nk, int64_t ns)
 {
 	int r, g, i;
 
-	r = beg(t, H_RT, api[L_GRAPH].name);
-	hv[r].api = L_GRAPH;
+	r = beg(gen, t, H_RT, gen->api[L_GRAPH].name);
+	gen->hv[r].api = L_GRAPH;
 	for (i = 0; i < nk; i++) {
-		g = gnew();
+		g = gnew(gen);
 		if (i == 0)
-			hv[r].g = g;
-		gv[g].k = kt[i == 0 ? K_FADD : K_ADAM];
-		gv[g].cat = G_KERNEL;
-		gv[g].lts = hv[r].ts;
-		gv[g].corr = hv[r].id;
-		gv[g].stream = SC_;
-		gv[g].lthr = (uint8_t)t->idx;
-		gv[g].first = i == 0;
-		gv[g].grid[0] = clampgrid(pelems / nk / 65536 + 1);
-		gv[g].grid[1] = gv[g].grid[2] = 1;
-		gv[g].ts = i == 0 ? gstart(SC_, hv[r].ts) :
-		    sfree[SC_] + urange(300, 1200);
-		gv[g].dur = change_dur(curop(t), gv[g].k->name,
-		    jitter(i == 0 ? 4000 : ns));
-		sfree[SC_] = gv[g].ts + gv[g].dur;
+			gen->hv[r].g = g;
+		gen->gv[g].k = gen->kt[i == 0 ? K_FADD : K_ADAM];
+		gen->gv[g].cat = G_KERNEL;
+		gen->gv[g].lts = gen->hv[r].ts;
+		gen->gv[g].corr = gen->hv[r].id;
+		gen->gv[g].stream = SC_;
+		gen->gv[g].lthr = (uint8_t)t->idx;
+		gen->gv[g].first = i == 0;
+		gen->gv[g].grid[0] = clampgrid(gen->pelems / nk / 65536 + 1);
+		gen->gv[g].grid[1] = gen->gv[g].grid[2] = 1;
+		gen->gv[g].ts = i == 0 ? gstart(gen, SC_, gen->hv[r].ts) :
+		    gen->sfree[SC_] + urange(gen, 300, 1200);
+		gen->gv[g].dur = change_dur(curop(gen, t), gen->gv[g].k->name,
+		    jitter(gen, i == 0 ? 4000 : ns));
+		gen->sfree[SC_] = gen->gv[g].ts + gen->gv[g].dur;
 	}
-	t->now += urange(12000, 40000);
-	end(t);
+	t->now += urange(gen, 12000, 40000);
+	end(gen, t);
 }
 
 /* Block until every stream drains, as loss.item() does. */
 static void
-syncall(struct thr *t)
+syncall(struct gen *gen, struct thr *t)
 {
-	int r = beg(t, H_RT, api[L_SYNC].name);
+	int r = beg(gen, t, H_RT, gen->api[L_SYNC].name);
 
-	hv[r].api = L_SYNC;
-	t->now = imax(t->now + urange(1000, 3000),
-	    imax(imax(sfree[SC_], sfree[SCP]), sfree[SNC]) + urange(1500, 4000));
-	end(t);
+	gen->hv[r].api = L_SYNC;
+	t->now = imax(t->now + urange(gen, 1000, 3000),
+	    imax(imax(gen->sfree[SC_], gen->sfree[SCP]),
+	    gen->sfree[SNC]) + urange(gen, 1500, 4000));
+	end(gen, t);
 }
 
 /* A new collective of this step; the split strings are copied. */
 static int
-newcoll(const char *name, const char *pg, const char *desc, const char *rk,
-    int size, int first, int64_t in, int64_t out, const char *insplit,
-    const char *outsplit)
+newcoll(struct gen *gen, const char *name, const char *pg, const char *desc,
+    const char *rk, int size, int first, int64_t in, int64_t out,
+    const char *insplit, const char *outsplit)
 {
 	struct coll *c;
 
-	GROW(cv, ncv, cvcap);
-	c = &cv[ncv];
+	GROW(gen->cv, gen->ncv, gen->cvcap);
+	c = &gen->cv[gen->ncv];
 	c->name = name;
 	c->pg = pg;
 	c->desc = desc;
@@ -1026,7 +1048,7 @@ newcoll(const char *name, const char *pg, const char *desc, const char *rk,
 	c->out = out;
 	c->insplit = tl_strdup(insplit);
 	c->outsplit = tl_strdup(outsplit);
-	return ncv++;
+	return gen->ncv++;
 }
 
 /*
@@ -1035,46 +1057,47 @@ newcoll(const char *name, const char *pg, const char *desc, const char *rk,
  * straggler's does (ranks.c).  The stream is busy until the latest end.
  */
 static void
-arrive(int g, int first, int n)
+arrive(struct gen *gen, int g, int first, int n)
 {
-	int64_t d, late, endj, ts0 = gv[g].ts, dur0 = gv[g].dur;
+	int64_t d, late, endj, ts0 = gen->gv[g].ts, dur0 = gen->gv[g].dur;
 
 	if (!opt.world)
 		return;
-	rank_arrival(opt.seed, ncoll++, tr.world, first, n, tr.rank, &d, &late,
-	    &endj);
-	gv[g].ts = ts0 + d;
-	gv[g].dur = dur0 + late - d + endj;
-	sfree[gv[g].stream] = ts0 + late + dur0 + 500;
+	rank_arrival(opt.seed, gen->ncoll++, gen->tr.world, first, n,
+	    gen->tr.rank, &d, &late, &endj);
+	gen->gv[g].ts = ts0 + d;
+	gen->gv[g].dur = dur0 + late - d + endj;
+	gen->sfree[gen->gv[g].stream] = ts0 + late + dur0 + 500;
 }
 
 static void
-allreduce(struct thr *t, int64_t nelem)
+allreduce(struct gen *gen, struct thr *t, int64_t nelem)
 {
 	int c, g;
 	int64_t bytes = nelem * 2, ns;
 
-	op(t, "nccl:all_reduce");
-	hv[nhv - 1].nin = -1;
-	c = op(t, "record_param_comms");
-	hv[c].kind = A_COMMS;
-	hv[c].aux = nelem;
+	op(gen, t, "nccl:all_reduce");
+	gen->hv[gen->nhv - 1].nin = -1;
+	c = op(gen, t, "record_param_comms");
+	gen->hv[c].kind = A_COMMS;
+	gen->hv[c].aux = nelem;
 	T1(BF, nelem); NO(); NO(); SC("0"); NO(); L0(); L0(); SC("0");
-	SC("1"); SI(tr.world);
-	rtcall(t, L_EVREC);
-	rtcall(t, L_WAIT);
+	SC("1"); SI(gen->tr.world);
+	rtcall(gen, t, L_EVREC);
+	rtcall(gen, t, L_WAIT);
 	/* The NCCL stream waits for the gradients it reduces. */
-	sfree[SNC] = imax(sfree[SNC], sfree[SC_]);
-	ns = bytes * 2 * (tr.world - 1) / tr.world / 180 + 18000;
-	g = launch(t, bytes < (4 << 20) ? K_NCCL0 : K_NCCL1, SNC, ns,
-	    tr.g->sms / 4, 1);
-	gv[g].coll = 1;
-	gv[g].bytes = nelem;
-	gv[g].cix = hv[c].cix = newcoll("allreduce", "0", "default_pg", ranks,
-	    tr.world, 0, nelem, nelem, "[]", "[]");
-	arrive(g, 0, tr.world);
-	end(t);
-	end(t);
+	gen->sfree[SNC] = imax(gen->sfree[SNC], gen->sfree[SC_]);
+	ns = bytes * 2 * (gen->tr.world - 1) / gen->tr.world / 180 + 18000;
+	g = launch(gen, t, bytes < (4 << 20) ? K_NCCL0 : K_NCCL1, SNC, ns,
+	    gen->tr.g->sms / 4, 1);
+	gen->gv[g].coll = 1;
+	gen->gv[g].bytes = nelem;
+	gen->gv[g].cix = gen->hv[c].cix = newcoll(gen, "allreduce", "0",
+	    "default_pg", gen->ranks, gen->tr.world, 0, nelem, nelem, "[]",
+	    "[]");
+	arrive(gen, g, 0, gen->tr.world);
+	end(gen, t);
+	end(gen, t);
 }
 
 /* "[a, b, ...]" of v[0..n), a Python list as Kineto writes split sizes. */
@@ -1097,45 +1120,46 @@ listfmt(const int64_t *v, int n)
  * sizes that differ from rank to rank (ranks.c).
  */
 static void
-alltoallv(struct thr *t)
+alltoallv(struct gen *gen, struct thr *t)
 {
 	int64_t *in, *out, sin = 0, sout = 0;
 	char *is, *os;
 	int c, g, j;
 
-	in = xrealloc(NULL, (size_t)tr.world, sizeof(*in));
-	out = xrealloc(NULL, (size_t)tr.world, sizeof(*out));
-	rank_splits(opt.seed, ncoll, tr.world, tr.rank, in, out);
-	for (j = 0; j < tr.world; j++) {
+	in = xrealloc(NULL, (size_t)gen->tr.world, sizeof(*in));
+	out = xrealloc(NULL, (size_t)gen->tr.world, sizeof(*out));
+	rank_splits(opt.seed, gen->ncoll, gen->tr.world, gen->tr.rank, in, out);
+	for (j = 0; j < gen->tr.world; j++) {
 		sin += in[j];
 		sout += out[j];
 	}
-	is = listfmt(in, tr.world);
-	os = listfmt(out, tr.world);
-	op(t, "nccl:all_to_all");
-	hv[nhv - 1].nin = -1;
-	c = op(t, "record_param_comms");
-	hv[c].kind = A_COMMS;
-	hv[c].aux = sin;
-	T1(BF, sin); T1(BF, sout); SC("0"); NO(); L1(tr.world); L1(tr.world);
-	SC("0"); SC("1"); SI(tr.world);
-	rtcall(t, L_EVREC);
-	rtcall(t, L_WAIT);
-	sfree[SNC] = imax(sfree[SNC], sfree[SC_]);
+	is = listfmt(in, gen->tr.world);
+	os = listfmt(out, gen->tr.world);
+	op(gen, t, "nccl:all_to_all");
+	gen->hv[gen->nhv - 1].nin = -1;
+	c = op(gen, t, "record_param_comms");
+	gen->hv[c].kind = A_COMMS;
+	gen->hv[c].aux = sin;
+	T1(BF, sin); T1(BF, sout); SC("0"); NO(); L1(gen->tr.world);
+	L1(gen->tr.world);
+	SC("0"); SC("1"); SI(gen->tr.world);
+	rtcall(gen, t, L_EVREC);
+	rtcall(gen, t, L_WAIT);
+	gen->sfree[SNC] = imax(gen->sfree[SNC], gen->sfree[SC_]);
 	/* (one duration on every rank: the schedules stay the same) */
-	g = launch(t, K_NCCLSR, SNC, 30000 + (int64_t)tr.world * 2000,
-	    tr.g->sms / 4, 1);
-	gv[g].coll = 1;
-	gv[g].bytes = sin;
-	gv[g].cix = hv[c].cix = newcoll("all_to_allv", "0", "default_pg",
-	    ranks, tr.world, 0, sin, sout, is, os);
-	arrive(g, 0, tr.world);
+	g = launch(gen, t, K_NCCLSR, SNC, 30000 + (int64_t)gen->tr.world * 2000,
+	    gen->tr.g->sms / 4, 1);
+	gen->gv[g].coll = 1;
+	gen->gv[g].bytes = sin;
+	gen->gv[g].cix = gen->hv[c].cix = newcoll(gen, "all_to_allv", "0",
+	    "default_pg", gen->ranks, gen->tr.world, 0, sin, sout, is, os);
+	arrive(gen, g, 0, gen->tr.world);
 	free(in);
 	free(out);
 	free(is);
 	free(os);
-	end(t);
-	end(t);
+	end(gen, t);
+	end(gen, t);
 }
 
 /*
@@ -1143,31 +1167,32 @@ alltoallv(struct thr *t)
  * own (PyTorch names groups in order of creation: node k's is k + 1).
  */
 static void
-nodegather(struct thr *t)
+nodegather(struct gen *gen, struct thr *t)
 {
-	int gpn = rank_gpus(tr.world), first = tr.rank / gpn * gpn;
-	int n = tr.world - first < gpn ? tr.world - first : gpn;
-	int64_t nelem = (int64_t)tr.H * 1024;
+	int gpn = rank_gpus(gen->tr.world), first = gen->tr.rank / gpn * gpn;
+	int n = gen->tr.world - first < gpn ? gen->tr.world - first : gpn;
+	int64_t nelem = (int64_t)gen->tr.H * 1024;
 	int c, g;
 
-	op(t, "nccl:_all_gather_base");
-	hv[nhv - 1].nin = -1;
-	c = op(t, "record_param_comms");
-	hv[c].kind = A_COMMS;
-	hv[c].aux = nelem;
+	op(gen, t, "nccl:_all_gather_base");
+	gen->hv[gen->nhv - 1].nin = -1;
+	c = op(gen, t, "record_param_comms");
+	gen->hv[c].kind = A_COMMS;
+	gen->hv[c].aux = nelem;
 	T1(BF, nelem * n); T1(BF, nelem); SC("0"); NO(); L0(); L0();
 	SC("0"); SC("1"); SI(n);
-	rtcall(t, L_EVREC);
-	rtcall(t, L_WAIT);
-	sfree[SNC] = imax(sfree[SNC], sfree[SC_]);
-	g = launch(t, K_NCCLAG, SNC, 25000, tr.g->sms / 4, 1);
-	gv[g].coll = 1;
-	gv[g].bytes = nelem;
-	gv[g].cix = hv[c].cix = newcoll("_allgather_base", npg,
-	    "undefined", nranks, n, first, nelem, nelem * n, "[]", "[]");
-	arrive(g, first, n);
-	end(t);
-	end(t);
+	rtcall(gen, t, L_EVREC);
+	rtcall(gen, t, L_WAIT);
+	gen->sfree[SNC] = imax(gen->sfree[SNC], gen->sfree[SC_]);
+	g = launch(gen, t, K_NCCLAG, SNC, 25000, gen->tr.g->sms / 4, 1);
+	gen->gv[g].coll = 1;
+	gen->gv[g].bytes = nelem;
+	gen->gv[g].cix = gen->hv[c].cix = newcoll(gen, "_allgather_base",
+	    gen->npg, "undefined", gen->nranks, n, first, nelem, nelem * n,
+	    "[]", "[]");
+	arrive(gen, g, first, n);
+	end(gen, t);
+	end(gen, t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1179,15 +1204,10 @@ nodegather(struct thr *t)
 /* Quotes and backslashes in a user annotation. */
 #define LOAD_NAME	"load_batch \\\"train\\\" C:\\\\data\\\\shard_0"
 
-enum { C_VLM, C_PATCH, C_CONV, C_EMB, C_LAYER, C_ATTN, C_MLP, C_GELU,
-    C_LN, C_LIN, NCLS };
-
 static const char *const clsname[NCLS] = {
 	"VLM", "PatchEmbed", "Conv2d", "Embedding", "DecoderLayer",
 	"Attention", "MLP", "GELU", "LayerNorm", "Linear"
 };
-
-static char	**mname[NCLS];	/* "nn.Module: Cls_k", built once */
 
 static char *
 xstrdupf(const char *fmt, ...)
@@ -1207,429 +1227,483 @@ xstrdupf(const char *fmt, ...)
 }
 
 static void
-mkmnames(void)
+mkmnames(struct gen *gen)
 {
-	int c, k, n = 4 * tr.L + 2;
+	int c, k, n = 4 * gen->tr.L + 2;
 
 	for (c = 0; c < NCLS; c++) {
-		mname[c] = xrealloc(NULL, (size_t)n, sizeof(char *));
+		gen->mname[c] = xrealloc(NULL, (size_t)n, sizeof(char *));
 		for (k = 0; k < n; k++)
-			mname[c][k] = xstrdupf("nn.Module: %s_%d", clsname[c], k);
+			gen->mname[c][k] = xstrdupf("nn.Module: %s_%d",
+			    clsname[c], k);
 	}
 	for (k = 0; k < NNODE; k++)
-		evalname[k] = xstrdupf("autograd::engine::evaluate_function: %s",
+		gen->evalname[k] =
+		    xstrdupf("autograd::engine::evaluate_function: %s",
 		    nodename[opt.amd][k]);
 }
 
 /* Python frames of a module call, innermost its forward(). */
 static void
-mod(struct thr *t, int cls, int k, const char *fwd)
+mod(struct gen *gen, struct thr *t, int cls, int k, const char *fwd)
 {
 	int i;
 
-	py(t, "torch/nn/modules/module.py(1751): _wrapped_call_impl");
-	py(t, "torch/nn/modules/module.py(1762): _call_impl");
-	i = beg(t, H_PY, mname[cls][k]);
-	hv[i].modid = (int16_t)(k + 1);
-	py(t, fwd);
+	py(gen, t, "torch/nn/modules/module.py(1751): _wrapped_call_impl");
+	py(gen, t, "torch/nn/modules/module.py(1762): _call_impl");
+	i = beg(gen, t, H_PY, gen->mname[cls][k]);
+	gen->hv[i].modid = (int16_t)(k + 1);
+	py(gen, t, fwd);
 }
 
 static int64_t
-tokens(void)
+tokens(struct gen *gen)
 {
-	return (int64_t)tr.B * tr.T;
+	return (int64_t)gen->tr.B * gen->tr.T;
 }
 
 /* aten::t of a weight [a, b]; only the forward pass records it. */
 static void
-f_t(struct thr *t, int a, int b, int fwd)
+f_t(struct gen *gen, struct thr *t, int a, int b, int fwd)
 {
 	if (fwd)
-		opseq(t, "aten::t", N_T, a, b, 0, 0);
+		opseq(gen, t, "aten::t", N_T, a, b, 0, 0);
 	else
-		op(t, "aten::t");
+		op(gen, t, "aten::t");
 	T2(BF, a, b);
-	op(t, "aten::transpose");
+	op(gen, t, "aten::transpose");
 	T2(BF, a, b); SC("0"); SC("1");
-	op(t, "aten::as_strided");
+	op(gen, t, "aten::as_strided");
 	T2(BF, a, b); L2(b, a); L2(1, b); NO();
-	leaf(t);
-	if (bleed) {
-		endbleed(t);
-		bleed = 0;
+	leaf(gen, t);
+	if (gen->bleed) {
+		endbleed(gen, t);
+		gen->bleed = 0;
 	} else
-		end(t);
-	end(t);
+		end(gen, t);
+	end(gen, t);
 }
 
 static void
-f_view(struct thr *t, int node, int64_t a, int64_t b, int64_t c, int64_t d)
+f_view(struct gen *gen, struct thr *t, int node, int64_t a, int64_t b,
+    int64_t c, int64_t d)
 {
 	if (node >= 0)
-		opseq(t, "aten::view", node, (int)(a * b), (int)(c * d), 0, 0);
+		opseq(gen, t, "aten::view", node, (int)(a * b), (int)(c * d), 0,
+		    0);
 	else
-		op(t, "aten::view");
+		op(gen, t, "aten::view");
 	T2(BF, a * b, c * d); L4(a, b, c, d);
-	leaf(t);
+	leaf(gen, t);
 }
 
 static void
-f_linear(struct thr *t, int k, int64_t M, int K, int N, int bias)
+f_linear(struct gen *gen, struct thr *t, int k, int64_t M, int K, int N,
+    int bias)
 {
 	int role = gemmrole(M, N, K);
 
-	mod(t, C_LIN, k, "torch/nn/modules/linear.py(125): forward");
-	py(t, "<built-in function linear>");
-	op(t, "aten::linear");
-	T3(BF, tr.B, tr.T, K); T2(BF, N, K);
+	mod(gen, t, C_LIN, k, "torch/nn/modules/linear.py(125): forward");
+	py(gen, t, "<built-in function linear>");
+	op(gen, t, "aten::linear");
+	T3(BF, gen->tr.B, gen->tr.T, K); T2(BF, N, K);
 	if (bias)
 		T1(BF, N);
 	else
 		NO();
-	f_t(t, N, K, 1);
+	f_t(gen, t, N, K, 1);
 	if (bias) {
-		opseq(t, "aten::addmm", N_ADDMM, (int)M, K, N, 0);
+		opseq(gen, t, "aten::addmm", N_ADDMM, (int)M, K, N, 0);
 		T1(BF, N); T2(BF, M, K); TT(BF, K, N); SC("1"); SC("1");
-		launch(t, role, SC_, gemm_ns(M, N, K),
+		launch(gen, t, role, SC_, gemm_ns(gen, M, N, K),
 		    clampgrid((M + 127) / 128 * ((N + 127) / 128)), 1);
-		end(t);
+		end(gen, t);
 	} else {
-		op(t, "aten::matmul");
-		T3(BF, tr.B, tr.T, K); TT(BF, K, N);
-		f_view(t, -1, 1, M, 1, K);
-		opseq(t, "aten::mm", N_MM, (int)M, K, N, 0);
+		op(gen, t, "aten::matmul");
+		T3(BF, gen->tr.B, gen->tr.T, K); TT(BF, K, N);
+		f_view(gen, t, -1, 1, M, 1, K);
+		opseq(gen, t, "aten::mm", N_MM, (int)M, K, N, 0);
 		T2(BF, M, K); TT(BF, K, N);
-		launch(t, role, SC_, gemm_ns(M, N, K),
+		launch(gen, t, role, SC_, gemm_ns(gen, M, N, K),
 		    clampgrid((M + 127) / 128 * ((N + 127) / 128)), 1);
-		end(t);
-		opseq(t, "aten::_unsafe_view", N_UVIEW, (int)M, N, 0, 0);
-		T2(BF, M, N); L3(tr.B, tr.T, N);
-		leaf(t);
-		end(t);
+		end(gen, t);
+		opseq(gen, t, "aten::_unsafe_view", N_UVIEW, (int)M, N, 0, 0);
+		T2(BF, M, N); L3(gen->tr.B, gen->tr.T, N);
+		leaf(gen, t);
+		end(gen, t);
 	}
-	end(t);
-	endn(t, 5);
+	end(gen, t);
+	endn(gen, t, 5);
 }
 
 static int
-f_ln(struct thr *t, int k)
+f_ln(struct gen *gen, struct thr *t, int k)
 {
-	int64_t M = tokens();
+	int64_t M = tokens(gen);
 	int e;
 
-	mod(t, C_LN, k, "torch/nn/modules/normalization.py(217): forward");
-	py(t, "torch/nn/functional.py(2910): layer_norm");
-	py(t, "<built-in method layer_norm of type object at 0x7f3b1c2e4a40>");
-	op(t, "aten::layer_norm");
-	T3(BF, tr.B, tr.T, tr.H); L1(tr.H); T1(BF, tr.H); T1(BF, tr.H);
+	mod(gen, t, C_LN, k, "torch/nn/modules/normalization.py(217): forward");
+	py(gen, t, "torch/nn/functional.py(2910): layer_norm");
+	py(gen, t,
+	    "<built-in method layer_norm of type object at 0x7f3b1c2e4a40>");
+	op(gen, t, "aten::layer_norm");
+	T3(BF, gen->tr.B, gen->tr.T, gen->tr.H); L1(gen->tr.H);
+	T1(BF, gen->tr.H); T1(BF, gen->tr.H);
 	SC("1e-05"); SC("True");
-	opseq(t, "aten::native_layer_norm", N_LN, (int)M, tr.H, 0, 0);
-	e = ntp - 1;
-	T3(BF, tr.B, tr.T, tr.H); L1(tr.H); T1(BF, tr.H); T1(BF, tr.H);
+	opseq(gen, t, "aten::native_layer_norm", N_LN, (int)M, gen->tr.H, 0, 0);
+	e = gen->ntp - 1;
+	T3(BF, gen->tr.B, gen->tr.T, gen->tr.H); L1(gen->tr.H);
+	T1(BF, gen->tr.H); T1(BF, gen->tr.H);
 	SC("1e-05");
-	f_empty(t, tr.B, (int64_t)tr.T * tr.H);
-	f_empty(t, M, 1);
-	launch(t, K_LNF, SC_, mem_ns(M * tr.H * 4), clampgrid(M), 1);
-	end(t);
-	end(t);
-	endn(t, 6);
+	f_empty(gen, t, gen->tr.B, (int64_t)gen->tr.T * gen->tr.H);
+	f_empty(gen, t, M, 1);
+	launch(gen, t, K_LNF, SC_, mem_ns(gen, M * gen->tr.H * 4), clampgrid(M),
+	    1);
+	end(gen, t);
+	end(gen, t);
+	endn(gen, t, 6);
 	return e;
 }
 
 static void
-f_add(struct thr *t, int64_t a, int64_t b)
+f_add(struct gen *gen, struct thr *t, int64_t a, int64_t b)
 {
-	opseq(t, "aten::add", N_ADD, (int)a, (int)b, 0, 0);
+	opseq(gen, t, "aten::add", N_ADD, (int)a, (int)b, 0, 0);
 	T2(BF, a, b); T2(BF, a, b); SC("1");
-	launch(t, K_ADD, SC_, mem_ns(a * b * 6), egrid(K_ADD, a * b), 1);
-	end(t);
+	launch(gen, t, K_ADD, SC_, mem_ns(gen, a * b * 6), egrid(gen, K_ADD,
+	    a * b), 1);
+	end(gen, t);
 }
 
 static void
-f_attn(struct thr *t, int i)
+f_attn(struct gen *gen, struct thr *t, int i)
 {
-	int64_t M = tokens(), bh = (int64_t)tr.B * tr.nh;
+	int64_t M = tokens(gen), bh = (int64_t)gen->tr.B * gen->tr.nh;
 	int j, q;
 	int64_t fl;
 
-	mod(t, C_ATTN, i, MODEL_PY "(96): forward");
-	f_linear(t, 4 * i, M, tr.H, 3 * tr.H, 1);
-	opseq(t, "aten::split", N_SPLIT, (int)M, 3 * tr.H, 0, 0);
-	T3(BF, tr.B, tr.T, 3 * tr.H); SI(tr.H); SC("-1");
+	mod(gen, t, C_ATTN, i, MODEL_PY "(96): forward");
+	f_linear(gen, t, 4 * i, M, gen->tr.H, 3 * gen->tr.H, 1);
+	opseq(gen, t, "aten::split", N_SPLIT, (int)M, 3 * gen->tr.H, 0, 0);
+	T3(BF, gen->tr.B, gen->tr.T, 3 * gen->tr.H); SI(gen->tr.H); SC("-1");
 	for (j = 0; j < 3; j++) {
-		op(t, "aten::narrow");
-		T3(BF, tr.B, tr.T, 3 * tr.H); SC("-1"); SI(j * tr.H); SI(tr.H);
-		op(t, "aten::slice");
-		T3(BF, tr.B, tr.T, 3 * tr.H); SC("-1"); SI(j * tr.H);
-		SI((j + 1) * tr.H); SC("1");
-		op(t, "aten::as_strided");
-		T3(BF, tr.B, tr.T, 3 * tr.H); L3(tr.B, tr.T, tr.H);
-		L3((int64_t)tr.T * 3 * tr.H, 3 * tr.H, 1); SI(j * tr.H);
-		leaf(t);
-		endn(t, 2);
+		op(gen, t, "aten::narrow");
+		T3(BF, gen->tr.B, gen->tr.T, 3 * gen->tr.H); SC("-1");
+		SI(j * gen->tr.H); SI(gen->tr.H);
+		op(gen, t, "aten::slice");
+		T3(BF, gen->tr.B, gen->tr.T, 3 * gen->tr.H); SC("-1");
+		SI(j * gen->tr.H);
+		SI((j + 1) * gen->tr.H); SC("1");
+		op(gen, t, "aten::as_strided");
+		T3(BF, gen->tr.B, gen->tr.T, 3 * gen->tr.H);
+		L3(gen->tr.B, gen->tr.T, gen->tr.H);
+		L3((int64_t)gen->tr.T * 3 * gen->tr.H, 3 * gen->tr.H, 1);
+		SI(j * gen->tr.H);
+		leaf(gen, t);
+		endn(gen, t, 2);
 	}
-	end(t);
+	end(gen, t);
 	for (j = 0; j < 3; j++) {
-		f_view(t, N_VIEW, tr.B, tr.T, tr.nh, tr.hd);
-		opseq(t, "aten::transpose", N_TRANSPOSE, (int)M, tr.H, 0, 0);
-		T4(BF, tr.B, tr.T, tr.nh, tr.hd); SC("1"); SC("2");
-		op(t, "aten::as_strided");
-		T4(BF, tr.B, tr.T, tr.nh, tr.hd); L4(tr.B, tr.nh, tr.T, tr.hd);
-		L4((int64_t)tr.T * tr.H, tr.hd, tr.H, 1); NO();
-		leaf(t);
-		end(t);
+		f_view(gen, t, N_VIEW, gen->tr.B, gen->tr.T, gen->tr.nh,
+		    gen->tr.hd);
+		opseq(gen, t, "aten::transpose", N_TRANSPOSE, (int)M, gen->tr.H,
+		    0, 0);
+		T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd); SC("1");
+		SC("2");
+		op(gen, t, "aten::as_strided");
+		T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+		L4(gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
+		L4((int64_t)gen->tr.T * gen->tr.H, gen->tr.hd, gen->tr.H, 1);
+		NO();
+		leaf(gen, t);
+		end(gen, t);
 	}
-	py(t, "<built-in function scaled_dot_product_attention>");
-	op(t, "aten::scaled_dot_product_attention");
+	py(gen, t, "<built-in function scaled_dot_product_attention>");
+	op(gen, t, "aten::scaled_dot_product_attention");
 	for (j = 0; j < 3; j++)
-		T4(BF, tr.B, tr.nh, tr.T, tr.hd);
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
 	NO(); SC("0."); SC("True"); NO(); SC("False");
-	opseq(t, opt.amd ? "aten::_scaled_dot_product_efficient_attention" :
-	    "aten::_scaled_dot_product_flash_attention", N_SDPA,
-	    (int)bh, tr.T, tr.hd, 0);
+	opseq(gen, t,
+	    opt.amd ? "aten::_scaled_dot_product_efficient_attention" :
+	    "aten::_scaled_dot_product_flash_attention", N_SDPA, (int)bh,
+	    gen->tr.T, gen->tr.hd, 0);
 	for (j = 0; j < 3; j++)
-		T4(BF, tr.B, tr.nh, tr.T, tr.hd);
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
 	SC("0."); SC("True"); SC("False"); NO();
 	for (q = 0; q < 3; q++) {
-		op(t, "aten::transpose");
-		T4(BF, tr.B, tr.nh, tr.T, tr.hd); SC("1"); SC("2");
-		op(t, "aten::as_strided");
-		T4(BF, tr.B, tr.nh, tr.T, tr.hd); L4(tr.B, tr.T, tr.nh, tr.hd);
-		L4((int64_t)tr.T * tr.H, tr.H, tr.hd, 1); NO();
-		leaf(t);
-		end(t);
+		op(gen, t, "aten::transpose");
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd); SC("1");
+		SC("2");
+		op(gen, t, "aten::as_strided");
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
+		L4(gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+		L4((int64_t)gen->tr.T * gen->tr.H, gen->tr.H, gen->tr.hd, 1);
+		NO();
+		leaf(gen, t);
+		end(gen, t);
 	}
-	op(t, opt.amd ? "aten::_efficient_attention_forward" :
+	op(gen, t, opt.amd ? "aten::_efficient_attention_forward" :
 	    "aten::_flash_attention_forward");
 	for (j = 0; j < 3; j++)
-		T4(BF, tr.B, tr.T, tr.nh, tr.hd);
-	NO(); NO(); SI(tr.T); SI(tr.T); SC("0."); SC("True");
-	f_empty(t, M, tr.H);
-	f_empty(t, bh, tr.T);
+		T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+	NO(); NO(); SI(gen->tr.T); SI(gen->tr.T); SC("0."); SC("True");
+	f_empty(gen, t, M, gen->tr.H);
+	f_empty(gen, t, bh, gen->tr.T);
 	/* Causal attention: half of 4*T*T*hd flops per head. */
-	fl = 2 * bh * tr.T * tr.T * tr.hd;
-	launch(t, K_ATTF, SC_, fl / ((int64_t)tr.g->tflops * 600) + 5000,
-	    clampgrid((tr.T + 127) / 128), clampgrid(bh));
-	end(t);
-	end(t);
-	end(t);
-	end(t);
-	opseq(t, "aten::transpose", N_TRANSPOSE, (int)M, tr.H, 0, 0);
-	T4(BF, tr.B, tr.nh, tr.T, tr.hd); SC("1"); SC("2");
-	op(t, "aten::as_strided");
-	T4(BF, tr.B, tr.nh, tr.T, tr.hd); L4(tr.B, tr.T, tr.nh, tr.hd);
-	L4((int64_t)tr.T * tr.H, tr.hd, tr.H, 1); NO();
-	leaf(t);
-	end(t);
-	op(t, "aten::reshape");
-	T4(BF, tr.B, tr.T, tr.nh, tr.hd); L3(tr.B, tr.T, tr.H);
-	opseq(t, "aten::clone", N_CLONE, (int)M, tr.H, 0, 0);
-	T4(BF, tr.B, tr.T, tr.nh, tr.hd); NO();
-	op(t, "aten::empty_like");
-	T4(BF, tr.B, tr.T, tr.nh, tr.hd); NO(); NO(); NO(); NO(); SC("0");
-	op(t, "aten::empty_strided");
-	L4(tr.B, tr.T, tr.nh, tr.hd); L4((int64_t)tr.T * tr.H, tr.H, tr.hd, 1);
+	fl = 2 * bh * gen->tr.T * gen->tr.T * gen->tr.hd;
+	launch(gen, t, K_ATTF, SC_,
+	    fl / ((int64_t)gen->tr.g->tflops * 600) + 5000,
+	    clampgrid((gen->tr.T + 127) / 128), clampgrid(bh));
+	end(gen, t);
+	end(gen, t);
+	end(gen, t);
+	end(gen, t);
+	opseq(gen, t, "aten::transpose", N_TRANSPOSE, (int)M, gen->tr.H, 0, 0);
+	T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd); SC("1"); SC("2");
+	op(gen, t, "aten::as_strided");
+	T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
+	L4(gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+	L4((int64_t)gen->tr.T * gen->tr.H, gen->tr.hd, gen->tr.H, 1); NO();
+	leaf(gen, t);
+	end(gen, t);
+	op(gen, t, "aten::reshape");
+	T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+	L3(gen->tr.B, gen->tr.T, gen->tr.H);
+	opseq(gen, t, "aten::clone", N_CLONE, (int)M, gen->tr.H, 0, 0);
+	T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd); NO();
+	op(gen, t, "aten::empty_like");
+	T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd); NO(); NO(); NO();
+	NO(); SC("0");
+	op(gen, t, "aten::empty_strided");
+	L4(gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+	L4((int64_t)gen->tr.T * gen->tr.H, gen->tr.H, gen->tr.hd, 1);
 	SC("15"); SC("0"); NO(); NO();
-	leaf(t);
-	end(t);
-	op(t, "aten::copy_");
-	T4(BF, tr.B, tr.T, tr.nh, tr.hd); T4(BF, tr.B, tr.T, tr.nh, tr.hd);
+	leaf(gen, t);
+	end(gen, t);
+	op(gen, t, "aten::copy_");
+	T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+	T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
 	SC("False");
-	launch(t, K_COPY, SC_, mem_ns(M * tr.H * 4), egrid(K_COPY, M * tr.H), 1);
-	end(t);
-	end(t);
-	opseq(t, "aten::_unsafe_view", N_UVIEW, (int)M, tr.H, 0, 0);
-	T4(BF, tr.B, tr.T, tr.nh, tr.hd); L3(tr.B, tr.T, tr.H);
-	leaf(t);
-	end(t);
-	f_linear(t, 4 * i + 1, M, tr.H, tr.H, 1);
-	endn(t, 4);
+	launch(gen, t, K_COPY, SC_, mem_ns(gen, M * gen->tr.H * 4), egrid(gen,
+	    K_COPY, M * gen->tr.H), 1);
+	end(gen, t);
+	end(gen, t);
+	opseq(gen, t, "aten::_unsafe_view", N_UVIEW, (int)M, gen->tr.H, 0, 0);
+	T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+	L3(gen->tr.B, gen->tr.T, gen->tr.H);
+	leaf(gen, t);
+	end(gen, t);
+	f_linear(gen, t, 4 * i + 1, M, gen->tr.H, gen->tr.H, 1);
+	endn(gen, t, 4);
 }
 
 static void
-f_mlp(struct thr *t, int i)
+f_mlp(struct gen *gen, struct thr *t, int i)
 {
-	int64_t M = tokens();
+	int64_t M = tokens(gen);
 
-	mod(t, C_MLP, i, MODEL_PY "(64): forward");
-	f_linear(t, 4 * i + 2, M, tr.H, tr.F, 1);
-	mod(t, C_GELU, i, "torch/nn/modules/activation.py(734): forward");
-	py(t, "<built-in function gelu>");
-	opseq(t, "aten::gelu", N_GELU, (int)M, tr.F, 0, 0);
-	T3(BF, tr.B, tr.T, tr.F);
-	launch(t, K_GELU, SC_, mem_ns(M * tr.F * 4), egrid(K_GELU, M * tr.F), 1);
-	end(t);
-	endn(t, 5);
-	f_linear(t, 4 * i + 3, M, tr.F, tr.H, 1);
-	endn(t, 4);
+	mod(gen, t, C_MLP, i, MODEL_PY "(64): forward");
+	f_linear(gen, t, 4 * i + 2, M, gen->tr.H, gen->tr.F, 1);
+	mod(gen, t, C_GELU, i, "torch/nn/modules/activation.py(734): forward");
+	py(gen, t, "<built-in function gelu>");
+	opseq(gen, t, "aten::gelu", N_GELU, (int)M, gen->tr.F, 0, 0);
+	T3(BF, gen->tr.B, gen->tr.T, gen->tr.F);
+	launch(gen, t, K_GELU, SC_, mem_ns(gen, M * gen->tr.F * 4), egrid(gen,
+	    K_GELU, M * gen->tr.F), 1);
+	end(gen, t);
+	endn(gen, t, 5);
+	f_linear(gen, t, 4 * i + 3, M, gen->tr.F, gen->tr.H, 1);
+	endn(gen, t, 4);
 }
 
 static void
-f_layer(struct thr *t, int i)
+f_layer(struct gen *gen, struct thr *t, int i)
 {
 	int e;
 
-	mod(t, C_LAYER, i, MODEL_PY "(140): forward");
-	e = f_ln(t, 2 * i);
+	mod(gen, t, C_LAYER, i, MODEL_PY "(140): forward");
+	e = f_ln(gen, t, 2 * i);
 	/* Backward reaches this node last for the layer: a bucket fills. */
-	if (i % tr.bucket == 0)
-		tp[e].flush = 1;
-	f_attn(t, i);
-	f_add(t, tokens(), tr.H);
-	f_ln(t, 2 * i + 1);
-	f_mlp(t, i);
-	f_add(t, tokens(), tr.H);
-	endn(t, 4);
+	if (i % gen->tr.bucket == 0)
+		gen->tp[e].flush = 1;
+	f_attn(gen, t, i);
+	f_add(gen, t, tokens(gen), gen->tr.H);
+	f_ln(gen, t, 2 * i + 1);
+	f_mlp(gen, t, i);
+	f_add(gen, t, tokens(gen), gen->tr.H);
+	endn(gen, t, 4);
 }
 
 static void
-f_stem(struct thr *t)
+f_stem(struct gen *gen, struct thr *t)
 {
-	int64_t M = tokens(), n;
-	int ip = tr.img / tr.patch;
+	int64_t M = tokens(gen), n;
+	int ip = gen->tr.img / gen->tr.patch;
 
-	mod(t, C_PATCH, 0, MODEL_PY "(31): forward");
-	mod(t, C_CONV, 0, "torch/nn/modules/conv.py(554): forward");
-	py(t, "torch/nn/modules/conv.py(549): _conv_forward");
-	py(t, "<built-in method conv2d of type object at 0x7f3b1c2e4a40>");
-	op(t, "aten::conv2d");
-	T4(BF, tr.B, 3, tr.img, tr.img); T4(BF, tr.H, 3, tr.patch, tr.patch);
-	T1(BF, tr.H); L2(tr.patch, tr.patch); L2(0, 0); L2(1, 1); SC("1");
-	opseq(t, "aten::convolution", N_CONV, tr.B, tr.H, 0, 0);
-	T4(BF, tr.B, 3, tr.img, tr.img); T4(BF, tr.H, 3, tr.patch, tr.patch);
-	T1(BF, tr.H); L2(tr.patch, tr.patch); L2(0, 0); L2(1, 1);
+	mod(gen, t, C_PATCH, 0, MODEL_PY "(31): forward");
+	mod(gen, t, C_CONV, 0, "torch/nn/modules/conv.py(554): forward");
+	py(gen, t, "torch/nn/modules/conv.py(549): _conv_forward");
+	py(gen, t, "<built-in method conv2d of type object at 0x7f3b1c2e4a40>");
+	op(gen, t, "aten::conv2d");
+	T4(BF, gen->tr.B, 3, gen->tr.img, gen->tr.img);
+	T4(BF, gen->tr.H, 3, gen->tr.patch, gen->tr.patch);
+	T1(BF, gen->tr.H); L2(gen->tr.patch, gen->tr.patch); L2(0, 0); L2(1, 1);
+	SC("1");
+	opseq(gen, t, "aten::convolution", N_CONV, gen->tr.B, gen->tr.H, 0, 0);
+	T4(BF, gen->tr.B, 3, gen->tr.img, gen->tr.img);
+	T4(BF, gen->tr.H, 3, gen->tr.patch, gen->tr.patch);
+	T1(BF, gen->tr.H); L2(gen->tr.patch, gen->tr.patch); L2(0, 0); L2(1, 1);
 	SC("False"); L2(0, 0); SC("1");
-	op(t, "aten::_convolution");
-	T4(BF, tr.B, 3, tr.img, tr.img); T4(BF, tr.H, 3, tr.patch, tr.patch);
-	T1(BF, tr.H); L2(tr.patch, tr.patch); L2(0, 0); L2(1, 1);
+	op(gen, t, "aten::_convolution");
+	T4(BF, gen->tr.B, 3, gen->tr.img, gen->tr.img);
+	T4(BF, gen->tr.H, 3, gen->tr.patch, gen->tr.patch);
+	T1(BF, gen->tr.H); L2(gen->tr.patch, gen->tr.patch); L2(0, 0); L2(1, 1);
 	SC("False"); L2(0, 0); SC("1"); SC("False"); SC("False");
 	SC("True"); SC("True");
-	op(t, opt.amd ? "aten::miopen_convolution" : "aten::cudnn_convolution");
-	T4(BF, tr.B, 3, tr.img, tr.img); T4(BF, tr.H, 3, tr.patch, tr.patch);
-	L2(0, 0); L2(tr.patch, tr.patch); L2(1, 1); SC("1");
+	op(gen, t,
+	    opt.amd ? "aten::miopen_convolution" : "aten::cudnn_convolution");
+	T4(BF, gen->tr.B, 3, gen->tr.img, gen->tr.img);
+	T4(BF, gen->tr.H, 3, gen->tr.patch, gen->tr.patch);
+	L2(0, 0); L2(gen->tr.patch, gen->tr.patch); L2(1, 1); SC("1");
 	SC("False"); SC("True"); SC("True");
-	f_empty(t, (int64_t)tr.B * tr.H, (int64_t)ip * ip);
-	n = (int64_t)tr.B * 3 * tr.img * tr.img;
-	launch(t, K_CONVT, SC_, mem_ns(n * 4), egrid(K_CONVT, n), 1);
-	n = (int64_t)tr.B * ip * ip;
-	launch(t, K_CONVF, SC_, gemm_ns(n, tr.H, 3 * tr.patch * tr.patch),
-	    clampgrid((n + 127) / 128 * ((tr.H + 127) / 128)), 1);
-	end(t);
-	op(t, "aten::reshape");
-	T1(BF, tr.H); L4(1, tr.H, 1, 1);
-	op(t, "aten::view");
-	T1(BF, tr.H); L4(1, tr.H, 1, 1);
-	leaf(t);
-	end(t);
-	op(t, "aten::add_");
-	T4(BF, tr.B, tr.H, ip, ip); T4(BF, 1, tr.H, 1, 1); SC("1");
-	launch(t, K_ADD, SC_, mem_ns(n * tr.H * 4), egrid(K_ADD, n * tr.H), 1);
-	end(t);
-	end(t);
-	end(t);
-	end(t);
-	endn(t, 6);
-	op(t, "aten::flatten");
-	T4(BF, tr.B, tr.H, ip, ip); SC("2"); SC("-1");
-	f_view(t, N_VIEW, tr.B, tr.H, ip, ip);
-	end(t);
-	opseq(t, "aten::transpose", N_TRANSPOSE, (int)(tr.B * tr.P), tr.H, 0, 0);
-	T3(BF, tr.B, tr.H, tr.P); SC("1"); SC("2");
-	op(t, "aten::as_strided");
-	T3(BF, tr.B, tr.H, tr.P); L3(tr.B, tr.P, tr.H);
-	L3((int64_t)tr.H * tr.P, 1, tr.P); NO();
-	leaf(t);
-	end(t);
-	endn(t, 4);
+	f_empty(gen, t, (int64_t)gen->tr.B * gen->tr.H, (int64_t)ip * ip);
+	n = (int64_t)gen->tr.B * 3 * gen->tr.img * gen->tr.img;
+	launch(gen, t, K_CONVT, SC_, mem_ns(gen, n * 4), egrid(gen, K_CONVT, n),
+	    1);
+	n = (int64_t)gen->tr.B * ip * ip;
+	launch(gen, t, K_CONVF, SC_, gemm_ns(gen, n, gen->tr.H,
+	    3 * gen->tr.patch * gen->tr.patch),
+	    clampgrid((n + 127) / 128 * ((gen->tr.H + 127) / 128)), 1);
+	end(gen, t);
+	op(gen, t, "aten::reshape");
+	T1(BF, gen->tr.H); L4(1, gen->tr.H, 1, 1);
+	op(gen, t, "aten::view");
+	T1(BF, gen->tr.H); L4(1, gen->tr.H, 1, 1);
+	leaf(gen, t);
+	end(gen, t);
+	op(gen, t, "aten::add_");
+	T4(BF, gen->tr.B, gen->tr.H, ip, ip); T4(BF, 1, gen->tr.H, 1, 1);
+	SC("1");
+	launch(gen, t, K_ADD, SC_, mem_ns(gen, n * gen->tr.H * 4), egrid(gen,
+	    K_ADD, n * gen->tr.H), 1);
+	end(gen, t);
+	end(gen, t);
+	end(gen, t);
+	end(gen, t);
+	endn(gen, t, 6);
+	op(gen, t, "aten::flatten");
+	T4(BF, gen->tr.B, gen->tr.H, ip, ip); SC("2"); SC("-1");
+	f_view(gen, t, N_VIEW, gen->tr.B, gen->tr.H, ip, ip);
+	end(gen, t);
+	opseq(gen, t, "aten::transpose", N_TRANSPOSE,
+	    (int)(gen->tr.B * gen->tr.P), gen->tr.H, 0, 0);
+	T3(BF, gen->tr.B, gen->tr.H, gen->tr.P); SC("1"); SC("2");
+	op(gen, t, "aten::as_strided");
+	T3(BF, gen->tr.B, gen->tr.H, gen->tr.P);
+	L3(gen->tr.B, gen->tr.P, gen->tr.H);
+	L3((int64_t)gen->tr.H * gen->tr.P, 1, gen->tr.P); NO();
+	leaf(gen, t);
+	end(gen, t);
+	endn(gen, t, 4);
 
-	mod(t, C_EMB, 0, "torch/nn/modules/sparse.py(190): forward");
-	py(t, "torch/nn/functional.py(2551): embedding");
-	py(t, "<built-in method embedding of type object at 0x7f3b1c2e4a40>");
-	opseq(t, "aten::embedding", N_EMB, tr.V, tr.H, tr.B * tr.S, 0);
-	T2(BF, tr.V, tr.H); T2(TY_I64, tr.B, tr.S); SC("-1"); SC("False");
+	mod(gen, t, C_EMB, 0, "torch/nn/modules/sparse.py(190): forward");
+	py(gen, t, "torch/nn/functional.py(2551): embedding");
+	py(gen, t,
+	    "<built-in method embedding of type object at 0x7f3b1c2e4a40>");
+	opseq(gen, t, "aten::embedding", N_EMB, gen->tr.V, gen->tr.H,
+	    gen->tr.B * gen->tr.S, 0);
+	T2(BF, gen->tr.V, gen->tr.H); T2(TY_I64, gen->tr.B, gen->tr.S);
+	SC("-1"); SC("False");
 	SC("False");
-	op(t, "aten::reshape");
-	T2(TY_I64, tr.B, tr.S); L1(-1);
-	op(t, "aten::view");
-	T2(TY_I64, tr.B, tr.S); L1(-1);
-	leaf(t);
-	end(t);
-	op(t, "aten::index_select");
-	T2(BF, tr.V, tr.H); SC("0"); T1(TY_I64, (int64_t)tr.B * tr.S);
-	f_empty(t, (int64_t)tr.B * tr.S, tr.H);
-	launch(t, K_IDXSEL, SC_, mem_ns((int64_t)tr.B * tr.S * tr.H * 4),
-	    clampgrid((int64_t)tr.B * tr.S / 8 + 1), 1);
-	end(t);
-	op(t, "aten::view");
-	T2(BF, (int64_t)tr.B * tr.S, tr.H); L3(tr.B, tr.S, tr.H);
-	leaf(t);
-	end(t);
-	endn(t, 6);
+	op(gen, t, "aten::reshape");
+	T2(TY_I64, gen->tr.B, gen->tr.S); L1(-1);
+	op(gen, t, "aten::view");
+	T2(TY_I64, gen->tr.B, gen->tr.S); L1(-1);
+	leaf(gen, t);
+	end(gen, t);
+	op(gen, t, "aten::index_select");
+	T2(BF, gen->tr.V, gen->tr.H); SC("0");
+	T1(TY_I64, (int64_t)gen->tr.B * gen->tr.S);
+	f_empty(gen, t, (int64_t)gen->tr.B * gen->tr.S, gen->tr.H);
+	launch(gen, t, K_IDXSEL, SC_, mem_ns(gen,
+	    (int64_t)gen->tr.B * gen->tr.S * gen->tr.H * 4),
+	    clampgrid((int64_t)gen->tr.B * gen->tr.S / 8 + 1), 1);
+	end(gen, t);
+	op(gen, t, "aten::view");
+	T2(BF, (int64_t)gen->tr.B * gen->tr.S, gen->tr.H);
+	L3(gen->tr.B, gen->tr.S, gen->tr.H);
+	leaf(gen, t);
+	end(gen, t);
+	endn(gen, t, 6);
 
-	opseq(t, "aten::cat", N_CAT, (int)M, tr.H, 0, 0);
+	opseq(gen, t, "aten::cat", N_CAT, (int)M, gen->tr.H, 0, 0);
 	TL(); SC("1");
-	launch(t, K_CAT, SC_, mem_ns(M * tr.H * 4), egrid(K_CAT, M * tr.H), 1);
-	end(t);
+	launch(gen, t, K_CAT, SC_, mem_ns(gen, M * gen->tr.H * 4), egrid(gen,
+	    K_CAT, M * gen->tr.H), 1);
+	end(gen, t);
 }
 
 static void
-f_loss(struct thr *t)
+f_loss(struct gen *gen, struct thr *t)
 {
-	int64_t M = tokens();
+	int64_t M = tokens(gen);
 
-	py(t, "torch/nn/functional.py(3494): cross_entropy");
-	py(t, "<built-in method cross_entropy_loss of PyCapsule object at 0x7f3a5d8c1e70>");
-	op(t, "aten::cross_entropy_loss");
-	T2(BF, M, tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100"); SC("0.0");
-	op(t, "aten::log_softmax");
-	T2(BF, M, tr.V); SC("1"); NO();
-	opseq(t, "aten::_log_softmax", N_LOGSM, (int)M, tr.V, 0, 0);
-	T2(BF, M, tr.V); SC("1"); SC("True");
-	launch(t, K_LSMF, SC_, mem_ns(M * tr.V * 6), clampgrid(M), 1);
-	endn(t, 2);
-	op(t, "aten::nll_loss_nd");
-	T2(TY_F32, M, tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100");
-	op(t, "aten::nll_loss");
-	T2(TY_F32, M, tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100");
-	opseq(t, "aten::nll_loss_forward", N_NLL, (int)M, tr.V, 0, 0);
-	T2(TY_F32, M, tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100");
-	launch(t, K_NLLF, SC_, mem_ns(M * 12), 1, 1);
-	endn(t, 3);
-	end(t);
-	endn(t, 2);
+	py(gen, t, "torch/nn/functional.py(3494): cross_entropy");
+	py(gen, t,
+	    "<built-in method cross_entropy_loss of PyCapsule object at 0x7f3a5d8c1e70>");
+	op(gen, t, "aten::cross_entropy_loss");
+	T2(BF, M, gen->tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100");
+	SC("0.0");
+	op(gen, t, "aten::log_softmax");
+	T2(BF, M, gen->tr.V); SC("1"); NO();
+	opseq(gen, t, "aten::_log_softmax", N_LOGSM, (int)M, gen->tr.V, 0, 0);
+	T2(BF, M, gen->tr.V); SC("1"); SC("True");
+	launch(gen, t, K_LSMF, SC_, mem_ns(gen, M * gen->tr.V * 6),
+	    clampgrid(M), 1);
+	endn(gen, t, 2);
+	op(gen, t, "aten::nll_loss_nd");
+	T2(TY_F32, M, gen->tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100");
+	op(gen, t, "aten::nll_loss");
+	T2(TY_F32, M, gen->tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100");
+	opseq(gen, t, "aten::nll_loss_forward", N_NLL, (int)M, gen->tr.V, 0, 0);
+	T2(TY_F32, M, gen->tr.V); T1(TY_I64, M); NO(); SC("1"); SC("-100");
+	launch(gen, t, K_NLLF, SC_, mem_ns(gen, M * 12), 1, 1);
+	endn(gen, t, 3);
+	end(gen, t);
+	endn(gen, t, 2);
 
 	/* A z-loss term brings mean, mul and add into the graph. */
-	opseq(t, "aten::mean", N_MEAN, (int)M, 1, 0, 0);
+	opseq(gen, t, "aten::mean", N_MEAN, (int)M, 1, 0, 0);
 	T1(TY_F32, M); NO();
-	launch(t, K_MEAN, SC_, mem_ns(M * 4), 1, 1);
-	end(t);
-	opseq(t, "aten::mul", N_MUL, 1, 1, 0, 0);
+	launch(gen, t, K_MEAN, SC_, mem_ns(gen, M * 4), 1, 1);
+	end(gen, t);
+	opseq(gen, t, "aten::mul", N_MUL, 1, 1, 0, 0);
 	T0(TY_F32); SC("0.0001");
-	launch(t, K_MUL, SC_, 2500, 1, 1);
-	end(t);
-	opseq(t, "aten::add", N_ADD, 1, 1, 0, 0);
+	launch(gen, t, K_MUL, SC_, 2500, 1, 1);
+	end(gen, t);
+	opseq(gen, t, "aten::add", N_ADD, 1, 1, 0, 0);
 	T0(TY_F32); T0(TY_F32); SC("1");
-	launch(t, K_ADD, SC_, 2500, 1, 1);
-	end(t);
+	launch(gen, t, K_ADD, SC_, 2500, 1, 1);
+	end(gen, t);
 
 	/* A compiled region: a Triton kernel launched through the driver. */
-	beg(t, H_UANN, "## Call CompiledFxGraph fq3kzv7bnw ##");
-	launch(t, K_TAB, SC_, mem_ns(M * 8), egrid(K_TAB, M), 1);
-	end(t);
+	beg(gen, t, H_UANN, "## Call CompiledFxGraph fq3kzv7bnw ##");
+	launch(gen, t, K_TAB, SC_, mem_ns(gen, M * 8), egrid(gen, K_TAB, M), 1);
+	end(gen, t);
 }
 
 static void
-forward(struct thr *t)
+forward(struct gen *gen, struct thr *t)
 {
 	int i;
 
-	mod(t, C_VLM, 0, MODEL_PY "(210): forward");
-	f_stem(t);
-	for (i = 0; i < tr.L; i++)
-		f_layer(t, i);
-	f_ln(t, 2 * tr.L);
-	f_linear(t, 4 * tr.L, tokens(), tr.H, tr.V, 0);
-	endn(t, 4);
+	mod(gen, t, C_VLM, 0, MODEL_PY "(210): forward");
+	f_stem(gen, t);
+	for (i = 0; i < gen->tr.L; i++)
+		f_layer(gen, t, i);
+	f_ln(gen, t, 2 * gen->tr.L);
+	f_linear(gen, t, 4 * gen->tr.L, tokens(gen), gen->tr.H, gen->tr.V, 0);
+	endn(gen, t, 4);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1637,454 +1711,477 @@ forward(struct thr *t)
 
 /* AccumulateGrad of a parameter [a] or [a, b]. */
 static int64_t
-accgrad(struct thr *t, int a, int b)
+accgrad(struct gen *gen, struct thr *t, int a, int b)
 {
 	int i;
 
-	i = op(t, "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad");
-	hv[i].kind = A_ANN;
-	hv[i].nin = -1;
-	op(t, "torch::autograd::AccumulateGrad");
+	i = op(gen, t,
+	    "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad");
+	gen->hv[i].kind = A_ANN;
+	gen->hv[i].nin = -1;
+	op(gen, t, "torch::autograd::AccumulateGrad");
 	if (b) T2(BF, a, b); else T1(BF, a);
-	op(t, "aten::detach");
+	op(gen, t, "aten::detach");
 	if (b) T2(BF, a, b); else T1(BF, a);
-	op(t, "detach");
+	op(gen, t, "detach");
 	if (b) T2(BF, a, b); else T1(BF, a);
-	leaf(t);
-	endn(t, 3);
+	leaf(gen, t);
+	endn(gen, t, 3);
 	return (int64_t)a * (b ? b : 1);
 }
 
 static int64_t
-bnode(struct thr *t, const struct tape *e)
+bnode(struct gen *gen, struct thr *t, const struct tape *e)
 {
 	int64_t M = e->a, n, p = 0;
 	int i;
 
-	i = op(t, evalname[e->node]);
-	hv[i].kind = A_EVAL;
-	hv[i].seq = e->seq;
-	hv[i].nin = -1;
-	i = op(t, nodename[opt.amd][e->node]);
-	hv[i].kind = A_NODE;
-	hv[i].seq = e->seq;
+	i = op(gen, t, gen->evalname[e->node]);
+	gen->hv[i].kind = A_EVAL;
+	gen->hv[i].seq = e->seq;
+	gen->hv[i].nin = -1;
+	i = op(gen, t, nodename[opt.amd][e->node]);
+	gen->hv[i].kind = A_NODE;
+	gen->hv[i].seq = e->seq;
 	if (e->node == N_SDPA)
-		T4(BF, tr.B, tr.nh, tr.T, tr.hd);
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
 	else if (e->node == N_T)
 		T2(BF, e->b, e->a);
 	else if (e->node == N_CONV)
-		T4(BF, tr.B, tr.H, tr.img / tr.patch, tr.img / tr.patch);
+		T4(BF, gen->tr.B, gen->tr.H, gen->tr.img / gen->tr.patch,
+		    gen->tr.img / gen->tr.patch);
 	else if (e->node == N_ADDMM || e->node == N_MM)
 		T2(BF, e->a, e->c);
 	else if (e->node == N_EMB)
-		T3(BF, tr.B, tr.S, tr.H);
+		T3(BF, gen->tr.B, gen->tr.S, gen->tr.H);
 	else
 		T2(BF, e->a, e->b);
-	GROW(fb, nfb, fbcap);
-	fb[nfb].fts = e->ts;
-	fb[nfb++].bts = hv[i].ts;
+	GROW(gen->fb, gen->nfb, gen->fbcap);
+	gen->fb[gen->nfb].fts = e->ts;
+	gen->fb[gen->nfb++].bts = gen->hv[i].ts;
 
 	switch (e->node) {
 	case N_ADDMM:
 	case N_MM:
-		f_t(t, e->c, e->b, 0);
-		op(t, "aten::mm");
+		f_t(gen, t, e->c, e->b, 0);
+		op(gen, t, "aten::mm");
 		T2(BF, e->a, e->c); T2(BF, e->c, e->b);
-		launch(t, gemmrole(e->a, e->b, e->c), SC_,
-		    gemm_ns(e->a, e->b, e->c),
+		launch(gen, t, gemmrole(e->a, e->b, e->c), SC_,
+		    gemm_ns(gen, e->a, e->b, e->c),
 		    clampgrid((M + 127) / 128 * ((e->b + 127) / 128)), 1);
-		end(t);
-		op(t, "aten::t");
+		end(gen, t);
+		op(gen, t, "aten::t");
 		T2(BF, e->a, e->c);
-		leaf(t);
-		op(t, "aten::mm");
+		leaf(gen, t);
+		op(gen, t, "aten::mm");
 		TT(BF, e->c, e->a); T2(BF, e->a, e->b);
-		launch(t, gemmrole(e->c, e->b, e->a), SC_,
-		    gemm_ns(e->c, e->b, e->a),
+		launch(gen, t, gemmrole(e->c, e->b, e->a), SC_,
+		    gemm_ns(gen, e->c, e->b, e->a),
 		    clampgrid((e->c + 127) / 128 * ((e->b + 127) / 128)), 1);
-		end(t);
+		end(gen, t);
 		if (e->node == N_ADDMM) {
-			op(t, "aten::sum");
+			op(gen, t, "aten::sum");
 			T2(BF, e->a, e->c); L1(0); SC("True"); NO();
-			launch(t, K_SUM, SC_, mem_ns(M * e->c * 2),
+			launch(gen, t, K_SUM, SC_, mem_ns(gen, M * e->c * 2),
 			    clampgrid(e->c / 32 + 1), 16);
-			end(t);
-			op(t, "aten::view");
+			end(gen, t);
+			op(gen, t, "aten::view");
 			T2(BF, 1, e->c); L1(e->c);
-			leaf(t);
+			leaf(gen, t);
 		}
 		break;
 	case N_T:
-		f_t(t, e->b, e->a, 0);
+		f_t(gen, t, e->b, e->a, 0);
 		break;
 	case N_LN:
-		op(t, "aten::native_layer_norm_backward");
+		op(gen, t, "aten::native_layer_norm_backward");
 		T2(BF, e->a, e->b); T2(BF, e->a, e->b); L1(e->b);
 		T1(TY_F32, e->a); T1(TY_F32, e->a); T1(BF, e->b); T1(BF, e->b);
-		f_empty(t, e->a, e->b);
-		launch(t, K_LNBI, SC_, mem_ns(M * e->b * 6), clampgrid(M), 1);
-		launch(t, K_LNBG, SC_, mem_ns(M * e->b * 4),
+		f_empty(gen, t, e->a, e->b);
+		launch(gen, t, K_LNBI, SC_, mem_ns(gen, M * e->b * 6),
+		    clampgrid(M), 1);
+		launch(gen, t, K_LNBG, SC_, mem_ns(gen, M * e->b * 4),
 		    clampgrid(e->b / 32 + 1), 1);
-		end(t);
-		memfree(t);
+		end(gen, t);
+		memfree(gen, t);
 		break;
 	case N_SDPA:
-		op(t, opt.amd ?
+		op(gen, t, opt.amd ?
 		    "aten::_scaled_dot_product_efficient_attention_backward" :
 		    "aten::_scaled_dot_product_flash_attention_backward");
-		T4(BF, tr.B, tr.nh, tr.T, tr.hd); T4(BF, tr.B, tr.nh, tr.T, tr.hd);
-		T4(BF, tr.B, tr.nh, tr.T, tr.hd); T4(BF, tr.B, tr.nh, tr.T, tr.hd);
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
+		T4(BF, gen->tr.B, gen->tr.nh, gen->tr.T, gen->tr.hd);
 		SC("0."); SC("True");
-		op(t, opt.amd ? "aten::_efficient_attention_backward" :
+		op(gen, t, opt.amd ? "aten::_efficient_attention_backward" :
 		    "aten::_flash_attention_backward");
-		T4(BF, tr.B, tr.T, tr.nh, tr.hd); T4(BF, tr.B, tr.T, tr.nh, tr.hd);
+		T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
+		T4(BF, gen->tr.B, gen->tr.T, gen->tr.nh, gen->tr.hd);
 		SC("0."); SC("True");
-		f_empty(t, (int64_t)e->a * e->b, e->c);
-		f_empty(t, (int64_t)e->a * e->b, e->c);
+		f_empty(gen, t, (int64_t)e->a * e->b, e->c);
+		f_empty(gen, t, (int64_t)e->a * e->b, e->c);
 		n = (int64_t)e->a * e->b * e->c;
-		launch(t, K_ATTB0, SC_, mem_ns(n * 4),
+		launch(gen, t, K_ATTB0, SC_, mem_ns(gen, n * 4),
 		    clampgrid((e->b + 127) / 128), clampgrid(e->a));
 		if (!opt.amd)
-			memop(t, G_MEMSET, "Memset (Device)", SC_, n * 4, 0);
-		launch(t, K_ATTB1, SC_,
-		    5 * n * e->b / ((int64_t)tr.g->tflops * 600) + 8000,
+			memop(gen, t, G_MEMSET, "Memset (Device)", SC_, n * 4,
+			    0);
+		launch(gen, t, K_ATTB1, SC_,
+		    5 * n * e->b / ((int64_t)gen->tr.g->tflops * 600) + 8000,
 		    clampgrid((e->b + 127) / 128), clampgrid(e->a));
-		launch(t, K_ATTB2, SC_, mem_ns(n * 6),
+		launch(gen, t, K_ATTB2, SC_, mem_ns(gen, n * 6),
 		    clampgrid((e->b + 127) / 128), clampgrid(e->a));
-		endn(t, 2);
-		memfree(t);
+		endn(gen, t, 2);
+		memfree(gen, t);
 		break;
 	case N_GELU:
-		op(t, "aten::gelu_backward");
+		op(gen, t, "aten::gelu_backward");
 		T2(BF, e->a, e->b); T2(BF, e->a, e->b);
-		launch(t, K_GELUB, SC_, mem_ns(M * e->b * 6),
-		    egrid(K_GELUB, M * e->b), 1);
-		end(t);
+		launch(gen, t, K_GELUB, SC_, mem_ns(gen, M * e->b * 6),
+		    egrid(gen, K_GELUB, M * e->b), 1);
+		end(gen, t);
 		break;
 	case N_VIEW:
 	case N_UVIEW:
-		op(t, "aten::reshape");
+		op(gen, t, "aten::reshape");
 		T2(BF, e->a, e->b); L2(e->a, e->b);
-		op(t, "aten::view");
+		op(gen, t, "aten::view");
 		T2(BF, e->a, e->b); L2(e->a, e->b);
-		leaf(t);
-		end(t);
+		leaf(gen, t);
+		end(gen, t);
 		break;
 	case N_SPLIT:
-		op(t, "aten::cat");
+		op(gen, t, "aten::cat");
 		TL(); SC("-1");
-		launch(t, K_CAT, SC_, mem_ns(M * e->b * 4),
-		    egrid(K_CAT, M * e->b), 1);
-		end(t);
+		launch(gen, t, K_CAT, SC_, mem_ns(gen, M * e->b * 4),
+		    egrid(gen, K_CAT, M * e->b), 1);
+		end(gen, t);
 		break;
 	case N_TRANSPOSE:
-		op(t, "aten::transpose");
+		op(gen, t, "aten::transpose");
 		T2(BF, e->a, e->b); SC("1"); SC("2");
-		op(t, "aten::as_strided");
+		op(gen, t, "aten::as_strided");
 		T2(BF, e->a, e->b); L2(e->a, e->b); L2(e->b, 1); NO();
-		leaf(t);
-		end(t);
+		leaf(gen, t);
+		end(gen, t);
 		break;
 	case N_EMB:
-		op(t, "aten::embedding_backward");
-		T3(BF, tr.B, tr.S, tr.H); T2(TY_I64, tr.B, tr.S); SI(e->a);
+		op(gen, t, "aten::embedding_backward");
+		T3(BF, gen->tr.B, gen->tr.S, gen->tr.H);
+		T2(TY_I64, gen->tr.B, gen->tr.S); SI(e->a);
 		SC("-1"); SC("False"); SC("False");
-		op(t, "aten::embedding_dense_backward");
-		T3(BF, tr.B, tr.S, tr.H); T2(TY_I64, tr.B, tr.S); SI(e->a);
+		op(gen, t, "aten::embedding_dense_backward");
+		T3(BF, gen->tr.B, gen->tr.S, gen->tr.H);
+		T2(TY_I64, gen->tr.B, gen->tr.S); SI(e->a);
 		SC("-1"); SC("False");
-		op(t, "aten::new_zeros");
-		T3(BF, tr.B, tr.S, tr.H); L2(e->a, e->b); SC("15"); SC("0");
+		op(gen, t, "aten::new_zeros");
+		T3(BF, gen->tr.B, gen->tr.S, gen->tr.H); L2(e->a, e->b);
+		SC("15"); SC("0");
 		NO(); NO();
-		f_empty(t, e->a, e->b);
-		op(t, "aten::zero_");
+		f_empty(gen, t, e->a, e->b);
+		op(gen, t, "aten::zero_");
 		T2(BF, e->a, e->b);
-		memop(t, G_MEMSET, "Memset (Device)", SC_,
+		memop(gen, t, G_MEMSET, "Memset (Device)", SC_,
 		    (int64_t)e->a * e->b * 2, 0);
-		end(t);
-		end(t);
-		launch(t, K_EMBB, SC_, mem_ns((int64_t)e->c * e->b * 8),
-		    clampgrid(e->b / 32 + 1), 1);
-		endn(t, 2);
+		end(gen, t);
+		end(gen, t);
+		launch(gen, t, K_EMBB, SC_, mem_ns(gen,
+		    (int64_t)e->c * e->b * 8), clampgrid(e->b / 32 + 1), 1);
+		endn(gen, t, 2);
 		break;
 	case N_CONV:
-		op(t, "aten::convolution_backward");
-		T4(BF, tr.B, tr.H, tr.img / tr.patch, tr.img / tr.patch);
-		T4(BF, tr.B, 3, tr.img, tr.img);
-		T4(BF, tr.H, 3, tr.patch, tr.patch); L1(tr.H);
-		L2(tr.patch, tr.patch); L2(0, 0); L2(1, 1); SC("False");
+		op(gen, t, "aten::convolution_backward");
+		T4(BF, gen->tr.B, gen->tr.H, gen->tr.img / gen->tr.patch,
+		    gen->tr.img / gen->tr.patch);
+		T4(BF, gen->tr.B, 3, gen->tr.img, gen->tr.img);
+		T4(BF, gen->tr.H, 3, gen->tr.patch, gen->tr.patch);
+		L1(gen->tr.H);
+		L2(gen->tr.patch, gen->tr.patch); L2(0, 0); L2(1, 1);
+		SC("False");
 		L2(0, 0); SC("1"); NO();
-		n = (int64_t)tr.B * tr.P;
-		launch(t, K_CONVT, SC_, mem_ns(n * tr.H * 4),
-		    egrid(K_CONVT, n * tr.H), 1);
-		launch(t, K_CONVW, SC_, gemm_ns(tr.H, 3 * tr.patch * tr.patch, n),
-		    clampgrid((tr.H + 127) / 128 * 2), 1);
-		launch(t, K_SUM, SC_, mem_ns(n * tr.H * 2),
-		    clampgrid(tr.H / 32 + 1), 16);
-		end(t);
+		n = (int64_t)gen->tr.B * gen->tr.P;
+		launch(gen, t, K_CONVT, SC_, mem_ns(gen, n * gen->tr.H * 4),
+		    egrid(gen, K_CONVT, n * gen->tr.H), 1);
+		launch(gen, t, K_CONVW, SC_, gemm_ns(gen, gen->tr.H,
+		    3 * gen->tr.patch * gen->tr.patch, n),
+		    clampgrid((gen->tr.H + 127) / 128 * 2), 1);
+		launch(gen, t, K_SUM, SC_, mem_ns(gen, n * gen->tr.H * 2),
+		    clampgrid(gen->tr.H / 32 + 1), 16);
+		end(gen, t);
 		break;
 	case N_CAT:
 		for (n = 0; n < 2; n++) {
-			op(t, "aten::narrow");
-			T3(BF, tr.B, tr.T, tr.H); SC("1"); SI(n ? tr.P : 0);
-			SI(n ? tr.S : tr.P);
-			op(t, "aten::slice");
-			T3(BF, tr.B, tr.T, tr.H); SC("1"); SI(n ? tr.P : 0);
-			SI(n ? tr.T : tr.P); SC("1");
-			leaf(t);
-			end(t);
+			op(gen, t, "aten::narrow");
+			T3(BF, gen->tr.B, gen->tr.T, gen->tr.H); SC("1");
+			SI(n ? gen->tr.P : 0);
+			SI(n ? gen->tr.S : gen->tr.P);
+			op(gen, t, "aten::slice");
+			T3(BF, gen->tr.B, gen->tr.T, gen->tr.H); SC("1");
+			SI(n ? gen->tr.P : 0);
+			SI(n ? gen->tr.T : gen->tr.P); SC("1");
+			leaf(gen, t);
+			end(gen, t);
 		}
 		break;
 	case N_LOGSM:
-		op(t, "aten::_log_softmax_backward_data");
+		op(gen, t, "aten::_log_softmax_backward_data");
 		T2(TY_F32, e->a, e->b); T2(TY_F32, e->a, e->b); SC("1"); SC("15");
-		launch(t, K_LSMB, SC_, mem_ns(M * e->b * 10), clampgrid(M), 1);
-		end(t);
+		launch(gen, t, K_LSMB, SC_, mem_ns(gen, M * e->b * 10),
+		    clampgrid(M), 1);
+		end(gen, t);
 		break;
 	case N_NLL:
-		op(t, "aten::nll_loss_backward");
+		op(gen, t, "aten::nll_loss_backward");
 		T0(TY_F32); T2(TY_F32, e->a, e->b); T1(TY_I64, e->a); NO();
 		SC("1"); SC("-100"); T0(TY_F32);
-		op(t, "aten::zero_");
+		op(gen, t, "aten::zero_");
 		T2(TY_F32, e->a, e->b);
-		op(t, "aten::fill_");
+		op(gen, t, "aten::fill_");
 		T2(TY_F32, e->a, e->b); SC("0");
-		launch(t, K_FILL, SC_, mem_ns(M * e->b * 4),
-		    egrid(K_FILL, M * e->b), 1);
-		endn(t, 2);
-		launch(t, K_NLLB, SC_, mem_ns(M * 12), 1, 1);
-		end(t);
+		launch(gen, t, K_FILL, SC_, mem_ns(gen, M * e->b * 4),
+		    egrid(gen, K_FILL, M * e->b), 1);
+		endn(gen, t, 2);
+		launch(gen, t, K_NLLB, SC_, mem_ns(gen, M * 12), 1, 1);
+		end(gen, t);
 		break;
 	case N_MEAN:
-		op(t, "aten::expand");
+		op(gen, t, "aten::expand");
 		T0(TY_F32); L1(e->a); SC("False");
-		op(t, "aten::as_strided");
+		op(gen, t, "aten::as_strided");
 		T0(TY_F32); L1(e->a); L1(0); NO();
-		leaf(t);
-		end(t);
-		op(t, "aten::div");
+		leaf(gen, t);
+		end(gen, t);
+		op(gen, t, "aten::div");
 		T1(TY_F32, e->a); SI(e->a);
-		launch(t, K_DIV, SC_, mem_ns(M * 8), egrid(K_DIV, M), 1);
-		end(t);
+		launch(gen, t, K_DIV, SC_, mem_ns(gen, M * 8), egrid(gen, K_DIV,
+		    M), 1);
+		end(gen, t);
 		break;
 	case N_MUL:
-		op(t, "aten::mul");
+		op(gen, t, "aten::mul");
 		T0(TY_F32); SC("0.0001");
-		launch(t, K_MUL, SC_, 2500, 1, 1);
-		end(t);
+		launch(gen, t, K_MUL, SC_, 2500, 1, 1);
+		end(gen, t);
 		break;
 	default:	/* N_ADD, N_CLONE: the gradient passes through */
-		t->now += urange(500, 3000);
+		t->now += urange(gen, 500, 3000);
 		break;
 	}
-	end(t);
-	end(t);
+	end(gen, t);
+	end(gen, t);
 
 	switch (e->node) {
 	case N_ADDMM:
-		p += accgrad(t, e->c, e->b);
-		p += accgrad(t, e->c, 0);
+		p += accgrad(gen, t, e->c, e->b);
+		p += accgrad(gen, t, e->c, 0);
 		break;
 	case N_MM:
-		p += accgrad(t, e->c, e->b);
+		p += accgrad(gen, t, e->c, e->b);
 		break;
 	case N_LN:
-		p += accgrad(t, e->b, 0);
-		p += accgrad(t, e->b, 0);
+		p += accgrad(gen, t, e->b, 0);
+		p += accgrad(gen, t, e->b, 0);
 		break;
 	case N_EMB:
-		p += accgrad(t, e->a, e->b);
+		p += accgrad(gen, t, e->a, e->b);
 		break;
 	case N_CONV:
-		p += accgrad(t, tr.H, 3 * tr.patch * tr.patch);
-		p += accgrad(t, tr.H, 0);
+		p += accgrad(gen, t, gen->tr.H,
+		    3 * gen->tr.patch * gen->tr.patch);
+		p += accgrad(gen, t, gen->tr.H, 0);
 		break;
 	}
 	return p;
 }
 
 static void
-backward(struct thr *t)
+backward(struct gen *gen, struct thr *t)
 {
 	int64_t acc = 0;
 	int j;
 
-	for (j = ntp - 1; j >= 0; j--) {
-		acc += bnode(t, &tp[j]);
-		if (tr.world > 1 && tp[j].flush && acc) {
-			allreduce(t, acc);
+	for (j = gen->ntp - 1; j >= 0; j--) {
+		acc += bnode(gen, t, &gen->tp[j]);
+		if (gen->tr.world > 1 && gen->tp[j].flush && acc) {
+			allreduce(gen, t, acc);
 			acc = 0;
 		}
 	}
-	if (tr.world > 1 && acc)
-		allreduce(t, acc);
+	if (gen->tr.world > 1 && acc)
+		allreduce(gen, t, acc);
 	/* DDP finalize: the compute stream waits for the last bucket. */
-	rtcall(t, L_WAIT);
-	sfree[SC_] = imax(sfree[SC_], sfree[SNC]);
+	rtcall(gen, t, L_WAIT);
+	gen->sfree[SC_] = imax(gen->sfree[SC_], gen->sfree[SNC]);
 }
 
 /* ------------------------------------------------------------------ */
 /* The rest of a step.                                                */
 
 static void
-f_to(struct thr *t, int ty, int nd, int64_t a, int64_t b, int64_t c,
-    int64_t d, int pinned)
+f_to(struct gen *gen, struct thr *t, int ty, int nd, int64_t a, int64_t b,
+    int64_t c, int64_t d, int pinned)
 {
 	int64_t bytes = a * (b ? b : 1) * (c ? c : 1) * (d ? d : 1) *
 	    (ty == TY_I64 ? 8 : 2);
 
-	op(t, "aten::to");
-	addin(ty, nd, 0, IN_PLAIN, "", a, b, c, d); NO(); SC("15"); NO(); NO();
+	op(gen, t, "aten::to");
+	addin(gen, ty, nd, 0, IN_PLAIN, "", a, b, c, d); NO(); SC("15"); NO();
+	NO();
 	SC(pinned ? "True" : "False"); SC("False"); NO();
-	op(t, "aten::_to_copy");
-	addin(ty, nd, 0, IN_PLAIN, "", a, b, c, d); SC("15"); SC("0"); NO(); NO();
+	op(gen, t, "aten::_to_copy");
+	addin(gen, ty, nd, 0, IN_PLAIN, "", a, b, c, d); SC("15"); SC("0");
+	NO(); NO();
 	SC(pinned ? "True" : "False"); NO();
-	op(t, "aten::empty_strided");
+	op(gen, t, "aten::empty_strided");
 	L2(a, b); L2(b, 1); SC("15"); SC("0"); NO(); NO();
-	t->now += urange(300, 1500);
-	memev(t, bytes);
-	end(t);
-	op(t, "aten::copy_");
-	addin(ty, nd, 0, IN_PLAIN, "", a, b, c, d);
-	addin(ty, nd, 0, IN_PLAIN, "", a, b, c, d);
+	t->now += urange(gen, 300, 1500);
+	memev(gen, t, bytes);
+	end(gen, t);
+	op(gen, t, "aten::copy_");
+	addin(gen, ty, nd, 0, IN_PLAIN, "", a, b, c, d);
+	addin(gen, ty, nd, 0, IN_PLAIN, "", a, b, c, d);
 	SC(pinned ? "True" : "False");
-	memop(t, G_MEMCPY, pinned ? "Memcpy HtoD (Pinned -> Device)" :
+	memop(gen, t, G_MEMCPY, pinned ? "Memcpy HtoD (Pinned -> Device)" :
 	    opt.amd ? "Memcpy HtoD (Host -> Device)" :
 	    "Memcpy HtoD (Pageable -> Device)", pinned ? SCP : SC_, bytes, 0);
-	endn(t, 3);
+	endn(gen, t, 3);
 }
 
 /* Mirror a host annotation on the compute stream, as Kineto does. */
 static void
-gann(int h, int g0)
+gann(struct gen *gen, int h, int g0)
 {
 	int64_t lo = INT64_MAX, hi = 0;
 	int i, g;
 
-	for (i = g0; i < ngv; i++)
-		if (gv[i].stream == SC_ && gv[i].cat != G_UANN) {
-			if (gv[i].ts < lo)
-				lo = gv[i].ts;
-			if (gv[i].ts + gv[i].dur > hi)
-				hi = gv[i].ts + gv[i].dur;
+	for (i = g0; i < gen->ngv; i++)
+		if (gen->gv[i].stream == SC_ && gen->gv[i].cat != G_UANN) {
+			if (gen->gv[i].ts < lo)
+				lo = gen->gv[i].ts;
+			if (gen->gv[i].ts + gen->gv[i].dur > hi)
+				hi = gen->gv[i].ts + gen->gv[i].dur;
 		}
 	if (hi == 0)
 		return;
-	g = gnew();
-	gv[g].cat = G_UANN;
-	gv[g].name = hv[h].name;
-	gv[g].ext = hv[h].id;
-	gv[g].ts = lo;
-	gv[g].dur = hi - lo;
-	gv[g].stream = SC_;
+	g = gnew(gen);
+	gen->gv[g].cat = G_UANN;
+	gen->gv[g].name = gen->hv[h].name;
+	gen->gv[g].ext = gen->hv[h].id;
+	gen->gv[g].ts = lo;
+	gen->gv[g].dur = hi - lo;
+	gen->gv[g].stream = SC_;
 }
 
 static void
-optimizer(struct thr *t)
+optimizer(struct gen *gen, struct thr *t)
 {
-	int u, g0 = ngv, nch, c;
+	int u, g0 = gen->ngv, nch, c;
 	int64_t ns;
 
-	nch = (int)(nparams / 24) + 1;
+	nch = (int)(gen->nparams / 24) + 1;
 	/* AdamW touches weight, grad and two moments: 14 bytes a weight. */
-	ns = mem_ns(pelems * 14) / nch;
-	u = beg(t, H_UANN, "Optimizer.step#AdamW.step");
-	py(t, "torch/optim/optimizer.py(485): wrapper");
-	py(t, "torch/optim/adamw.py(209): step");
-	if (chance(4)) {
-		py(t, "torch/cuda/graphs.py(139): replay");
-		py(t, "<built-in method replay of torch._C._CUDAGraph object at 0x7f3a8c0e1230>");
-		graph(t, nch + 1, ns);
-		endn(t, 2);
+	ns = mem_ns(gen, gen->pelems * 14) / nch;
+	u = beg(gen, t, H_UANN, "Optimizer.step#AdamW.step");
+	py(gen, t, "torch/optim/optimizer.py(485): wrapper");
+	py(gen, t, "torch/optim/adamw.py(209): step");
+	if (chance(gen, 4)) {
+		py(gen, t, "torch/cuda/graphs.py(139): replay");
+		py(gen, t,
+		    "<built-in method replay of torch._C._CUDAGraph object at 0x7f3a8c0e1230>");
+		graph(gen, t, nch + 1, ns);
+		endn(gen, t, 2);
 	} else {
-		py(t, "torch/optim/adamw.py(751): _fused_adamw");
-		op(t, "aten::_foreach_add_");
+		py(gen, t, "torch/optim/adamw.py(751): _fused_adamw");
+		op(gen, t, "aten::_foreach_add_");
 		TL(); SC("1");
-		launch(t, K_FADD, SC_, 4000, clampgrid(nparams / 8 + 1), 1);
-		end(t);
-		op(t, "aten::_fused_adamw_");
+		launch(gen, t, K_FADD, SC_, 4000,
+		    clampgrid(gen->nparams / 8 + 1), 1);
+		end(gen, t);
+		op(gen, t, "aten::_fused_adamw_");
 		TL(); TL(); TL(); TL(); TL(); TL(); SC("0.0003"); SC("0.9");
 		SC("0.95"); SC("0.1"); SC("1e-08"); SC("False"); SC("False");
 		NO(); NO();
 		for (c = 0; c < nch; c++)
-			launch(t, K_ADAM, SC_, ns,
-			    clampgrid(pelems / nch / 65536 + 1), 1);
-		end(t);
-		end(t);
+			launch(gen, t, K_ADAM, SC_, ns,
+			    clampgrid(gen->pelems / nch / 65536 + 1), 1);
+		end(gen, t);
+		end(gen, t);
 	}
-	endn(t, 2);
-	end(t);
-	gann(u, g0);
+	endn(gen, t, 2);
+	end(gen, t);
+	gann(gen, u, g0);
 }
 
 static void
-genstep(void)
+genstep(struct gen *gen)
 {
-	struct thr *t = &th[0];
+	struct thr *t = &gen->th[0];
 	int ps, g0;
 
-	nhv = ngv = ninp = ntp = nfb = nalloc = 0;
-	while (ncv > 0) {
-		ncv--;
-		free(cv[ncv].insplit);
-		free(cv[ncv].outsplit);
+	gen->nhv = gen->ngv = gen->ninp = gen->ntp = gen->nfb = gen->nalloc = 0;
+	while (gen->ncv > 0) {
+		gen->ncv--;
+		free(gen->cv[gen->ncv].insplit);
+		free(gen->cv[gen->ncv].outsplit);
 	}
-	bleed = chance(6);
+	gen->bleed = chance(gen, 6);
 	/* Data loading and logging between steps (and -c idle:US). */
-	t->now += urange(80000, 600000) + change_gap();
-	ps = beg(t, tr.stepop ? H_CPU : H_UANN, NULL);
-	hv[ps].kind = A_ANN;
-	hv[ps].nin = -1;
-	g0 = ngv;
-	py(t, "train.py(62): train_step");
+	t->now += urange(gen, 80000, 600000) + change_gap();
+	ps = beg(gen, t, gen->tr.stepop ? H_CPU : H_UANN, NULL);
+	gen->hv[ps].kind = A_ANN;
+	gen->hv[ps].nin = -1;
+	g0 = gen->ngv;
+	py(gen, t, "train.py(62): train_step");
 
-	beg(t, H_UANN, "Optimizer.zero_grad#AdamW.zero_grad");
-	py(t, "torch/optim/optimizer.py(957): zero_grad");
-	t->now += urange(20000, 60000);
-	endn(t, 2);
+	beg(gen, t, H_UANN, "Optimizer.zero_grad#AdamW.zero_grad");
+	py(gen, t, "torch/optim/optimizer.py(957): zero_grad");
+	t->now += urange(gen, 20000, 60000);
+	endn(gen, t, 2);
 
-	beg(t, H_UANN, LOAD_NAME);
-	py(t, "torch/utils/data/dataloader.py(733): __next__");
-	t->now += urange(30000, 200000);
-	end(t);
-	f_to(t, TY_I64, 2, tr.B, tr.S, 0, 0, 1);
-	f_to(t, BF, 4, tr.B, 3, tr.img, tr.img, 1);
-	f_to(t, TY_I64, 2, tr.B, tr.S, 0, 0, 0);
-	rtcall(t, L_EVREC);
-	rtcall(t, L_WAIT);
-	sfree[SC_] = imax(sfree[SC_], sfree[SCP]);
-	end(t);
+	beg(gen, t, H_UANN, LOAD_NAME);
+	py(gen, t, "torch/utils/data/dataloader.py(733): __next__");
+	t->now += urange(gen, 30000, 200000);
+	end(gen, t);
+	f_to(gen, t, TY_I64, 2, gen->tr.B, gen->tr.S, 0, 0, 1);
+	f_to(gen, t, BF, 4, gen->tr.B, 3, gen->tr.img, gen->tr.img, 1);
+	f_to(gen, t, TY_I64, 2, gen->tr.B, gen->tr.S, 0, 0, 0);
+	rtcall(gen, t, L_EVREC);
+	rtcall(gen, t, L_WAIT);
+	gen->sfree[SC_] = imax(gen->sfree[SC_], gen->sfree[SCP]);
+	end(gen, t);
 
-	forward(t);
+	forward(gen, t);
 	if (opt.world) {
-		alltoallv(t);
-		nodegather(t);
+		alltoallv(gen, t);
+		nodegather(gen, t);
 	}
-	f_loss(t);
+	f_loss(gen, t);
 
-	py(t, "torch/_tensor.py(648): backward");
-	py(t, "torch/autograd/__init__.py(353): backward");
-	py(t, "torch/autograd/graph.py(829): _engine_run_backward");
-	th[1].now = t->now + urange(3000, 9000);
-	backward(&th[1]);
-	t->now = th[1].now + urange(2000, 8000);
-	endn(t, 3);
+	py(gen, t, "torch/_tensor.py(648): backward");
+	py(gen, t, "torch/autograd/__init__.py(353): backward");
+	py(gen, t, "torch/autograd/graph.py(829): _engine_run_backward");
+	gen->th[1].now = t->now + urange(gen, 3000, 9000);
+	backward(gen, &gen->th[1]);
+	t->now = gen->th[1].now + urange(gen, 2000, 8000);
+	endn(gen, t, 3);
 
-	optimizer(t);
+	optimizer(gen, t);
 
-	py(t, "<built-in method item of Tensor object at 0x7f3a5d9e2b10>");
-	op(t, "aten::item");
+	py(gen, t, "<built-in method item of Tensor object at 0x7f3a5d9e2b10>");
+	op(gen, t, "aten::item");
 	T0(TY_F32);
-	op(t, "aten::_local_scalar_dense");
+	op(gen, t, "aten::_local_scalar_dense");
 	T0(TY_F32);
-	memop(t, G_MEMCPY, opt.amd ? "Memcpy DtoH (Device -> Host)" :
+	memop(gen, t, G_MEMCPY, opt.amd ? "Memcpy DtoH (Device -> Host)" :
 	    "Memcpy DtoH (Device -> Pageable)", SC_, 4, 1);
-	syncall(t);
-	endn(t, 3);
+	syncall(gen, t);
+	endn(gen, t, 3);
 
-	end(t);
-	end(t);
-	if (!tr.stepop)
-		gann(ps, g0);
+	end(gen, t);
+	end(gen, t);
+	if (!gen->tr.stepop)
+		gann(gen, ps, g0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2092,19 +2189,19 @@ genstep(void)
 
 /* Kineto lays events and their args over a few lines. */
 static int
-evml(void)
+evml(struct gen *gen)
 {
-	return tr.style == ST_KINETO;
+	return gen->tr.style == ST_KINETO;
 }
 
 static void
-xname(const char *name)
+xname(struct gen *gen, const char *name)
 {
 	if (name != NULL)
 		jstr(name);
 	else {
 		PUTS("\"ProfilerStep#");
-		putu((uint64_t)stepno);
+		putu((uint64_t)gen->stepno);
 		putch('"');
 	}
 }
@@ -2117,9 +2214,10 @@ istensor(const struct inp *p)
 }
 
 static void
-inputs(const struct hev *h)
+inputs(struct gen *gen, const struct hev *h)
 {
-	const struct inp *p, *b = inp + h->in0, *e = inp + h->in0 + h->nin;
+	const struct inp *p, *b = gen->inp + h->in0,
+	    *e = gen->inp + h->in0 + h->nin;
 	int64_t st[4];
 	int k;
 
@@ -2187,10 +2285,10 @@ inputs(const struct hev *h)
 }
 
 static void
-rtargs(const struct hev *h)
+rtargs(struct gen *gen, const struct hev *h)
 {
-	const struct api *a = &api[h->api];
-	const struct gev *g = h->g >= 0 ? &gv[h->g] : NULL;
+	const struct api *a = &gen->api[h->api];
+	const struct gev *g = h->g >= 0 ? &gen->gv[h->g] : NULL;
 
 	if (!opt.amd) {
 		if (h->aux >= 0) {
@@ -2223,9 +2321,9 @@ rtargs(const struct hev *h)
 }
 
 static void
-hargs(const struct hev *h)
+hargs(struct gen *gen, const struct hev *h)
 {
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	switch (h->kind) {
 	case A_OP:
 	case A_EVAL:
@@ -2238,8 +2336,8 @@ hargs(const struct hev *h)
 		if (h->kind == A_EVAL)
 			KN("Fwd thread id", 1);
 		if (h->nin >= 0)
-			inputs(h);
-		KN("Ev Idx", evidx++);
+			inputs(gen, h);
+		KN("Ev Idx", gen->evidx++);
 		break;
 	case A_NODE:
 		KN("External id", h->id);
@@ -2247,28 +2345,28 @@ hargs(const struct hev *h)
 		KN("Sequence number", h->seq);
 		KN("Fwd thread id", 1);
 		KN("Record function id", 0);
-		inputs(h);
-		KN("Ev Idx", evidx++);
+		inputs(gen, h);
+		KN("Ev Idx", gen->evidx++);
 		break;
 	case A_COMMS:
 		KN("External id", h->id);
 		jglue();
 		KN("Record function id", 0);
-		KS("Collective name", cv[h->cix].name);
-		KS("Process Group Description", cv[h->cix].desc);
+		KS("Collective name", gen->cv[h->cix].name);
+		KS("Process Group Description", gen->cv[h->cix].desc);
 		KS("dtype", "BFloat16");
-		KN("Rank", tr.rank);
-		inputs(h);
-		KN("In msg nelems", cv[h->cix].in);
-		KN("Out msg nelems", cv[h->cix].out);
-		KN("Group size", cv[h->cix].size);
-		KS("In split size", cv[h->cix].insplit);
-		KS("Out split size", cv[h->cix].outsplit);
-		KS("Process Group Name", cv[h->cix].pg);
-		KS("Process Group Ranks", cv[h->cix].ranks);
-		KN("Global rank start", cv[h->cix].first);
+		KN("Rank", gen->tr.rank);
+		inputs(gen, h);
+		KN("In msg nelems", gen->cv[h->cix].in);
+		KN("Out msg nelems", gen->cv[h->cix].out);
+		KN("Group size", gen->cv[h->cix].size);
+		KS("In split size", gen->cv[h->cix].insplit);
+		KS("Out split size", gen->cv[h->cix].outsplit);
+		KS("Process Group Name", gen->cv[h->cix].pg);
+		KS("Process Group Ranks", gen->cv[h->cix].ranks);
+		KN("Global rank start", gen->cv[h->cix].first);
 		KN("Global rank stride", 1);
-		KN("Ev Idx", evidx++);
+		KN("Ev Idx", gen->evidx++);
 		break;
 	case A_PY:
 		JK("Python parent id");
@@ -2279,63 +2377,63 @@ hargs(const struct hev *h)
 		KN("Python id", h->id);
 		if (h->modid)
 			KN("Python module id", h->modid - 1);
-		KN("Ev Idx", evidx++);
+		KN("Ev Idx", gen->evidx++);
 		break;
 	case A_RT:
-		rtargs(h);
+		rtargs(gen, h);
 		break;
 	}
 	jclose('}');
 }
 
 static void
-hemit(const struct hev *h)
+hemit(struct gen *gen, const struct hev *h)
 {
 	static const char *const hcat[] = {
 		"cpu_op", "user_annotation", "python_function", "cuda_runtime"
 	};
 	const char *cat;
-	int tid = tr.tid[h->thr];
+	int tid = gen->tr.tid[h->thr];
 
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	if (h->cat == H_INST) {
 		JK("ph"); JS("i"); JK("cat"); JS("cpu_instant_event");
 		JK("s"); JS("t"); JK("name"); JS("[memory]");
-		jbr(); KN("pid", tr.pid); KN("tid", tid);
+		jbr(); KN("pid", gen->tr.pid); KN("tid", tid);
 		jbr(); JK("ts"); putus(h->ts);
 		jbr(); JK("args");
-		jopen('{', evml());
+		jopen('{', evml(gen));
 		KN("Total Reserved", (h->seq / (2 << 20) + 8) * (2 << 20));
 		KN("Total Allocated", h->seq);
 		KN("Bytes", h->aux);
-		KN("Device Id", tr.rank);
+		KN("Device Id", gen->tr.rank);
 		KN("Device Type", 1);
 		KN("Addr", h->id);
 		JK("finished"); PUTS("false");
-		KN("Ev Idx", evidx++);
+		KN("Ev Idx", gen->evidx++);
 		jclose('}');
 		jclose('}');
 		return;
 	}
-	cat = h->cat == H_RT && api[h->api].driver ? "cuda_driver" :
+	cat = h->cat == H_RT && gen->api[h->api].driver ? "cuda_driver" :
 	    hcat[h->cat];
 	if (!h->alt) {
 		JK("ph"); JS("X");
 		JK("cat"); jstr(cat);
-		JK("name"); xname(h->name);
-		KN("pid", tr.pid);
+		JK("name"); xname(gen, h->name);
+		KN("pid", gen->tr.pid);
 		KN("tid", tid);
 		jbr(); JK("ts"); putus(h->ts);
 		JK("dur"); putus(h->dur);
-		jbr(); JK("args"); hargs(h);
+		jbr(); JK("args"); hargs(gen, h);
 	} else {
 		/* Not every writer keeps Kineto's key order. */
-		JK("name"); xname(h->name);
+		JK("name"); xname(gen, h->name);
 		JK("ph"); JS("X");
-		KN("pid", tr.pid);
+		KN("pid", gen->tr.pid);
 		KN("tid", tid);
-		jbr(); JK("args"); hargs(h);
+		jbr(); JK("args"); hargs(gen, h);
 		jbr(); JK("ts"); putus(h->ts);
 		JK("dur"); putus(h->dur);
 		JK("cat"); jstr(cat);
@@ -2344,9 +2442,9 @@ hemit(const struct hev *h)
 }
 
 static void
-ncclargs(const struct gev *g)
+ncclargs(struct gen *gen, const struct gev *g)
 {
-	const struct coll *c = &cv[g->cix];
+	const struct coll *c = &gen->cv[g->cix];
 
 	KS("Collective name", c->name);
 	KN("In msg nelems", c->in);
@@ -2361,7 +2459,7 @@ ncclargs(const struct gev *g)
 }
 
 static void
-gemit(const struct gev *g)
+gemit(struct gen *gen, const struct gev *g)
 {
 	static const char *const gcat[] = {
 		"kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation"
@@ -2370,17 +2468,17 @@ gemit(const struct gev *g)
 	int64_t blocks, bps;
 
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	JK("ph"); JS("X");
 	JK("cat"); jstr(gcat[g->cat]);
 	JK("name");
-	xname(change_name(g->cat == G_KERNEL ? k->name : g->name));
-	KN("pid", tr.gpupid);
-	KN("tid", tr.stream[g->stream]);
+	xname(gen, change_name(g->cat == G_KERNEL ? k->name : g->name));
+	KN("pid", gen->tr.gpupid);
+	KN("tid", gen->tr.stream[g->stream]);
 	jbr(); JK("ts"); putus(g->ts);
 	JK("dur"); putus(g->dur);
 	jbr(); JK("args");
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	if (g->cat == G_UANN) {
 		KN("External id", g->ext);
 	} else if (g->cat == G_KERNEL && !opt.amd) {
@@ -2389,29 +2487,29 @@ gemit(const struct gev *g)
 			jbr();
 		}
 		KN("queued", 0);
-		KN("device", tr.gpupid);
+		KN("device", gen->tr.gpupid);
 		KN("context", 1);
-		jbr(); KN("stream", tr.stream[g->stream]);
+		jbr(); KN("stream", gen->tr.stream[g->stream]);
 		KN("correlation", g->corr);
 		jbr(); KN("registers per thread", k->regs);
 		jbr(); KN("shared memory", k->smem);
 		blocks = (int64_t)g->grid[0] * g->grid[1] * g->grid[2];
-		bps = blocks * 1000000 / tr.g->sms;
+		bps = blocks * 1000000 / gen->tr.g->sms;
 		jbr(); JK("blocks per SM"); putfix(bps);
 		jbr(); JK("warps per SM");
-		putfix(bps * k->bx * k->by / tr.g->warp);
+		putfix(bps * k->bx * k->by / gen->tr.g->warp);
 		jbr(); JK("grid"); jdim3(g->grid[0], g->grid[1], g->grid[2]);
 		jbr(); JK("block"); jdim3((uint32_t)k->bx, (uint32_t)k->by, 1);
 		jbr(); KN("est. achieved occupancy %", k->occ);
 		if (g->coll)
-			ncclargs(g);
+			ncclargs(gen, g);
 	} else if (g->cat == G_KERNEL) {
 		if (g->ext >= 0) {
 			KN("External id", g->ext);
 			jpad(5);
 		}
-		KN("device", tr.gpupid);
-		KN("stream", tr.stream[g->stream]);
+		KN("device", gen->tr.gpupid);
+		KN("stream", gen->tr.stream[g->stream]);
 		jpad(5);
 		KN("correlation", g->corr);
 		KS("kind", "Dispatch Kernel");
@@ -2423,14 +2521,14 @@ gemit(const struct gev *g)
 		JKP("block", 4);
 		jdim3((uint32_t)k->bx, (uint32_t)k->by, 1);
 		if (g->coll)
-			ncclargs(g);
+			ncclargs(gen, g);
 	} else {
 		KN("External id", g->ext);
 		jbr();
-		KN("device", tr.gpupid);
+		KN("device", gen->tr.gpupid);
 		if (!opt.amd)
 			KN("context", 1);
-		jbr(); KN("stream", tr.stream[g->stream]);
+		jbr(); KN("stream", gen->tr.stream[g->stream]);
 		KN("correlation", g->corr);
 		if (opt.amd)
 			KS("kind", g->cat == G_MEMSET ? "Device" :
@@ -2446,10 +2544,11 @@ gemit(const struct gev *g)
 }
 
 static void
-flow(int start, int64_t id, int pid, int tid, int64_t ts, const char *cat)
+flow(struct gen *gen, int start, int64_t id, int pid, int tid, int64_t ts,
+    const char *cat)
 {
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	JK("ph");
 	if (start)
 		JS("s");
@@ -2473,50 +2572,54 @@ flow(int start, int64_t id, int pid, int tid, int64_t ts, const char *cat)
  * GPU activity and flows: the file is only roughly in time order.
  */
 static void
-emitstep(void)
+emitstep(struct gen *gen)
 {
 	const struct gev *g;
 	int i;
 
-	for (i = 0; i < nhv; i++)
-		if (hv[i].cat == H_CPU || hv[i].cat == H_UANN ||
-		    hv[i].cat == H_INST)
-			hemit(&hv[i]);
-	for (i = 0; i < nhv; i++)
-		if (hv[i].cat == H_PY)
-			hemit(&hv[i]);
-	for (i = 0; i < nhv; i++)
-		if (hv[i].cat == H_RT)
-			hemit(&hv[i]);
-	for (i = 0; i < ngv; i++)
-		gemit(&gv[i]);
-	for (i = 0; i < ngv; i++) {
-		g = &gv[i];
+	for (i = 0; i < gen->nhv; i++)
+		if (gen->hv[i].cat == H_CPU || gen->hv[i].cat == H_UANN ||
+		    gen->hv[i].cat == H_INST)
+			hemit(gen, &gen->hv[i]);
+	for (i = 0; i < gen->nhv; i++)
+		if (gen->hv[i].cat == H_PY)
+			hemit(gen, &gen->hv[i]);
+	for (i = 0; i < gen->nhv; i++)
+		if (gen->hv[i].cat == H_RT)
+			hemit(gen, &gen->hv[i]);
+	for (i = 0; i < gen->ngv; i++)
+		gemit(gen, &gen->gv[i]);
+	for (i = 0; i < gen->ngv; i++) {
+		g = &gen->gv[i];
 		if (g->cat == G_UANN)
 			continue;
 		if (g->first)
-			flow(1, g->corr, tr.pid, tr.tid[g->lthr], g->lts, "ac2g");
-		flow(0, g->corr, tr.gpupid, tr.stream[g->stream], g->ts, "ac2g");
+			flow(gen, 1, g->corr, gen->tr.pid, gen->tr.tid[g->lthr],
+			    g->lts, "ac2g");
+		flow(gen, 0, g->corr, gen->tr.gpupid, gen->tr.stream[g->stream],
+		    g->ts, "ac2g");
 	}
-	for (i = 0; i < nfb; i++, next_fb++) {
-		flow(1, next_fb, tr.pid, tr.tid[0], fb[i].fts, "fwdbwd");
-		flow(0, next_fb, tr.pid, tr.tid[1], fb[i].bts, "fwdbwd");
+	for (i = 0; i < gen->nfb; i++, gen->next_fb++) {
+		flow(gen, 1, gen->next_fb, gen->tr.pid, gen->tr.tid[0],
+		    gen->fb[i].fts, "fwdbwd");
+		flow(gen, 0, gen->next_fb, gen->tr.pid, gen->tr.tid[1],
+		    gen->fb[i].bts, "fwdbwd");
 	}
 }
 
 static void
-meta(const char *name, int pid, int tid, const char *key, const char *sval,
-    int64_t nval)
+meta(struct gen *gen, const char *name, int pid, int tid, const char *key,
+    const char *sval, int64_t nval)
 {
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	JK("name"); jstr(name);
 	JK("ph"); JS("M");
-	JK("ts"); putus(tr.t0);
+	JK("ts"); putus(gen->tr.t0);
 	KN("pid", pid);
 	KN("tid", tid);
 	jbr(); JK("args");
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	jkey(key, strlen(key), 0);
 	if (sval != NULL)
 		jstr(sval);
@@ -2527,50 +2630,53 @@ meta(const char *name, int pid, int tid, const char *key, const char *sval,
 }
 
 static void
-metas(void)
+metas(struct gen *gen)
 {
 	char buf[64];
 	int i;
 
-	meta("process_name", tr.pid, 0, "name", "python3", 0);
-	meta("process_labels", tr.pid, 0, "labels", "CPU", 0);
-	meta("process_sort_index", tr.pid, 0, "sort_index", NULL, tr.pid);
-	meta("process_name", tr.gpupid, 0, "name", "python3", 0);
-	snprintf(buf, sizeof(buf), "GPU %d", tr.gpupid);
-	meta("process_labels", tr.gpupid, 0, "labels", buf, 0);
-	meta("process_sort_index", tr.gpupid, 0, "sort_index", NULL,
-	    (opt.amd ? 5000000 : 16777216) + tr.gpupid);
-	snprintf(buf, sizeof(buf), "thread %d (python3)", tr.tid[0]);
-	meta("thread_name", tr.pid, tr.tid[0], "name", buf, 0);
-	meta("thread_sort_index", tr.pid, tr.tid[0], "sort_index", NULL,
-	    tr.tid[0]);
-	snprintf(buf, sizeof(buf), "thread %d (pt_autograd_0)", tr.tid[1]);
-	meta("thread_name", tr.pid, tr.tid[1], "name", buf, 0);
-	meta("thread_sort_index", tr.pid, tr.tid[1], "sort_index", NULL,
-	    tr.tid[1]);
+	meta(gen, "process_name", gen->tr.pid, 0, "name", "python3", 0);
+	meta(gen, "process_labels", gen->tr.pid, 0, "labels", "CPU", 0);
+	meta(gen, "process_sort_index", gen->tr.pid, 0, "sort_index", NULL,
+	    gen->tr.pid);
+	meta(gen, "process_name", gen->tr.gpupid, 0, "name", "python3", 0);
+	snprintf(buf, sizeof(buf), "GPU %d", gen->tr.gpupid);
+	meta(gen, "process_labels", gen->tr.gpupid, 0, "labels", buf, 0);
+	meta(gen, "process_sort_index", gen->tr.gpupid, 0, "sort_index", NULL,
+	    (opt.amd ? 5000000 : 16777216) + gen->tr.gpupid);
+	snprintf(buf, sizeof(buf), "thread %d (python3)", gen->tr.tid[0]);
+	meta(gen, "thread_name", gen->tr.pid, gen->tr.tid[0], "name", buf, 0);
+	meta(gen, "thread_sort_index", gen->tr.pid, gen->tr.tid[0],
+	    "sort_index", NULL, gen->tr.tid[0]);
+	snprintf(buf, sizeof(buf), "thread %d (pt_autograd_0)", gen->tr.tid[1]);
+	meta(gen, "thread_name", gen->tr.pid, gen->tr.tid[1], "name", buf, 0);
+	meta(gen, "thread_sort_index", gen->tr.pid, gen->tr.tid[1],
+	    "sort_index", NULL, gen->tr.tid[1]);
 	for (i = 0; i < 3; i++) {
-		if (i == SNC && tr.world == 1)
+		if (i == SNC && gen->tr.world == 1)
 			continue;
-		snprintf(buf, sizeof(buf), "stream %d ", tr.stream[i]);
-		meta("thread_name", tr.gpupid, tr.stream[i], "name", buf, 0);
-		meta("thread_sort_index", tr.gpupid, tr.stream[i], "sort_index",
-		    NULL, tr.stream[i]);
+		snprintf(buf, sizeof(buf), "stream %d ", gen->tr.stream[i]);
+		meta(gen, "thread_name", gen->tr.gpupid, gen->tr.stream[i],
+		    "name", buf, 0);
+		meta(gen, "thread_sort_index", gen->tr.gpupid,
+		    gen->tr.stream[i], "sort_index", NULL, gen->tr.stream[i]);
 	}
 }
 
 /* Top-level members other than traceEvents and traceName. */
 static void
-hdrkeys(void)
+hdrkeys(struct gen *gen)
 {
-	const struct gpu *g = tr.g;
-	int i, ndev = opt.world ? rank_gpus(tr.world) : tr.world > 1 ? 8 : 1;
+	const struct gpu *g = gen->tr.g;
+	int i, ndev = opt.world ? rank_gpus(gen->tr.world) :
+	    gen->tr.world > 1 ? 8 : 1;
 
 	KN("schemaVersion", 1);
 	JK("distributedInfo");
 	jopen('{', 0);
 	KS("backend", "nccl");
-	KN("rank", tr.rank);
-	KN("world_size", tr.world);
+	KN("rank", gen->tr.rank);
+	KN("world_size", gen->tr.world);
 	KN("pg_count", 1);
 	JK("pg_config");
 	jopen('[', 0);
@@ -2579,10 +2685,10 @@ hdrkeys(void)
 	KS("pg_name", "0");
 	KS("pg_desc", "default_pg");
 	KS("backend_config", "cuda:nccl");
-	KN("pg_size", tr.world);
+	KN("pg_size", gen->tr.world);
 	JK("ranks");
 	jopen('[', 0);
-	for (i = 0; i < tr.world; i++) {
+	for (i = 0; i < gen->tr.world; i++) {
 		jel();
 		puti(i);
 	}
@@ -2592,10 +2698,10 @@ hdrkeys(void)
 	KS("nccl_version", opt.amd ? "2.20.5" : "2.21.5");
 	jclose('}');
 	JK("deviceProperties");
-	jopen('[', tr.style == ST_KINETO ? 2 : 0);
+	jopen('[', gen->tr.style == ST_KINETO ? 2 : 0);
 	for (i = 0; i < ndev; i++) {
 		jel();
-		jopen('{', evml());
+		jopen('{', evml(gen));
 		KN("id", i);
 		KS("name", g->name);
 		KN("totalGlobalMem", g->mem);
@@ -2633,45 +2739,45 @@ hdrkeys(void)
 	KN("with_stack", 1);
 	KN("with_modules", 1);
 	KN("profile_memory", 1);
-	KS("trace_id", tr.traceid);
-	if (tr.relts || tr.style == ST_KINETO)
+	KS("trace_id", gen->tr.traceid);
+	if (gen->tr.relts || gen->tr.style == ST_KINETO)
 		KS("displayTimeUnit", "ms");
-	if (tr.relts)
-		KN("baseTimeNanoseconds", tr.base);
+	if (gen->tr.relts)
+		KN("baseTimeNanoseconds", gen->tr.base);
 }
 
 static int
-topml(void)
+topml(struct gen *gen)
 {
-	return tr.style == ST_COMPACT && tr.oneline ? 0 : 2;
+	return gen->tr.style == ST_COMPACT && gen->tr.oneline ? 0 : 2;
 }
 
 static void
-begintrace(void)
+begintrace(struct gen *gen)
 {
-	if (tr.style == ST_KINETO)
+	if (gen->tr.style == ST_KINETO)
 		putch('\n');
-	jopen('{', topml());
-	if (!tr.late)
-		hdrkeys();
+	jopen('{', topml(gen));
+	if (!gen->tr.late)
+		hdrkeys(gen);
 	JK("traceEvents");
-	jopen('[', topml());
-	if (tr.metafirst)
-		metas();
+	jopen('[', topml(gen));
+	if (gen->tr.metafirst)
+		metas(gen);
 }
 
 static void
-endtrace(void)
+endtrace(struct gen *gen)
 {
 	struct hev h;
 	int64_t tend, wend;
 	int i;
 
-	tend = th[0].now + urange(20000, 90000);
+	tend = gen->th[0].now + urange(gen, 20000, 90000);
 	wend = tend;
 	for (i = 0; i < 3; i++)
-		wend = imax(wend, sfree[i] + 1000);
-	wend += urange(1000, 9000);
+		wend = imax(wend, gen->sfree[i] + 1000);
+	wend += urange(gen, 1000, 9000);
 
 	/* The script's outermost frames span every step. */
 	memset(&h, 0, sizeof(h));
@@ -2681,59 +2787,59 @@ endtrace(void)
 	h.g = -1;
 	h.name = "train.py(97): <module>";
 	h.id = 1;
-	h.ts = tr.t0 + 15000;
+	h.ts = gen->tr.t0 + 15000;
 	h.dur = tend - h.ts;
-	hemit(&h);
+	hemit(gen, &h);
 	h.name = "train.py(41): main";
 	h.id = 2;
 	h.aux = 1;
 	h.ts += 2000;
 	h.dur -= 4000;
-	hemit(&h);
+	hemit(gen, &h);
 
-	if (!tr.metafirst)
-		metas();
+	if (!gen->tr.metafirst)
+		metas(gen);
 
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	JK("ph"); JS("X");
 	JK("cat"); JS("Trace");
-	JK("ts"); putus(tr.t0 - 80000);
-	JK("dur"); putus(wend - tr.t0 + 80000);
+	JK("ts"); putus(gen->tr.t0 - 80000);
+	JK("dur"); putus(wend - gen->tr.t0 + 80000);
 	jbr(); JK("pid"); JS("Spans");
 	JK("tid"); JS("PyTorch Profiler");
 	jbr(); JK("name"); JS("PyTorch Profiler (0)");
 	jbr(); JK("args");
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	KN("Op count", 0);
 	jclose('}');
 	jclose('}');
 
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	JK("name"); JS("process_sort_index");
 	JK("ph"); JS("M");
-	JK("ts"); putus(tr.t0 - 80000);
+	JK("ts"); putus(gen->tr.t0 - 80000);
 	jbr(); JK("pid"); JS("Spans");
 	KN("tid", 0);
 	jbr(); JK("args");
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	KN("sort_index", 536870912);
 	jclose('}');
 	jclose('}');
 
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	JK("name"); JS("Iteration Start: PyTorch Profiler");
 	JK("ph"); JS("i");
 	JK("s"); JS("g");
 	jbr(); JK("pid"); JS("Traces");
 	JK("tid"); JS("Trace PyTorch Profiler");
-	JK("ts"); putus(tr.t0 - 80000);
+	JK("ts"); putus(gen->tr.t0 - 80000);
 	jclose('}');
 
 	jel();
-	jopen('{', evml());
+	jopen('{', evml(gen));
 	JK("name"); JS("Record Window End");
 	JK("ph"); JS("i");
 	JK("s"); JS("g");
@@ -2743,9 +2849,9 @@ endtrace(void)
 	jclose('}');
 
 	jclose(']');
-	if (tr.late)
-		hdrkeys();
-	KS("traceName", tr.tname);
+	if (gen->tr.late)
+		hdrkeys(gen);
+	KS("traceName", gen->tr.tname);
 	jclose('}');
 	putch('\n');
 }
@@ -2760,24 +2866,24 @@ gt_nkernels(void)
 }
 
 const char *
-gt_kernel(int role, int *bx, int *by, int *smem)
+gt_kernel(const struct gen *gen, int role, int *bx, int *by, int *smem)
 {
-	*bx = kt[role]->bx;
-	*by = kt[role]->by;
-	*smem = kt[role]->smem;
-	return kt[role]->name;
+	*bx = gen->kt[role]->bx;
+	*by = gen->kt[role]->by;
+	*smem = gen->kt[role]->smem;
+	return gen->kt[role]->name;
 }
 
 int
-gt_nevents(void)
+gt_nevents(const struct gen *gen)
 {
-	return ngv;
+	return gen->ngv;
 }
 
 void
-gt_event(int i, struct gtev *e)
+gt_event(const struct gen *gen, int i, struct gtev *e)
 {
-	const struct gev *g = &gv[i];
+	const struct gev *g = &gen->gv[i];
 	int r;
 
 	memset(e, 0, sizeof(*e));
@@ -2786,14 +2892,14 @@ gt_event(int i, struct gtev *e)
 	e->corr = g->corr;
 	e->bytes = g->bytes;
 	e->dir = g->dir;
-	e->stream = tr.stream[g->stream];
-	e->thread = tr.tid[g->lthr];
+	e->stream = gen->tr.stream[g->stream];
+	e->thread = gen->tr.tid[g->lthr];
 	e->role = -1;
 	e->cat = g->cat == G_KERNEL ? GT_KERNEL : g->cat == G_MEMCPY ?
 	    GT_MEMCPY : g->cat == G_MEMSET ? GT_MEMSET : GT_OTHER;
 	if (g->cat != G_KERNEL)
 		return;
-	for (r = 0; r < NKROLE && kt[r] != g->k; r++)
+	for (r = 0; r < NKROLE && gen->kt[r] != g->k; r++)
 		;
 	e->role = r < NKROLE ? r : -1;
 	/* AMD reports the grid in work-items, not blocks */
@@ -2803,15 +2909,15 @@ gt_event(int i, struct gtev *e)
 }
 
 void
-gt_info(struct gtinfo *i)
+gt_info(const struct gen *gen, struct gtinfo *i)
 {
 	memset(i, 0, sizeof(*i));
 	i->seed = opt.seed;
-	i->t0 = tr.t0;
-	i->pid = tr.pid;
-	i->gpu = tr.g->name;
-	i->cus = tr.g->sms;
-	i->rank = tr.rank;
+	i->t0 = gen->tr.t0;
+	i->pid = gen->tr.pid;
+	i->gpu = gen->tr.g->name;
+	i->cus = gen->tr.g->sms;
+	i->rank = gen->tr.rank;
 }
 
 /* ------------------------------------------------------------------ */
@@ -2833,7 +2939,7 @@ rangefmt(int first, int n)
 }
 
 static void
-setup(void)
+setup(struct gen *gen)
 {
 	static const int bs[] = { 2, 4, 8 }, ss[] = { 512, 1024, 1792 },
 	    hs[] = { 1024, 1536, 2048 }, vs[] = { 32000, 50304, 151936 };
@@ -2843,95 +2949,100 @@ setup(void)
 	int64_t H, F;
 	char *p;
 
-	tr.style = ((s >> 1) & 3) < 2 ? ST_KINETO :
+	gen->tr.style = ((s >> 1) & 3) < 2 ? ST_KINETO :
 	    ((s >> 1) & 3) == 2 ? ST_COMPACT : ST_INDENT;
-	tr.oneline = (s >> 3) & 1;
-	tr.indw = (s >> 4) & 1 ? 4 : 2;
-	tr.late = !(s & 1);
-	tr.relts = s % 3 == 0;
-	tr.metafirst = s % 5 == 4;
-	tr.stepop = s % 7 == 5;
-	tr.world = s % 4 == 0 ? 1 : 8;
-	tr.rank = tr.world > 1 && s % 5 == 3 ? 3 : 0;
+	gen->tr.oneline = (s >> 3) & 1;
+	gen->tr.indw = (s >> 4) & 1 ? 4 : 2;
+	gen->tr.late = !(s & 1);
+	gen->tr.relts = s % 3 == 0;
+	gen->tr.metafirst = s % 5 == 4;
+	gen->tr.stepop = s % 7 == 5;
+	gen->tr.world = s % 4 == 0 ? 1 : 8;
+	gen->tr.rank = gen->tr.world > 1 && s % 5 == 3 ? 3 : 0;
 	if (opt.world) {
-		tr.world = opt.world;
-		tr.rank = opt.rank;
+		gen->tr.world = opt.world;
+		gen->tr.rank = opt.rank;
 	}
 
-	rs = s;
-	tr.g = opt.amd ? &amdgpus[rnd() % 2] : &nvgpus[rnd() % 3];
-	arch = tr.g->arch;
-	api = opt.amd ? amdapi : nvapi;
+	gen->rs = s;
+	gen->tr.g = opt.amd ? &amdgpus[rnd(gen) % 2] : &nvgpus[rnd(gen) % 3];
+	arch = gen->tr.g->arch;
+	gen->api = opt.amd ? amdapi : nvapi;
 	for (i = 0; i < NKROLE; i++)
-		kt[i] = opt.amd ? &kamd[i] : &knv[i];
+		gen->kt[i] = opt.amd ? &kamd[i] : &knv[i];
 	for (i = 0; i < 4; i++)
-		kt[K_GEMM0 + i] = &kgemm[arch][i];
-	kt[K_CONVT] = &kconv[arch][0];
-	kt[K_CONVF] = &kconv[arch][1];
-	kt[K_CONVW] = &kconv[arch][2];
+		gen->kt[K_GEMM0 + i] = &kgemm[arch][i];
+	gen->kt[K_CONVT] = &kconv[arch][0];
+	gen->kt[K_CONVF] = &kconv[arch][1];
+	gen->kt[K_CONVW] = &kconv[arch][2];
 	/* (a rank set's rank drives the GPU of its node it is) */
-	i = opt.world ? tr.rank % rank_gpus(tr.world) : tr.rank;
-	tr.gpupid = opt.amd ? i + 2 : i;
-	tr.stream[SC_] = opt.amd ? 0 : 7;
-	tr.stream[SCP] = opt.amd ? 1 : 13;
-	tr.stream[SNC] = opt.amd ? 3 : 20;
-	tr.pid = (int)urange(1000, 3999999);
+	i = opt.world ? gen->tr.rank % rank_gpus(gen->tr.world) : gen->tr.rank;
+	gen->tr.gpupid = opt.amd ? i + 2 : i;
+	gen->tr.stream[SC_] = opt.amd ? 0 : 7;
+	gen->tr.stream[SCP] = opt.amd ? 1 : 13;
+	gen->tr.stream[SNC] = opt.amd ? 3 : 20;
+	gen->tr.pid = (int)urange(gen, 1000, 3999999);
 	/* (each rank its own process, drawing nothing more) */
-	tr.pid += opt.world ? tr.rank * 7 : 0;
-	tr.tid[0] = tr.pid;
-	tr.tid[1] = tr.pid + (int)urange(30, 900);
+	gen->tr.pid += opt.world ? gen->tr.rank * 7 : 0;
+	gen->tr.tid[0] = gen->tr.pid;
+	gen->tr.tid[1] = gen->tr.pid + (int)urange(gen, 30, 900);
 
-	tr.L = (int)urange(2, 5);
-	tr.B = bs[rnd() % 3];
-	tr.S = ss[rnd() % 3];
-	tr.img = chance(2) ? 224 : 256;
-	tr.patch = 16;
-	tr.P = (tr.img / tr.patch) * (tr.img / tr.patch);
-	tr.T = tr.S + tr.P;
-	tr.H = hs[rnd() % 3];
-	tr.hd = chance(2) ? 64 : 128;
-	tr.nh = tr.H / tr.hd;
-	tr.F = 4 * tr.H;
-	tr.V = vs[rnd() % 3];
-	tr.bucket = (int)urange(1, 2);
-	H = tr.H;
-	F = tr.F;
-	nparams = 3 + 12 * (int64_t)tr.L + 3;
-	pelems = H * 3 * tr.patch * tr.patch + H + (int64_t)tr.V * H +
-	    tr.L * (4 * H + 3 * H * H + 3 * H + H * H + H + H * F + F +
-	    F * H + H) + 2 * H + (int64_t)tr.V * H;
+	gen->tr.L = (int)urange(gen, 2, 5);
+	gen->tr.B = bs[rnd(gen) % 3];
+	gen->tr.S = ss[rnd(gen) % 3];
+	gen->tr.img = chance(gen, 2) ? 224 : 256;
+	gen->tr.patch = 16;
+	gen->tr.P = (gen->tr.img / gen->tr.patch) * (gen->tr.img /
+	    gen->tr.patch);
+	gen->tr.T = gen->tr.S + gen->tr.P;
+	gen->tr.H = hs[rnd(gen) % 3];
+	gen->tr.hd = chance(gen, 2) ? 64 : 128;
+	gen->tr.nh = gen->tr.H / gen->tr.hd;
+	gen->tr.F = 4 * gen->tr.H;
+	gen->tr.V = vs[rnd(gen) % 3];
+	gen->tr.bucket = (int)urange(gen, 1, 2);
+	H = gen->tr.H;
+	F = gen->tr.F;
+	gen->nparams = 3 + 12 * (int64_t)gen->tr.L + 3;
+	gen->pelems = H * 3 * gen->tr.patch * gen->tr.patch + H +
+	    (int64_t)gen->tr.V * H + gen->tr.L * (4 * H + 3 * H * H + 3 * H +
+	    H * H + H + H * F + F + F * H + H) + 2 * H + (int64_t)gen->tr.V * H;
 
-	if (tr.relts) {
-		tr.t0 = 500000000 + urange(0, 90000000);
-		tr.base = (1751410836 + urange(0, 5000000)) * 1000000000LL;
+	if (gen->tr.relts) {
+		gen->tr.t0 = 500000000 + urange(gen, 0, 90000000);
+		gen->tr.base = (1751410836 + urange(gen, 0,
+		    5000000)) * 1000000000LL;
 	} else
-		tr.t0 = 1752839462000000000LL + urange(0, 30000000000000LL);
-	x = rnd();
-	y = rnd();
-	snprintf(tr.traceid, sizeof(tr.traceid), "%016" PRIX64 "%016" PRIX64,
-	    x, y);
-	p = tr.tname + snprintf(tr.tname, sizeof(tr.tname), "/tmp/tmp");
+		gen->tr.t0 = 1752839462000000000LL + urange(gen, 0,
+		    30000000000000LL);
+	x = rnd(gen);
+	y = rnd(gen);
+	snprintf(gen->tr.traceid, sizeof(gen->tr.traceid),
+	    "%016" PRIX64 "%016" PRIX64, x, y);
+	p = gen->tr.tname + snprintf(gen->tr.tname, sizeof(gen->tr.tname),
+	    "/tmp/tmp");
 	for (i = 0; i < 8; i++)
-		*p++ = an[rnd() % (sizeof(an) - 1)];
-	snprintf(p, sizeof(tr.tname) - (size_t)(p - tr.tname),
-	    "/rank%d.pt.trace.json", tr.rank);
-	ranks = rangefmt(0, tr.world);
+		*p++ = an[rnd(gen) % (sizeof(an) - 1)];
+	snprintf(p, sizeof(gen->tr.tname) - (size_t)(p - gen->tr.tname),
+	    "/rank%d.pt.trace.json", gen->tr.rank);
+	gen->ranks = rangefmt(0, gen->tr.world);
 	if (opt.world) {
-		i = rank_gpus(tr.world);
-		first = tr.rank / i * i;
-		nranks = rangefmt(first, tr.world - first < i ?
-		    tr.world - first : i);
-		snprintf(npg, sizeof(npg), "%d", tr.rank / i + 1);
+		i = rank_gpus(gen->tr.world);
+		first = gen->tr.rank / i * i;
+		gen->nranks = rangefmt(first, gen->tr.world - first < i ?
+		    gen->tr.world - first : i);
+		snprintf(gen->npg, sizeof(gen->npg), "%d",
+		    gen->tr.rank / i + 1);
 	}
-	stepno = urange(3, 12);
-	slack = tr.relts ? 0 : 800;
+	gen->stepno = urange(gen, 3, 12);
+	gen->slack = gen->tr.relts ? 0 : 800;
 
-	th[0].idx = 0;
-	th[1].idx = 1;
-	th[0].now = tr.t0 + urange(300000, 900000);
+	gen->th[0].idx = 0;
+	gen->th[1].idx = 1;
+	gen->th[0].now = gen->tr.t0 + urange(gen, 300000, 900000);
 	for (i = 0; i < 3; i++)
-		sfree[i] = tr.t0;
-	mkmnames();
+		gen->sfree[i] = gen->tr.t0;
+	mkmnames(gen);
 }
 
 static int64_t
@@ -2962,6 +3073,10 @@ getnum(const char *what, const char *s, int scaled)
 int
 main(int argc, char *argv[])
 {
+	/* static: what it holds, never freed, stays reachable to the end */
+	static struct gen model = { .next_ext = 1, .next_py = 3,
+	    .next_corr = 1, .next_fb = 1 };
+	struct gen *gen = &model;
 	uint64_t last, sz;
 	int64_t n;
 	const char *worst = NULL;	/* -w KIND:N: a worst-case trace (worst.c) */
@@ -3096,20 +3211,20 @@ main(int argc, char *argv[])
 		replicate(opt.real, opt.steps, opt.size);
 		goto done;
 	}
-	setup();
-	json_layout(tr.style, tr.indw);
+	setup(gen);
+	json_layout(gen->tr.style, gen->tr.indw);
 	if (opt.rocprof)
-		rocprof_begin();
+		rocprof_begin(gen);
 	else
-		begintrace();
+		begintrace(gen);
 	for (n = 0;;) {
 		last = gt_written();
-		genstep();
+		genstep(gen);
 		if (opt.rocprof)
-			rocprof_step();
+			rocprof_step(gen);
 		else
-			emitstep();
-		stepno++;
+			emitstep(gen);
+		gen->stepno++;
 		n++;
 		if (opt.steps && n >= opt.steps)
 			break;
@@ -3122,9 +3237,9 @@ main(int argc, char *argv[])
 			break;
 	}
 	if (opt.rocprof)
-		rocprof_end();
+		rocprof_end(gen);
 	else
-		endtrace();
+		endtrace(gen);
 done:
 	out_finish();
 	return 0;
