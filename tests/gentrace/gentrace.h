@@ -3,8 +3,9 @@
  * gentrace.h: what the source files of tl-gentrace share: its output
  * (out.c: a buffer drained to the -o file, through deflate with -z,
  * and the JSON writer of the Kineto trace), and the kinds of trace
- * other than the Kineto training run of tl-gentrace.c, each in a file
- * of its own, reached from main() through one option;
+ * other than the Kineto training run (tl-gentrace.c and the parts
+ * model.h joins), each in a file of its own, reached from main()
+ * through one option;
  * ranks.c makes the ranks of a rank set (-R) differ from one another;
  * rocprof.c writes the same training steps as rocprofv3 results (-F):
  * it gets the output layer, and the current step's GPU work as plain
@@ -80,7 +81,7 @@ struct gtinfo {
 	int rank;		/* the process's rank */
 };
 
-/* The generator's state (tl-gentrace.c), which main() owns. */
+/* The generator's state (model.h), which main() owns. */
 struct gen;
 
 /* Kernels: the number of roles, and role r's name (JSON-escaped) and shape. */
