@@ -254,15 +254,17 @@ static void
 members(const char *js, const jsmntok_t *t, int obj, const char *const *k,
     int nk, int *v)
 {
-	int i, j, m;
+	int i, j, m, c;
 
 	for (i = 0; i < nk; i++)
 		v[i] = -1;
 	if (obj < 0 || t[obj].type != JSMN_OBJECT)
 		return;
 	for (j = obj + 1, m = 0; m < t[obj].size; m++) {
+		/* (each k[i]'s first byte first: keyis for the few that match) */
+		c = t[j].end > t[j].start ? js[t[j].start] : '\0';
 		for (i = 0; i < nk; i++)
-			if (keyis(js, &t[j], k[i]))
+			if ((k[i][0] == c || c == '\\') && keyis(js, &t[j], k[i]))
 				v[i] = j + 1;
 		/* (a gathered record is valid JSON: its tokens are whole) */
 		j = jtok_skip(t, j + 1, INT_MAX);
