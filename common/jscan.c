@@ -2,8 +2,9 @@
 /*
  * The event scanner of jscan.h.  It is a resumable state machine: each
  * state is a label, and when a chunk runs out the label to resume at
- * is saved in s->state.  Strings are skipped 16 bytes at a time (SSE2)
- * up to the next quote, backslash, control byte or non-ASCII byte.
+ * is saved in s->state.  Strings, numbers and literals are lexed by
+ * jlex.h, shared with rocprof.c, which skips strings 16 bytes at a time
+ * (SSE2) up to the next quote, backslash, control byte or non-ASCII byte.
  *
  * At the start of each event the block scanner (fastevents) takes
  * over: it classifies the text 64 bytes at a time into bit masks (with
@@ -21,116 +22,18 @@
 #endif
 
 #include "jblock.h"
+#include "jlex.h"
 #include "jscan.h"
 #include "tl.h"
 #ifdef HAVE_AVX2
 #include <immintrin.h>
 #endif
 
-/* Resume points (s->state). */
+/* Resume points (s->state): S_STR and S_SCALAR resume a jlex_step. */
 enum {
 	S_VALUE, S_OBJFIRST, S_KEY, S_COLON, S_ARRFIRST, S_AFTER, S_DONE,
-	S_STR, S_ESC, S_UHEX, S_SURR1, S_SURR2, S_UTF8, S_NUM, S_LIT, S_ERR
+	S_STR, S_SCALAR, S_ERR
 };
-
-/* Steps inside a number (s->sub). */
-enum { N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP };
-
-/* Byte classes. */
-enum {
-	C_WS = 1,	/* JSON whitespace */
-	C_STOP = 2,	/* ends a run of plain string bytes */
-	C_DIGIT = 4,	/* 0-9 */
-	C_DELIM = 8	/* may follow a number or literal */
-};
-
-/* The classes of each byte, or-ed (JSON whitespace is 9 10 13 32). */
-static const unsigned char cls[256] = {
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 11, 11, 2, 2, 11, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	9, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0,
-	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 8, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-};
-
-/* The first byte in [p, end) that is not plain string text, or end. */
-static inline const unsigned char *
-strscan(const unsigned char *p, const unsigned char *end)
-{
-#ifdef __SSE2__
-	const __m128i quote = _mm_set1_epi8('"');
-	const __m128i bslash = _mm_set1_epi8('\\');
-	const __m128i space = _mm_set1_epi8(0x20);
-	__m128i v, m;
-	int bits;
-
-	while (end - p >= 16) {
-		v = _mm_loadu_si128((const __m128i *)(const void *)p);
-		/* Signed compare: bytes >= 0x80 are negative, so < 0x20 too. */
-		m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-		    _mm_cmpeq_epi8(v, bslash)), _mm_cmplt_epi8(v, space));
-		if ((bits = _mm_movemask_epi8(m)) != 0)
-			return p + __builtin_ctz((unsigned)bits);
-		p += 16;
-	}
-#endif
-	while (p < end && !(cls[*p] & C_STOP))
-		p++;
-	return p;
-}
-
-/*
- * The first byte c of a UTF-8 sequence (RFC 3629's table): how many
- * bytes follow, 0 if c cannot start one, and the range [lo, hi] of the
- * first of them (no overlongs, no surrogates, nothing past U+10FFFF);
- * the others are 80 to bf.
- */
-static int
-utf8lead(int c, int *lo, int *hi)
-{
-	*lo = 0x80;
-	*hi = 0xbf;
-	if (c >= 0xc2 && c <= 0xdf)
-		return 1;
-	if (c >= 0xe0 && c <= 0xef) {
-		if (c == 0xe0)
-			*lo = 0xa0;
-		else if (c == 0xed)
-			*hi = 0x9f;	/* no surrogates */
-		return 2;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if (c == 0xf0)
-			*lo = 0x90;
-		else if (c == 0xf4)
-			*hi = 0x8f;
-		return 3;
-	}
-	return 0;
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* ---- events a block at a time ---- */
 
@@ -147,7 +50,7 @@ hex4v(const unsigned char *s)
 	int i, h;
 
 	for (i = 0; i < 4; i++) {
-		if ((h = hexval(s[i])) < 0)
+		if ((h = jlex_hexval(s[i])) < 0)
 			return 0x10000;
 		v = v << 4 | (unsigned)h;
 	}
@@ -193,7 +96,7 @@ fastutf8(const unsigned char *t, size_t k, size_t n)
 {
 	int need, lo, hi;
 
-	if ((need = utf8lead(t[k], &lo, &hi)) == 0)
+	if ((need = jlex_utf8lead(t[k], &lo, &hi)) == 0)
 		return NONE;
 	if (n - k <= (size_t)need)
 		return NONE;
@@ -257,7 +160,7 @@ fastnum(const unsigned char *t, size_t k, size_t n, int *exp)
 			return NONE;
 		k = digits(t, k + 1, n);
 	}
-	return k < n && (cls[t[k]] & C_DELIM) ? k : NONE;
+	return k < n && (jlex_cls[t[k]] & JL_DELIM) ? k : NONE;
 }
 
 /* The end of the literal at t[k] ('t', 'f' or 'n'), if it is one. */
@@ -268,7 +171,7 @@ fastlit(const unsigned char *t, size_t k, size_t n)
 	size_t len = t[k] == 'f' ? 5 : 4;
 
 	if (n - k <= len || memcmp(t + k, w, len) != 0 ||
-	    !(cls[t[k + len]] & C_DELIM))
+	    !(jlex_cls[t[k + len]] & JL_DELIM))
 		return NONE;
 	return k + len;
 }
@@ -474,8 +377,8 @@ close:
 		goto bail;
 	s->nmem = nmem;
 	s->evoff = s->off + ev;
-	s->lone0 = s->nlone;
-	s->nlone += lone;
+	s->lone0 = s->lx.nlone;
+	s->lx.nlone += lone;
 	s->onevent(s->arg, (const char *)t + ev, k + 1 - ev, mem, nmem);
 	s->nevent++;
 	s->lastend = s->off + k + 1;
@@ -687,7 +590,7 @@ iseventskey(const struct jscan *s)
 	(s->depth == s->evdepth + 2 && s->kind[s->evdepth + 1] == '{')))
 #define NEED(st) do { if (p == end) { s->state = (st); goto more; } } while (0)
 #define FAIL(msg) do { s->err = (msg); goto fail; } while (0)
-#define SKIPWS() do { while (p < end && (cls[*p] & C_WS)) p++; } while (0)
+#define SKIPWS() do { while (p < end && (jlex_cls[*p] & JL_WS)) p++; } while (0)
 #define PUSH(k) do { \
 	if (s->depth == JSCAN_MAXDEPTH) \
 		FAIL("nesting deeper than 1024 levels"); \
@@ -704,7 +607,7 @@ jscan_feed(struct jscan *s, const char *buf, size_t n)
 	const unsigned char *kseg = p;	/* the current top-level key starts here */
 	struct jmember *m;
 	size_t k;
-	int c, v, rec, atev;
+	int c, rec, atev;
 
 	if (s->err)
 		return -1;
@@ -721,13 +624,7 @@ jscan_feed(struct jscan *s, const char *buf, size_t n)
 	case S_AFTER: goto after;
 	case S_DONE: goto done;
 	case S_STR: goto str;
-	case S_ESC: goto esc;
-	case S_UHEX: goto uhex;
-	case S_SURR1: goto surr1;
-	case S_SURR2: goto surr2;
-	case S_UTF8: goto utf8cont;
-	case S_NUM: goto num;
-	case S_LIT: goto lit;
+	case S_SCALAR: goto scalar;
 	default: return -1;
 	}
 
@@ -748,7 +645,7 @@ value:
 		}
 		s->inev = 1;
 		s->evoff = s->off + (uint64_t)(p - base);
-		s->lone0 = s->nlone;
+		s->lone0 = s->lx.nlone;
 		s->evlen = 0;
 		s->nmem = 0;
 		s->cur1 = -1;
@@ -791,32 +688,15 @@ value:
 			m->val++;
 		s->iskey = s->topkey = 0;
 		s->strrec = rec;
-		s->stresc = 0;
+		jlex_str(&s->lx);
 		goto str;
-	case '-':
-		p++;
-		s->sub = N_MINUS;
-		goto num;
-	case '0':
-		p++;
-		s->sub = N_ZERO;
-		goto num;
-	case 't':
-		s->lit = "true";
-		goto litstart;
-	case 'f':
-		s->lit = "false";
-		goto litstart;
-	case 'n':
-		s->lit = "null";
-		goto litstart;
 	default:
-		if (cls[c] & C_DIGIT) {
-			p++;
-			s->sub = N_INT;
-			goto num;
-		}
-		FAIL("expected a value");
+		if (c != '-' && c != 't' && c != 'f' && c != 'n' &&
+		    !(jlex_cls[c] & JL_DIGIT))
+			FAIL("expected a value");
+		p++;
+		jlex_scalar(&s->lx, c);
+		goto scalar;
 	}
 
 objfirst:
@@ -839,7 +719,7 @@ keystart:
 	p++;
 	s->strrec = s->inev && (s->depth == s->evdepth + 1 ||
 	    s->depth == s->evdepth + 2);
-	s->stresc = 0;
+	jlex_str(&s->lx);
 	if (s->strrec) {
 		if (s->nmem == JSCAN_MAXMEMBERS)
 			FAIL("event has more than 1048576 keys");
@@ -939,108 +819,21 @@ done:
 	FAIL("text after the end of the JSON value");
 
 str:
-	p = strscan(p, end);
-	NEED(S_STR);
-	c = *p;
-	if (c == '"') {
-		p++;
-		goto strend;
+	switch (jlex_step(&s->lx, &p, end)) {
+	case JL_MORE:
+		s->state = S_STR;
+		goto more;
+	case JL_FAIL:
+		FAIL(s->lx.err);
 	}
-	if (c == '\\') {
-		p++;
-		goto esc;
-	}
-	if (c < 0x20)
-		FAIL("control character in string");
-	if ((s->need = utf8lead(c, &s->lo, &s->hi)) == 0)
-		FAIL("invalid UTF-8 in string");
-	p++;
-utf8cont:
-	while (s->need > 0) {
-		NEED(S_UTF8);
-		if (*p < s->lo || *p > s->hi)
-			FAIL("invalid UTF-8 in string");
-		s->lo = 0x80;
-		s->hi = 0xbf;
-		s->need--;
-		p++;
-	}
-	goto str;
-
-esc:
-	NEED(S_ESC);
-	switch (*p) {
-	case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
-	case 't':
-		p++;
-		s->stresc = 1;
-		goto str;
-	case 'u':
-		s->stresc = 1;
-		p++;
-		s->sub = 0;
-		s->hex = 0;
-		goto uhex;
-	default:
-		FAIL("invalid escape in string");
-	}
-
-uhex:
-	while (s->sub < 4) {
-		NEED(S_UHEX);
-		if ((v = hexval(*p)) < 0)
-			FAIL("invalid \\u escape in string");
-		s->hex = s->hex << 4 | (unsigned)v;
-		s->sub++;
-		p++;
-	}
-	/*
-	 * A surrogate without its other half is valid JSON to Python,
-	 * read as U+FFFD (jstr_decode) and counted: nlone.
-	 */
-	if (s->hisurr) {
-		s->hisurr = 0;
-		if (s->hex >= 0xdc00 && s->hex <= 0xdfff)
-			goto str;
-		s->nlone++;	/* the high half before; this one as it is */
-	}
-	if (s->hex >= 0xdc00 && s->hex <= 0xdfff) {
-		s->nlone++;
-		goto str;
-	}
-	if (s->hex < 0xd800 || s->hex > 0xdbff)
-		goto str;
-	s->hisurr = 1;
-surr1:
-	NEED(S_SURR1);
-	if (*p != '\\') {
-		s->hisurr = 0;
-		s->nlone++;
-		goto str;
-	}
-	p++;
-surr2:
-	NEED(S_SURR2);
-	if (*p != 'u') {
-		/* Another escape after the lone high half. */
-		s->hisurr = 0;
-		s->nlone++;
-		goto esc;
-	}
-	p++;
-	s->sub = 0;
-	s->hex = 0;
-	goto uhex;
-
-strend:
 	if (s->strrec) {
 		m = &s->mem[s->nmem - 1];
 		if (s->iskey) {
 			m->keylen = EVPOS(p - 1) - m->key;
-			m->esc = (char)(s->stresc ? JM_KEYESC : 0);
+			m->esc = (char)(s->lx.esc ? JM_KEYESC : 0);
 		} else {
 			m->vallen = EVPOS(p - 1) - m->val;
-			m->esc |= (char)(s->stresc ? JM_VALESC : 0);
+			m->esc |= (char)(s->lx.esc ? JM_VALESC : 0);
 		}
 	}
 	if (!s->iskey)
@@ -1055,109 +848,21 @@ strend:
 	}
 	goto colon;
 
-num:
-	switch (s->sub) {
-	case N_MINUS: goto nminus;
-	case N_ZERO: goto nzero;
-	case N_INT: goto nint;
-	case N_DOT: goto ndot;
-	case N_FRAC: goto nfrac;
-	case N_E: goto ne;
-	case N_ESIGN: goto nesign;
-	default: goto nexp;
+scalar:
+	switch (jlex_step(&s->lx, &p, end)) {
+	case JL_MORE:
+		s->state = S_SCALAR;
+		goto more;
+	case JL_FAIL:
+		FAIL(s->lx.err);
 	}
-nminus:
-	NEED(S_NUM);
-	if (*p == '0') {
-		p++;
-		s->sub = N_ZERO;
-		goto nzero;
-	}
-	if (!(cls[*p] & C_DIGIT))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_INT;
-nint:
-	while (p < end && (cls[*p] & C_DIGIT))
-		p++;
-nzero:
-	NEED(S_NUM);
-	if (*p == '.') {
-		p++;
-		s->sub = N_DOT;
-		goto ndot;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		s->sub = N_E;
-		goto ne;
-	}
-	goto nend;
-ndot:
-	NEED(S_NUM);
-	if (!(cls[*p] & C_DIGIT))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_FRAC;
-nfrac:
-	while (p < end && (cls[*p] & C_DIGIT))
-		p++;
-	NEED(S_NUM);
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		s->sub = N_E;
-		goto ne;
-	}
-	goto nend;
-ne:
-	NEED(S_NUM);
-	if (*p == '+' || *p == '-') {
-		p++;
-		s->sub = N_ESIGN;
-		goto nesign;
-	}
-	if (!(cls[*p] & C_DIGIT))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_EXP;
-	goto nexp;
-nesign:
-	NEED(S_NUM);
-	if (!(cls[*p] & C_DIGIT))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_EXP;
-nexp:
-	while (p < end && (cls[*p] & C_DIGIT))
-		p++;
-	NEED(S_NUM);
-nend:
-	if (!(cls[*p] & C_DELIM))
-		FAIL("invalid number");
-	if (s->sub == N_EXP && RECVAL())
+	if (s->lx.exp && RECVAL())
 		s->mem[s->nmem - 1].esc |= JM_VALEXP;
-scalarend:
 	if (RECVAL()) {
 		m = &s->mem[s->nmem - 1];
 		m->vallen = EVPOS(p) - m->val;
 	}
 	goto after;
-
-litstart:
-	p++;
-	s->sub = 1;
-lit:
-	while (s->lit[s->sub] != '\0') {
-		NEED(S_LIT);
-		if (*p != (unsigned char)s->lit[s->sub])
-			FAIL("invalid literal");
-		p++;
-		s->sub++;
-	}
-	NEED(S_LIT);
-	if (!(cls[*p] & C_DELIM))
-		FAIL("invalid literal");
-	goto scalarend;
 
 more:
 	if (end != cend) {
@@ -1168,7 +873,7 @@ more:
 	}
 	if (s->inev)
 		evadd(s, seg, (size_t)(cend - seg));
-	if (s->state >= S_STR && s->state <= S_UTF8 && s->topkey)
+	if (s->state == S_STR && s->topkey)
 		keyadd(s, kseg, (size_t)(cend - kseg));
 	s->off += n;
 	return 0;
@@ -1204,8 +909,8 @@ jscan_end(struct jscan *s)
 static unsigned
 hex4(const char *s)
 {
-	return (unsigned)(hexval(s[0]) << 12 | hexval(s[1]) << 8 |
-	    hexval(s[2]) << 4 | hexval(s[3]));
+	return (unsigned)(jlex_hexval(s[0]) << 12 | jlex_hexval(s[1]) << 8 |
+	    jlex_hexval(s[2]) << 4 | jlex_hexval(s[3]));
 }
 
 /* Append code point cp as UTF-8, escaped for tl(7) when tsv is set. */
@@ -1326,7 +1031,7 @@ copyrun(const unsigned char *p, const unsigned char *end, char **wp,
 		w += 16;
 	}
 #endif
-	while (p < end && *p != '"' && (instr ? *p != '\\' : !(cls[*p] & C_WS)))
+	while (p < end && *p != '"' && (instr ? *p != '\\' : !(jlex_cls[*p] & JL_WS)))
 		*w++ = (char)*p++;
 	*wp = w;
 	return p;
@@ -1353,7 +1058,7 @@ skipws(const unsigned char *p, const unsigned char *end)
 		p += 16;
 	}
 #endif
-	while (p < end && (cls[*p] & C_WS))
+	while (p < end && (jlex_cls[*p] & JL_WS))
 		p++;
 	return p;
 }

@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jlex.h"
+
 #define JSCAN_MAXDEPTH 1024		/* deepest nesting accepted */
 #define JSCAN_MAXEVENT (64 << 20)	/* default largest event, bytes */
 #define JSCAN_MAXMEMBERS (1 << 20)	/* most keys recorded for one event */
@@ -86,15 +88,9 @@ struct jscan {
 	uint64_t off;		/* stream offset of the next chunk's first byte */
 	uint64_t nevent;	/* events done: the UID of the one being read or handed out */
 	uint64_t evoff;		/* stream offset of the event handed out */
-	uint64_t nlone;		/* \u surrogates without their other half */
-	uint64_t lone0;		/* nlone when the event handed out began */
+	uint64_t lone0;		/* lx.nlone when the event handed out began */
 	uint64_t lastend;	/* offset just past the last complete event */
 	int state;		/* where scanning resumes (enum in jscan.c) */
-	int sub;		/* step inside a string escape, number or literal */
-	unsigned hex;		/* \u escape value read so far */
-	int lo, hi;		/* allowed range of the next UTF-8 continuation byte */
-	int need;		/* UTF-8 continuation bytes still to come */
-	int hisurr;		/* a \u high surrogate wants its low half */
 	int iskey;		/* the string being read is an object key */
 	int topkey;		/* ... and a key of the top-level object */
 	int top;		/* top-level value: 0 not yet, '{' or '[' */
@@ -103,7 +99,7 @@ struct jscan {
 	unsigned depth;		/* open objects and arrays */
 	unsigned evdepth;	/* depth inside the events array, 0 outside it */
 	int inev;		/* inside an event */
-	const char *lit;	/* the literal being matched: true, false, null */
+	struct jlex lx;		/* the string, number or literal being read */
 	char kind[JSCAN_MAXDEPTH];	/* '{' or '[' for each open level */
 	char key[80];		/* raw text of the current top-level key */
 	size_t keylen;		/* its length (may exceed sizeof key) */
@@ -117,7 +113,6 @@ struct jscan {
 	size_t memcap;		/* allocated size of mem */
 	int cur1;		/* the last member of the event object itself */
 	int strrec;		/* the string being read is a member's key or value */
-	int stresc;		/* ... and has an escape */
 
 	const char *err;	/* what went wrong, or NULL */
 	uint64_t erroff;	/* stream offset of the offending byte */

@@ -436,17 +436,34 @@ num_pyrepr(double d, char *buf, size_t size)
 char *
 num_ns_to_us(int64_t ns, char *buf, size_t size)
 {
-	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-	int n;
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns, q = a / 1000;
+	unsigned f = (unsigned)(a % 1000);
+	char t[32], *p = t + sizeof(t);	/* written backwards */
+	char d[3];			/* the fraction's digits */
+	size_t n;
+	int k;
 
-	n = snprintf(buf, size, "%s%llu", ns < 0 ? "-" : "",
-	    (unsigned long long)(a / 1000));
-	if (a % 1000 != 0 && (size_t)n < size) {
-		snprintf(buf + n, size - (size_t)n, ".%03u", (unsigned)(a % 1000));
-		n += 4;
-		while (buf[n - 1] == '0')
-			buf[--n] = '\0';
+	/* (by hand, not snprintf: the rocprofv3 reader calls this twice a record) */
+	if (f != 0) {
+		d[0] = (char)('0' + f / 100);
+		d[1] = (char)('0' + f / 10 % 10);
+		d[2] = (char)('0' + f % 10);
+		for (k = 3; d[k - 1] == '0'; k--)
+			;
+		while (k > 0)
+			*--p = d[--k];
+		*--p = '.';
 	}
+	do
+		*--p = (char)('0' + q % 10);
+	while ((q /= 10) != 0);
+	if (ns < 0)
+		*--p = '-';
+	if (size == 0)
+		return buf;
+	n = MIN((size_t)(t + sizeof(t) - p), size - 1);
+	memcpy(buf, p, n);
+	buf[n] = '\0';
 	return buf;
 }
 

@@ -2,7 +2,8 @@
 /*
  * The rocprofv3 reader of rocprof.h.  The scanner is a resumable state
  * machine like jscan.c's: each state is a label, and when a chunk runs
- * out the label to resume at is saved in s->state.  Beside the grammar
+ * out the label to resume at is saved in s->state; strings, numbers
+ * and literals are jlex.h's, as they are jscan.c's.  Beside the grammar
  * it keeps, for each open object and array, its role on the path to
  * the records (the top object, the process list, a process, its
  * buffer_records, a records array), so that it knows which values to
@@ -19,19 +20,17 @@
 #include <jsmn.h>
 #include <xxhash.h>
 
+#include "jlex.h"
 #include "jscan.h"
 #include "rocprof.h"
 #include "jtok.h"
 #include "tl.h"
 
-/* Resume points (s->state). */
+/* Resume points (s->state): S_STR and S_SCALAR resume a jlex_step. */
 enum {
 	S_VALUE, S_OBJFIRST, S_KEY, S_COLON, S_ARRFIRST, S_AFTER, S_DONE,
-	S_STR, S_ESC, S_UHEX, S_SURR1, S_SURR2, S_UTF8, S_NUM, S_LIT, S_ERR
+	S_STR, S_SCALAR, S_ERR
 };
-
-/* Steps inside a number (s->sub). */
-enum { N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP };
 
 /* What an open object or array is (s->role), or the value a key introduces. */
 enum {
@@ -129,18 +128,6 @@ rp_sniff(const char *p, size_t n)
 			return 0;
 	}
 	return 1;
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* Empty the symbol table (a new process), keeping its slots. */
@@ -267,15 +254,17 @@ static void
 members(const char *js, const jsmntok_t *t, int obj, const char *const *k,
     int nk, int *v)
 {
-	int i, j, m;
+	int i, j, m, c;
 
 	for (i = 0; i < nk; i++)
 		v[i] = -1;
 	if (obj < 0 || t[obj].type != JSMN_OBJECT)
 		return;
 	for (j = obj + 1, m = 0; m < t[obj].size; m++) {
+		/* (each k[i]'s first byte first: keyis for the few that match) */
+		c = t[j].end > t[j].start ? js[t[j].start] : '\0';
 		for (i = 0; i < nk; i++)
-			if (keyis(js, &t[j], k[i]))
+			if ((k[i][0] == c || c == '\\') && keyis(js, &t[j], k[i]))
 				v[i] = j + 1;
 		/* (a gathered record is valid JSON: its tokens are whole) */
 		j = jtok_skip(t, j + 1, INT_MAX);
@@ -650,8 +639,8 @@ keyrole(struct rpscan *s, int in)
 
 	if (s->keylen > sizeof(s->key))
 		return R_OTHER;
-	n = s->keyesc ? jstr_decode(k, s->key, s->keylen) : s->keylen;
-	if (!s->keyesc)
+	n = s->lx.esc ? jstr_decode(k, s->key, s->keylen) : s->keylen;
+	if (!s->lx.esc)
 		memcpy(k, s->key, n);
 	for (i = 0; i < LEN(roles); i++) {
 		if (roles[i].in != in || strlen(roles[i].key) != n ||
@@ -688,9 +677,6 @@ roleidx(int r)
 #define NEED(st) do { if (p == end) { s->state = (st); goto more; } } while (0)
 #define FAIL(msg) do { s->err = (msg); goto fail; } while (0)
 #define SKIPWS() do { while (p < end && isws(*p)) p++; } while (0)
-#define ISDIGIT(c) ((c) >= '0' && (c) <= '9')
-/* May this byte follow a number or literal? */
-#define ISDELIM(c) (isws(c) || (c) == ',' || (c) == ']' || (c) == '}')
 
 int
 rp_feed(struct rpscan *s, const char *buf, size_t n)
@@ -700,7 +686,7 @@ rp_feed(struct rpscan *s, const char *buf, size_t n)
 	const unsigned char *end;	/* end of the chunk or of the record's room */
 	const unsigned char *seg = p;	/* the current record's bytes start here */
 	const unsigned char *kseg = p;	/* the current key starts here */
-	int c, v, r, parent;
+	int c, r, parent;
 
 	if (s->err)
 		return -1;
@@ -717,13 +703,7 @@ rp_feed(struct rpscan *s, const char *buf, size_t n)
 	case S_AFTER: goto after;
 	case S_DONE: goto done;
 	case S_STR: goto str;
-	case S_ESC: goto esc;
-	case S_UHEX: goto uhex;
-	case S_SURR1: goto surr1;
-	case S_SURR2: goto surr2;
-	case S_UTF8: goto utf8cont;
-	case S_NUM: goto num;
-	case S_LIT: goto lit;
+	case S_SCALAR: goto scalar;
 	default: return -1;
 	}
 
@@ -786,31 +766,15 @@ value:
 	case '"':
 		p++;
 		s->iskey = 0;
+		jlex_str(&s->lx);
 		goto str;
-	case '-':
-		p++;
-		s->sub = N_MINUS;
-		goto num;
-	case '0':
-		p++;
-		s->sub = N_ZERO;
-		goto num;
-	case 't':
-		s->lit = "true";
-		goto litstart;
-	case 'f':
-		s->lit = "false";
-		goto litstart;
-	case 'n':
-		s->lit = "null";
-		goto litstart;
 	default:
-		if (ISDIGIT(c)) {
-			p++;
-			s->sub = N_INT;
-			goto num;
-		}
-		FAIL("expected a value");
+		if (c != '-' && c != 't' && c != 'f' && c != 'n' &&
+		    !(jlex_cls[c] & JL_DIGIT))
+			FAIL("expected a value");
+		p++;
+		jlex_scalar(&s->lx, c);
+		goto scalar;
 	}
 
 objfirst:
@@ -835,7 +799,7 @@ keystart:
 	r = s->role[s->depth - 1];
 	s->keep = !s->inrec && (r == R_TOP || r == R_PROC || r == R_BUF);
 	s->keylen = 0;
-	s->keyesc = 0;
+	jlex_str(&s->lx);
 	s->keyoff = OFF(p - 1);
 	kseg = p;
 	goto str;
@@ -928,112 +892,13 @@ done:
 	FAIL("text after the end of the JSON value");
 
 str:
-	/* plain string bytes, quickly */
-	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-		p++;
-	NEED(S_STR);
-	c = *p;
-	if (c == '"') {
-		p++;
-		goto strend;
+	switch (jlex_step(&s->lx, &p, end)) {
+	case JL_MORE:
+		s->state = S_STR;
+		goto more;
+	case JL_FAIL:
+		FAIL(s->lx.err);
 	}
-	if (c == '\\') {
-		p++;
-		if (s->iskey)
-			s->keyesc = 1;
-		goto esc;
-	}
-	if (c < 0x20)
-		FAIL("control character in string");
-	/* The first byte of a UTF-8 sequence: RFC 3629's table. */
-	s->lo = 0x80;
-	s->hi = 0xbf;
-	if (c >= 0xc2 && c <= 0xdf) {
-		s->need = 1;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		s->need = 2;
-		if (c == 0xe0)
-			s->lo = 0xa0;
-		else if (c == 0xed)
-			s->hi = 0x9f;	/* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		s->need = 3;
-		if (c == 0xf0)
-			s->lo = 0x90;
-		else if (c == 0xf4)
-			s->hi = 0x8f;
-	} else {
-		FAIL("invalid UTF-8 in string");
-	}
-	p++;
-utf8cont:
-	while (s->need > 0) {
-		NEED(S_UTF8);
-		if (*p < s->lo || *p > s->hi)
-			FAIL("invalid UTF-8 in string");
-		s->lo = 0x80;
-		s->hi = 0xbf;
-		s->need--;
-		p++;
-	}
-	goto str;
-
-esc:
-	NEED(S_ESC);
-	switch (*p) {
-	case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
-	case 't':
-		p++;
-		goto str;
-	case 'u':
-		p++;
-		s->sub = 0;
-		s->hex = 0;
-		goto uhex;
-	default:
-		FAIL("invalid escape in string");
-	}
-
-uhex:
-	while (s->sub < 4) {
-		NEED(S_UHEX);
-		if ((v = hexval(*p)) < 0)
-			FAIL("invalid \\u escape in string");
-		s->hex = s->hex << 4 | (unsigned)v;
-		s->sub++;
-		p++;
-	}
-	/*
-	 * A surrogate without its other half is valid JSON to Python, as
-	 * jscan.c reads it: U+FFFD once decoded (jstr_decode).
-	 */
-	if (s->hisurr) {
-		s->hisurr = 0;
-		goto str;
-	}
-	if (s->hex < 0xd800 || s->hex > 0xdbff)
-		goto str;
-	s->hisurr = 1;
-surr1:
-	NEED(S_SURR1);
-	if (*p != '\\') {
-		s->hisurr = 0;
-		goto str;
-	}
-	p++;
-surr2:
-	NEED(S_SURR2);
-	if (*p != 'u') {
-		/* another escape after the lone high half */
-		s->hisurr = 0;
-		goto esc;
-	}
-	p++;
-	s->sub = 0;
-	s->hex = 0;
-	goto uhex;
-
-strend:
 	if (!s->iskey)
 		goto after;
 	s->pending = R_OTHER;
@@ -1049,101 +914,14 @@ strend:
 	}
 	goto colon;
 
-num:
-	switch (s->sub) {
-	case N_MINUS: goto nminus;
-	case N_ZERO: goto nzero;
-	case N_INT: goto nint;
-	case N_DOT: goto ndot;
-	case N_FRAC: goto nfrac;
-	case N_E: goto ne;
-	case N_ESIGN: goto nesign;
-	default: goto nexp;
+scalar:
+	switch (jlex_step(&s->lx, &p, end)) {
+	case JL_MORE:
+		s->state = S_SCALAR;
+		goto more;
+	case JL_FAIL:
+		FAIL(s->lx.err);
 	}
-nminus:
-	NEED(S_NUM);
-	if (*p == '0') {
-		p++;
-		s->sub = N_ZERO;
-		goto nzero;
-	}
-	if (!ISDIGIT(*p))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_INT;
-nint:
-	while (p < end && ISDIGIT(*p))
-		p++;
-nzero:
-	NEED(S_NUM);
-	if (*p == '.') {
-		p++;
-		s->sub = N_DOT;
-		goto ndot;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		s->sub = N_E;
-		goto ne;
-	}
-	goto nend;
-ndot:
-	NEED(S_NUM);
-	if (!ISDIGIT(*p))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_FRAC;
-nfrac:
-	while (p < end && ISDIGIT(*p))
-		p++;
-	NEED(S_NUM);
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		s->sub = N_E;
-		goto ne;
-	}
-	goto nend;
-ne:
-	NEED(S_NUM);
-	if (*p == '+' || *p == '-') {
-		p++;
-		s->sub = N_ESIGN;
-		goto nesign;
-	}
-	if (!ISDIGIT(*p))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_EXP;
-	goto nexp;
-nesign:
-	NEED(S_NUM);
-	if (!ISDIGIT(*p))
-		FAIL("invalid number");
-	p++;
-	s->sub = N_EXP;
-nexp:
-	while (p < end && ISDIGIT(*p))
-		p++;
-	NEED(S_NUM);
-nend:
-	if (!ISDELIM(*p))
-		FAIL("invalid number");
-	goto after;
-
-litstart:
-	p++;
-	s->sub = 1;
-lit:
-	while (s->lit[s->sub] != '\0') {
-		NEED(S_LIT);
-		if (*p != (unsigned char)s->lit[s->sub])
-			FAIL("invalid literal");
-		p++;
-		s->sub++;
-	}
-	NEED(S_LIT);
-	if (!ISDELIM(*p))
-		FAIL("invalid literal");
 	goto after;
 
 more:
@@ -1155,7 +933,7 @@ more:
 	}
 	if (s->inrec)
 		capadd(s, seg, (size_t)(cend - seg));
-	if (s->state >= S_STR && s->state <= S_UTF8 && s->iskey && s->keep)
+	if (s->state == S_STR && s->iskey && s->keep)
 		keyadd(s, kseg, (size_t)(cend - kseg));
 	s->off += n;
 	return 0;

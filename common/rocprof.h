@@ -7,11 +7,11 @@
  * list of per-process results: metadata, agents, kernel_symbols,
  * buffer_records (kernel_dispatch, memory_copy ...) and more.  The
  * scanner (rp_*) is fed the JSON text in chunks of any size; it checks
- * the whole text against the JSON grammar, as jscan.c does, while it
- * follows the path to the parts that become records.  Each of those
- * (a process's metadata, a kernel symbol, a dispatch, a memory copy)
- * is gathered whole, taken apart with jsmn, and handed to a callback
- * as one record.  Everything else is checked and skipped.
+ * the whole text against the JSON grammar (its scalars through jlex.h,
+ * as jscan.c does), while it follows the path to the parts that become
+ * records.  Each of those (a process's metadata, a kernel symbol, a
+ * dispatch, a memory copy) is gathered whole, taken apart with jsmn,
+ * and handed to a callback as one record.  Everything else is checked and skipped.
  *
  * Memory: one record's text, and the current process's kernel symbol
  * table (one name per kernel id), so that a dispatch gets its name as
@@ -24,6 +24,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "jlex.h"
 
 #define RP_KEY "rocprofiler-sdk-tool"	/* the top-level key */
 #define RP_MAXDEPTH 1024		/* deepest nesting accepted */
@@ -74,21 +76,15 @@ struct rpscan {
 	uint64_t lastend;	/* offset just past the last complete record */
 	int seenrec;		/* some record was handed out */
 	int state;		/* where scanning resumes (enum in rocprof.c) */
-	int sub;		/* step inside an escape, number or literal */
-	unsigned hex;		/* \u escape value read so far */
-	int lo, hi;		/* allowed range of the next UTF-8 continuation byte */
-	int need;		/* UTF-8 continuation bytes still to come */
-	int hisurr;		/* a \u high surrogate wants its low half */
 	int iskey;		/* the string being read is an object key */
 	int keep;		/* ... and its text is kept in key */
-	const char *lit;	/* the literal being matched */
+	struct jlex lx;		/* the string, number or literal being read */
 	unsigned depth;		/* open objects and arrays */
 	char kind[RP_MAXDEPTH];	/* '{' or '[' for each open level */
 	char role[RP_MAXDEPTH];	/* what each open level is (enum in rocprof.c) */
 	int pending;		/* the role of the value after the last key */
 	char key[24];		/* raw text of a key that may matter */
 	size_t keylen;		/* its length (may exceed sizeof key) */
-	int keyesc;		/* it has an escape */
 	uint64_t keyoff;	/* stream offset of its opening quote */
 	int seentool;		/* the rocprofiler-sdk-tool key was read */
 	int inrec;		/* a record's text is being gathered */

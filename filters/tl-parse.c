@@ -555,8 +555,8 @@ putfield(struct parse *ps, char *w, const char *ev, size_t len,
 		/* missing: the most common */
 	} else if (idx == M_UID) {
 		w = putuid(ps, w, ps->js.nevent);
-	} else if (ps->js.nlone > ps->js.lone0) {
-		w = putu64(w, ps->js.nlone - ps->js.lone0);
+	} else if (ps->js.lx.nlone > ps->js.lone0) {
+		w = putu64(w, ps->js.lx.nlone - ps->js.lone0);
 	}
 	return w;
 }
@@ -649,7 +649,7 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		/* Only the fields there, tabs for the runs of missing ones. */
 		if (ps->value >= 0)
 			have |= ps->valuebits;
-		if (ps->js.nlone > ps->js.lone0)
+		if (ps->js.lx.nlone > ps->js.lone0)
 			have |= ps->lonebits;
 		for (i = 0; have != 0; i = j + 1) {
 			j = (size_t)__builtin_ctzll(have);
@@ -1093,10 +1093,10 @@ parsefd(struct parse *ps, int fd, const char *name)
 		finish(ps);
 	}
 	progress(&ps->pr, 0, 1);
-	if (ps->js.nlone > 0)
+	if (ps->js.lx.nlone > 0)
 		tl_warn("%s: %" PRIu64 " lone UTF-16 surrogate%s in \\u escapes "
-		    "read as U+FFFD", name, ps->js.nlone,
-		    ps->js.nlone == 1 ? "" : "s");
+		    "read as U+FFFD", name, ps->js.lx.nlone,
+		    ps->js.lx.nlone == 1 ? "" : "s");
 	free(buf);
 }
 

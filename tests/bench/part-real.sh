@@ -2,7 +2,8 @@
 # traces (../shared/conformance) replicated by tl-gentrace -r to sizes
 # from 50 MB, gzipped, to 450 MB of plain JSON, and measured: tl-parse's
 # MB/s, tl-report against TraceLens's report on each (and tl-report's
-# time over tl-parse's), tl-tracediff against TraceLens's TraceDiff on
+# time over tl-parse's), tl-report on a 5 MB one (its fixed costs),
+# tl-tracediff against TraceLens's TraceDiff on
 # the real timesformer pair and on a replicated pair.  Sourced by
 # tests/bench/bench, whose W, TL, PY, top, run, run1 and row it uses.
 #
@@ -10,6 +11,8 @@
 #			(default: h100-qwen mi300-timesformer)
 # TL_BENCH_REAL_SIZES	their sizes in JSON bytes, .gz for a gzipped
 #			trace (default: 50M.gz 450M)
+# TL_BENCH_SMALL_TRACE	the conformance report replicated to 5 MB (default:
+#			h100-bert-small)
 # TL_BENCH_REAL_DIFF	the size of each trace of the replicated TraceDiff
 #			pair (default: 450M; 0: none)
 # The traces are made once, in $TL_BENCH_DIR.
@@ -80,6 +83,19 @@ else
 			rm -rf "$W/rrep" "$W/rtlens"
 		done
 	done
+	# a small trace: what is left is the fixed costs (processes, work
+	# files, sorts of almost nothing)
+	name=${TL_BENCH_SMALL_TRACE:-h100-bert-small}
+	if [ -f "$conf/reports/$name/trace.json.gz" ]; then
+		f=$(realtrace "$name" 5M) || exit 1
+		bytes=$(wc -c <"$f")
+		echo
+		echo "$name, 5M ($(mb "$bytes") MB of JSON): tl-report's fixed costs"
+		run tl-report "tl-report '$f' '$W/rrep'" "rm -rf '$W/rrep'"
+		row "tl-report" "$SECS" "$KB" "$bytes"
+		echo "    (target: < 0.2 s)"
+		rm -rf "$W/rrep"
+	fi
 fi
 
 # diffpair A B WHAT: tl-tracediff against TraceDiff on traces A and B.

@@ -234,7 +234,7 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		r->hash = fnv(r->hash, &m[mi], sizeof(m[mi]));
 	}
 	r->hash = fnv(r->hash, ev, len);
-	lone = scanning->nlone - scanning->lone0;
+	lone = scanning->lx.nlone - scanning->lone0;
 	r->hash = fnv(r->hash, &lone, sizeof(lone));
 	r->hash = fnv(r->hash, &scanning->evoff, sizeof(scanning->evoff));
 	r->nevent++;
@@ -275,7 +275,7 @@ scan(struct result *r, const uint8_t *data, size_t size, size_t maxevent,
 	r->truncated = s.truncated;
 	r->lastend = s.lastend;
 	r->seenev = s.seenev;
-	r->nlone = s.nlone;
+	r->nlone = s.lx.nlone;
 	CHECK(s.nevent == r->nevent);
 	if (s.err)
 		CHECK(s.erroff <= size);

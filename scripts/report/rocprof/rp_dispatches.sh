@@ -7,23 +7,25 @@
 # TraceLens's defaults filled in, dur = end - start (exact nanoseconds,
 # tl-calc: the clocks pass 2^53): UID name dur stream dispatch_id
 # grid_x grid_y grid_z block_x block_y block_z agent tid start end queue
-# symbol (header).  m.tsv: its memory copies (start end); meta.tsv: its
+# symbol kernel_id (header).  m.tsv: its memory copies (start end); meta.tsv: its
 # metadata (start end: init and fini time); rp_counts.tsv: counts for
 # the health sheet (fact count).  A dispatch read before its process's kernel_symbols is
 # named by its kernel_id through sort, not by any order of the file.
+# The records go from tl-parse to k.tsv through one pipeline: no file of
+# them but k.tsv (they are most of the bytes the report writes).
 # in:
 # out: k.tsv m.tsv meta.tsv rp_counts.tsv
 rp_dispatches() {
 	f=UID,cat,name,process,tid,start,end,stream,queue,agent,kernel_id,dispatch_id,symbol
 	f=$f,grid_x,grid_y,grid_z,block_x,block_y,block_z
-	(cd "$cwd" && tl_parse -f "$f" -- "$trace") >rp.tsv || return 1
-	# the records, split by kind (awk: field selection and defaults only)
-	st awkt '
+	# the records, split by kind (awk: field selection and defaults
+	# only), the dispatches on to tl-calc
+	(cd "$cwd" && st tl_parse -f "$f" -- "$trace") | st awkt '
 	function d(v, x) { return v == "" ? x : v }
 	NR == 1 {
 		print "UID", "name", "start", "end", "stream", "dispatch_id",
 		    "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
-		    "agent", "tid", "queue", "symbol", "kernel_id" >"k0.tsv"
+		    "agent", "tid", "queue", "symbol", "kernel_id"
 		print "UID", "kernel_id", "name" >"syms.tsv"
 		print "start", "end" >"m.tsv"
 		next
@@ -34,7 +36,7 @@ rp_dispatches() {
 		if ($13 == "") late++
 		print $1, $3, d($6, 0), d($7, 0), d($8, 0), d($12, 0),
 		    d($14, 1), d($15, 1), d($16, 1), d($17, 1), d($18, 1), d($19, 1),
-		    d($10, 0), d($5, 0), $9, $13, $11 >"k0.tsv"
+		    d($10, 0), d($5, 0), $9, $13, $11
 	}
 	$2 == "kernel_symbol" { print $1, $11, $3 >"syms.tsv" }
 	$2 == "gpu_memcpy" { print d($6, 0), d($7, 0) >"m.tsv" }
@@ -47,37 +49,36 @@ rp_dispatches() {
 		print "process_metadata_missing", 1 - meta >"rp_counts.tsv"
 		print "dispatches_before_symbols", late + 0 >"rp_counts.tsv"
 		print late + 0 >"late"
-	}' rp.tsv; ok
-	tl_drop rp.tsv
+	}' | st tl-calc UID=UID name=name dur='end - start' stream=stream dispatch_id=dispatch_id \
+	    grid_x=grid_x grid_y=grid_y grid_z=grid_z block_x=block_x block_y=block_y block_z=block_z \
+	    agent=agent tid=tid start=start end=end queue=queue symbol=symbol \
+	    kernel_id=kernel_id >k.tsv; ok
 	read -r late <late
 	[ "$late" = 0 ] || rp_join
-	st tl-calc UID=UID name=name dur='end - start' stream=stream dispatch_id=dispatch_id \
-	    grid_x=grid_x grid_y=grid_y grid_z=grid_z block_x=block_x block_y=block_y block_z=block_z \
-	    agent=agent tid=tid start=start end=end queue=queue symbol=symbol <k0.tsv >k.tsv; ok
-	tl_drop k0.tsv syms.tsv
+	tl_drop syms.tsv
 }
 
-# rp_join: k0.tsv's unnamed dispatches (symbol empty), which came before
+# rp_join: k.tsv's unnamed dispatches (symbol empty), which came before
 # their process's kernel_symbols, named from syms.tsv (UID kernel_id
 # name): the symbol's name (a later symbol of the same id wins, as in
 # TraceLens's dict), else TraceLens's unknown_kernel_ID; their symbol
-# field 1 or 0.  Then k0.tsv in UID order again.
+# field 1 or 0.  Then k.tsv in UID order again.
 rp_join() {
-	{ head -n 1 k0.tsv
+	{ head -n 1 k.tsv
 	  # the symbols (class 0) before the dispatches (class 1) of an id
 	  { awkt 'NR > 1 { print $2, 0, $1, $3 }' syms.tsv
-	    awkt 'NR > 1 { print $17, 1, $0 }' k0.tsv; } |
+	    awkt 'NR > 1 { print $18, 1, $0 }' k.tsv; } |
 	  st tl_sort -s -t "$TAB" -k1,1 -k2,2n |
 	  st awkt '
 	  $2 == 0 { if ($1 != id) { id = $1 } nm = $4; have = 1; next }
 	  {
 		if ($1 != id) { id = $1; have = 0 }
 		sub(/^[^\t]*\t[^\t]*\t/, "")
-		if ($16 == "") {
-			$16 = have ? 1 : 0
-			$2 = have ? nm : "unknown_kernel_" ($17 == "" ? "None" : $17)
+		if ($17 == "") {
+			$17 = have ? 1 : 0
+			$2 = have ? nm : "unknown_kernel_" ($18 == "" ? "None" : $18)
 		}
 		print
-	  }' | st tl_sort -t "$TAB" -k1,1n; } >k0.join; ok
-	mv k0.join k0.tsv || exit 1
+	  }' | st tl_sort -t "$TAB" -k1,1n; } >k.join; ok
+	mv k.join k.tsv || exit 1
 }
