@@ -291,3 +291,66 @@ moe_fused_blockscale(const struct opargs *a, struct mresult *r, const struct mod
 		snprintf(r->prec, sizeof(r->prec), "fp8");
 	return M_OK;
 }
+
+/*
+ * aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
+ * (MoeSortScatterGather): every operand whose Input Dims entry is a
+ * non-empty list of ints, with its Input type (None past the end);
+ * memory-bound: 1 FLOP per element of the largest operand, bytes over
+ * every operand of a known size (None when that makes 0); the dtype
+ * of the largest (the first of equals, as Python's max()).
+ */
+int
+moe_sort(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	const struct jval *d, *e;
+	const char *dt, *big = NULL;
+	struct shape sh;
+	int64_t p, maxp = -1, total = 0;
+	long nt = 0;
+	size_t i, n = 0;
+	int bpe;
+
+	if (a->bad_dims)
+		return fail(r, "malformed Input Dims");
+	d = a->has_dims ? jdoc_root(&a->dims) : NULL;
+	if (d != NULL && d->t != J_ARR)
+		return fail(r, "Input Dims is not a list");
+	if (a->has_types && (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	pkey(r, "operands");
+	buf_addc(&r->params, '[');
+	for (i = 0; d != NULL && i < d->n; i++) {
+		e = jarr_at(&a->dims, d, i);
+		/* "shape and all(isinstance(d, int) for d in shape)" */
+		if (e->t == J_INT || e->t == J_FLOAT || e->t == J_BOOL)
+			if (e->t == J_FLOAT ? e->d != 0 : e->i != 0)
+				return fail(r, "Input Dims[%zu] is not iterable", i);
+		if (e->t != J_ARR || e->n == 0 || shape_get(&a->dims, e, &sh) < 0)
+			continue;
+		dt = NULL;
+		if ((long)i < nt && arg_str(a, r, FD_TYPES, i, &dt) < 0)
+			return M_FAIL;
+		if (n++ > 0)
+			buf_adds(&r->params, ", ");
+		buf_addc(&r->params, '(');
+		vshape(&r->params, &sh, 1);
+		buf_adds(&r->params, ", ");
+		vstr(&r->params, dt);
+		buf_addc(&r->params, ')');
+		p = prod(r, &sh);
+		if (p > maxp) {
+			maxp = p;
+			big = dt;
+		}
+		if ((bpe = model_bpe(dt)) != 0 &&
+		    (__builtin_mul_overflow(p, bpe, &p) ||
+		    __builtin_add_overflow(total, p, &total)))
+			r->ovf = 1;
+	}
+	buf_addc(&r->params, ']');
+	r->flops = I(n > 0 ? maxp : 0);
+	set_bytes(r, total > 0, I(total));
+	r->dtype = big != NULL && *big ? big : NULL;
+	return M_OK;
+}
