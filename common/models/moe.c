@@ -294,11 +294,14 @@ moe_fused_blockscale(const struct opargs *a, struct mresult *r, const struct mod
 
 /*
  * aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
- * (MoeSortScatterGather): every operand whose Input Dims entry is a
+ * (MoeSortScatterGather) and aiter::biased_grouped_topk_hip
+ * (BiasedGroupedTopk): every operand whose Input Dims entry is a
  * non-empty list of ints, with its Input type (None past the end);
  * memory-bound: 1 FLOP per element of the largest operand, bytes over
  * every operand of a known size (None when that makes 0); the dtype
- * of the largest (the first of equals, as Python's max()).
+ * of the largest (the first of equals, as Python's max()).  arg[0]:
+ * Input Dims must exist (BiasedGroupedTopk indexes it; the other
+ * class reads a missing one as []).
  */
 int
 moe_sort(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
@@ -313,6 +316,8 @@ moe_sort(const struct opargs *a, struct mresult *r, const struct model *m, int b
 
 	if (a->bad_dims)
 		return fail(r, "malformed Input Dims");
+	if (m->arg[0] && !a->has_dims)
+		return fail(r, "no Input Dims");
 	d = a->has_dims ? jdoc_root(&a->dims) : NULL;
 	if (d != NULL && d->t != J_ARR)
 		return fail(r, "Input Dims is not a list");
@@ -352,5 +357,48 @@ moe_sort(const struct opargs *a, struct mresult *r, const struct model *m, int b
 	r->flops = I(n > 0 ? maxp : 0);
 	set_bytes(r, total > 0, I(total));
 	r->dtype = big != NULL && *big ? big : NULL;
+	return M_OK;
+}
+
+/*
+ * aiter::topk_softplus: topk_weights (M, topk) at Input Dims[0], the
+ * gating logits (M, E) at [2] in Input type[2] (else bf16); 6 FLOPs
+ * per logit; bytes: the logits, an fp32 bias per expert, fp32 weights
+ * and int32 ids written (None when the logits' dtype is unknown).
+ */
+int
+moe_topk_softplus(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd)
+{
+	struct shape w, g;
+	const char *dt = "c10::BFloat16";
+	long nt = 0;
+	int bpe;
+
+	if (arg_shape(a, r, 2, &g) < 0)
+		return M_FAIL;
+	if (g.n < 2)
+		return fail(r, "Input Dims[2] has fewer than 2 dims");
+	if (arg_shape(a, r, 0, &w) < 0)
+		return M_FAIL;
+	if (w.n < 2)
+		return fail(r, "Input Dims[0] has fewer than 2 dims");
+	if (a->has_types && (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	if (nt > 2 && arg_str(a, r, FD_TYPES, 2, &dt) < 0)
+		return M_FAIL;
+	p_int(r, "M", g.d[0]);
+	p_int(r, "n", 1);
+	p_int(r, "C", g.d[1]);
+	p_int(r, "E", g.d[1]);
+	p_int(r, "topk", w.d[1]);
+	p_str(r, "dtype_in", dt);
+	r->dtype = dt != NULL && *dt ? dt : NULL;
+	r->flops = mul(r, mul(r, I(6), I(g.d[0])), I(g.d[1]));
+	bpe = model_bpe(dt);
+	set_bytes(r, bpe != 0, add(r, add(r, add(r,
+	    mul(r, mul(r, I(g.d[0]), I(g.d[1])), I(bpe)), mul(r, I(g.d[1]), I(4))),
+	    mul(r, mul(r, I(g.d[0]), I(w.d[1])), I(4))),
+	    mul(r, mul(r, I(g.d[0]), I(w.d[1])), I(4))));
 	return M_OK;
 }
