@@ -215,6 +215,8 @@ mformula norm_channels, norm_layer, norm_batch_bwd, norm_layer_bwd, norm_group_b
 /* moe.c */
 mformula moe_comm, moe_cktile_up, moe_cktile_down, moe_ck_stage1, moe_ck_stage2,
     moe_fused_blockscale, moe_sort, moe_topk_softplus;
+/* mhc.c */
+mformula mhc;
 /* ssm.c */
 mformula ssm_causal_conv1d, ssm_mamba;
 /* rope.c */

@@ -63,6 +63,7 @@ static const struct mfamily F_ELT = { "elementwise", "elementwise", NULL, "vecto
 static const struct mfamily F_FROPE = { "FusedRoPE", "RoPE_fwd", NULL, "vector" };
 static const struct mfamily F_COLL = { "CustomCollective", "CustomCollective", NULL, "vector" };
 static const struct mfamily F_MHC = { "mHC", "mHC", NULL, "matrix" };
+static const struct mfamily F_MHC_V = { "mHC", "mHC", NULL, "vector" };
 static const struct mfamily F_INFATTN_V = { "InferenceAttention", "InferenceAttention", NULL,
     "vector" };
 static const struct mfamily F_INFATTN = { "InferenceAttention", "InferenceAttention", NULL,
@@ -219,11 +220,11 @@ static const struct model models[] = {
 	R("aiter::mha_varlen_fwd", "mha_varlen_fwd", &F_INFATTN,
 	    infattn_unannotated, BWD_NONE, 0),
 	R("aiter::mhc_fused_post_pre_gemm_sqrsum",
-	    "mhc_fused_post_pre_gemm_sqrsum", &F_MHC, NULL, BWD_OWN, 0),
-	R("aiter::mhc_post", "mhc_post", &F_MHC, NULL, BWD_OWN, 0),
-	R("aiter::mhc_pre_big_fuse_rmsnorm", "mhc_pre_big_fuse_rmsnorm", &F_MHC,
-	    NULL, BWD_OWN, 0),
-	R("aiter::mhc_pre_gemm_sqrsum", "mhc_pre_gemm_sqrsum", &F_MHC, NULL, BWD_OWN, 0),
+	    "mhc_fused_post_pre_gemm_sqrsum", &F_MHC, mhc, BWD_FAIL, 3),
+	R("aiter::mhc_post", "mhc_post", &F_MHC_V, mhc, BWD_FAIL, 0),
+	R("aiter::mhc_pre_big_fuse_rmsnorm", "mhc_pre_big_fuse_rmsnorm", &F_MHC_V,
+	    mhc, BWD_FAIL, 2),
+	R("aiter::mhc_pre_gemm_sqrsum", "mhc_pre_gemm_sqrsum", &F_MHC, mhc, BWD_FAIL, 1),
 	R("aiter::mixed_sample_outer_exponential",
 	    "mixed_sample_outer_exponential", &F_ELT, elt_mixed_sample, BWD_FAIL, 0),
 	R("aiter::moe_cktile2stages_gemm1_ck", "moe_aiter_unfused_up", &F_MOEUNF,
