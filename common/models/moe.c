@@ -402,3 +402,67 @@ moe_topk_softplus(const struct opargs *a, struct mresult *r, const struct model 
 	    mul(r, mul(r, I(g.d[0]), I(w.d[1])), I(4))));
 	return M_OK;
 }
+
+/*
+ * sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel
+ * (moe_triton_invoke_grouped_gemm): SGLang's Triton grouped GEMM, up or
+ * down alike.  At least 9 Input Dims: weights (E, N, K) at [1],
+ * topk_ids (tokens, topk) at [8]; dtypes of A [0], B [1] and C [3]
+ * (else A's).  FLOPs 2 (tokens topk) N K; bytes: A gathered, the
+ * weights of the experts uniform routing touches, C written, in
+ * TraceLens's MoE byte sizes (2, 1 and 2 when a dtype is not there).
+ */
+int
+moe_triton_invoke(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd)
+{
+	struct shape w, t;
+	struct moe mo = { 0 };
+	const char *din = NULL, *dw = NULL, *dout = NULL;
+	struct pynum mw, ea;
+	long nd, nt = 0;
+
+	if ((nd = arg_len(a, r, FD_DIMS)) < 0)
+		return M_FAIL;
+	if (nd < 9)
+		return fail(r, "Expected >=9 Input Dims for invoke_fused_moe_kernel, got %ld",
+		    nd);
+	if (arg_shape(a, r, 1, &w) < 0)
+		return M_FAIL;
+	if (w.n != 3)
+		return fail(r, "Expected 3D weight tensor at Input Dims[1]");
+	if (arg_shape(a, r, 8, &t) < 0)
+		return M_FAIL;
+	if (t.n != 2)
+		return fail(r, "Expected 2D topk_ids at Input Dims[8]");
+	if (a->has_types && (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	if ((nt > 0 && arg_str(a, r, FD_TYPES, 0, &din) < 0) ||
+	    (nt > 1 && arg_str(a, r, FD_TYPES, 1, &dw) < 0) ||
+	    (nt > 3 && arg_str(a, r, FD_TYPES, 3, &dout) < 0))
+		return M_FAIL;
+	if (dout == NULL || *dout == '\0')
+		dout = din;
+	mo.E = w.d[0];
+	mo.N = w.d[1];
+	mo.K = w.d[2];
+	mo.M = t.d[0];
+	mo.topk = t.d[1];
+	mw = mul(r, I(mo.M), I(mo.topk));
+	p_num(r, "m_work", mw);
+	p_int(r, "num_tokens", mo.M);
+	p_int(r, "topk", mo.topk);
+	p_int(r, "N", mo.N);
+	p_int(r, "K", mo.K);
+	p_int(r, "num_experts", mo.E);
+	p_str(r, "input_dtype", din);
+	p_str(r, "weight_dtype", dw);
+	p_str(r, "output_dtype", dout);
+	r->dtype = dw != NULL && *dw ? dw : NULL;
+	r->flops = mul(r, mul(r, mul(r, I(2), mw), I(mo.N)), I(mo.K));
+	ea = mo.E > 0 ? moe_active(r, &mo) : I(0);
+	set_bytes(r, 1, add(r, add(r, mul(r, mul(r, mw, I(mo.K)), moe_bpe(din, 2)),
+	    mul(r, mul(r, mul(r, ea, I(mo.N)), I(mo.K)), moe_bpe(dw, 1))),
+	    mul(r, mul(r, mw, I(mo.N)), moe_bpe(dout, 2))));
+	return M_OK;
+}

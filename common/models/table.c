@@ -490,7 +490,7 @@ static const struct model models[] = {
 	R("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts",
 	    "sglang_fused_append_shared_experts", &F_MOEAUX, NULL, BWD_OWN, 0),
 	R("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
-	    "moe_triton_invoke_grouped_gemm", &F_MOEUNF, NULL, BWD_OWN, 0),
+	    "moe_triton_invoke_grouped_gemm", &F_MOEUNF, moe_triton_invoke, BWD_UNDEF, 0),
 	R("sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
 	    "fused_flatten_mxfp4_quant", &F_GQUANT, quant_mxfp4, BWD_OWN, 0, 1),
 	R("sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant",
