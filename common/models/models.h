@@ -215,7 +215,7 @@ mformula norm_channels, norm_layer, norm_batch_bwd, norm_layer_bwd, norm_group_b
 /* moe.c */
 mformula moe_comm, moe_cktile_up, moe_cktile_down, moe_ck_stage1, moe_ck_stage2,
     moe_fused_blockscale, moe_sort, moe_topk_softplus,
-    moe_triton_invoke;
+    moe_triton_invoke, moe_append_shared;
 /* mhc.c */
 mformula mhc;
 /* ssm.c */

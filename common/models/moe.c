@@ -466,3 +466,58 @@ moe_triton_invoke(const struct opargs *a, struct mresult *r, const struct model 
 	    mul(r, mul(r, mw, I(mo.N)), moe_bpe(dout, 2))));
 	return M_OK;
 }
+
+/*
+ * sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts
+ * (a BinaryElementwise in TraceLens): topk ids (M, topk) at Input
+ * Dims[0], weights at [1] (else the ids' shape), which must broadcast;
+ * dtypes Input type[0] (else int) and [1] (else float); 1 FLOP per id;
+ * both tensors read and written (4 bytes an element when a size is
+ * unknown).  Input type must exist.
+ */
+int
+moe_append_shared(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd)
+{
+	struct shape s1, s2;
+	const char *dt[3] = { "int", "float", "float" };
+	long nd, nt;
+	size_t i, n;
+	int64_t d1, d2;
+	int b1, b2;
+
+	if ((nd = arg_len(a, r, FD_DIMS)) < 0 || (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	if (arg_shape(a, r, 0, &s1) < 0)
+		return M_FAIL;
+	if (nd > 1 && dims_truthy(a, 1)) {
+		if (arg_shape(a, r, 1, &s2) < 0)
+			return M_FAIL;
+	} else
+		s2 = s1;
+	if ((nt > 0 && arg_str(a, r, FD_TYPES, 0, &dt[0]) < 0) ||
+	    (nt > 1 && arg_str(a, r, FD_TYPES, 1, &dt[1]) < 0))
+		return M_FAIL;
+	dt[2] = dt[1];
+	/* BinaryElementwise's get_broadcast_shape: shapes aligned right */
+	n = s1.n > s2.n ? s1.n : s2.n;
+	for (i = 0; i < n; i++) {
+		d1 = i < n - s1.n ? 1 : s1.d[i - (n - s1.n)];
+		d2 = i < n - s2.n ? 1 : s2.d[i - (n - s2.n)];
+		if (d1 != d2 && d1 != 1 && d2 != 1)
+			return fail(r, "Shapes not broadcastable");
+	}
+	p_shape(r, "shape_in1", &s1, 1);
+	p_shape(r, "shape_in2", &s2, 1);
+	p_dtypes(r, "dtype_in1_in2_out", 3, dt);
+	p_raw(r, "stride_input1", "None");
+	p_raw(r, "stride_input2", "None");
+	p_raw(r, "stride_output", "None");
+	r->dtype = dt[1] != NULL && *dt[1] ? dt[1] : NULL;
+	r->flops = I(prod(r, &s1));
+	b1 = model_bpe(dt[0]);
+	b2 = model_bpe(dt[1]);
+	set_bytes(r, 1, mul(r, I(2), add(r, mul(r, I(prod(r, &s1)), I(b1 ? b1 : 4)),
+	    mul(r, I(prod(r, &s2)), I(b2 ? b2 : 4)))));
+	return M_OK;
+}
