@@ -840,6 +840,62 @@ joinname(const char *a, const char *sep, const char *b, const char *c)
 	return s;
 }
 
+/* The dtype pandas gives column j of input i (a bool column with gaps is object). */
+static const char *
+dtypename(const struct input *in, size_t j)
+{
+	switch (in->type[j]) {
+	case T_INT: return "int64";
+	case T_FLOAT: return "float64";
+	case T_BOOL: return in->seen[j].nna > 0 ? "object" : "bool";
+	default: return "object";
+	}
+}
+
+/*
+ * TraceLens merges the reports one after another, and pandas refuses
+ * to merge a key column of text (object) with a numeric one (an empty
+ * column is float64): "You are trying to merge on object and float64
+ * columns", so TraceLens's comparison stops there.  Note the first
+ * such key; the join goes on, comparing keys by value.  Bool merged
+ * with text or numbers becomes text, as pandas casts both to object.
+ */
+static void
+keyclash(const struct input *in, size_t nin)
+{
+	const char *t, *mt;
+	size_t i, k, from, c;
+
+	for (k = 0; k < nkeys; k++) {
+		mt = NULL;
+		from = 0;
+		for (i = 0; i < nin; i++) {
+			if (in[i].nrows == 0)
+				continue;
+			c = in[i].kcol[k];
+			t = dtypename(&in[i], c);
+			if (mt == NULL) {
+				mt = t;
+				from = i;
+				continue;
+			}
+			if ((strcmp(mt, "object") == 0) != (strcmp(t, "object") == 0) &&
+			    strcmp(mt, "bool") != 0 && strcmp(t, "bool") != 0) {
+				tl_warn("key '%s' is %s in %s and %s in %s: TraceLens's "
+				    "merge raises ValueError here (object and numeric "
+				    "keys); joined by value", keys[k], mt,
+				    in[from].name, t, in[i].name);
+				return;
+			}
+			if (strcmp(mt, t) != 0 && (strcmp(mt, "bool") == 0 ||
+			    strcmp(t, "bool") == 0 || strcmp(t, "object") == 0))
+				mt = "object";
+			else if (strcmp(mt, "int64") == 0 && strcmp(t, "float64") == 0)
+				mt = t;
+		}
+	}
+}
+
 /* Columns of the joined table, in pandas' order (see build_df_dff). */
 static struct outcol *
 outcols(struct input *in, size_t nin, size_t *nout)
@@ -1140,6 +1196,7 @@ dojoin(int argc, char *argv[])
 			in[i].type[j] = in[i].nrows ? coltype(&in[i].seen[j]) :
 			    T_OBJ;
 	}
+	keyclash(in, nin);
 	o = outcols(in, nin, &nout);
 	for (j = 0; j < nout; j++) {
 		if (j > 0)

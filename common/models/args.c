@@ -365,7 +365,7 @@ vjson(struct buf *b, const struct jdoc *d, const struct jval *v, int tuple)
 	}
 }
 
-static void
+void
 vshape(struct buf *b, const struct shape *sh, int tuple)
 {
 	size_t i;

@@ -170,6 +170,8 @@ void p_num(struct mresult *r, const char *k, struct pynum v);
 void p_bool(struct mresult *r, const char *k, int v);
 void p_raw(struct mresult *r, const char *k, const char *lit);
 void p_str(struct mresult *r, const char *k, const char *s);
+/* A shape as a tuple (a 1-tuple with its comma) or a list. */
+void vshape(struct buf *b, const struct shape *sh, int tuple);
 /* A shape as a tuple or a list. */
 void p_shape(struct mresult *r, const char *k, const struct shape *sh, int tuple);
 /* A tuple of n dtype strings (NULL: None). */
@@ -212,7 +214,10 @@ mformula norm_channels, norm_layer, norm_batch_bwd, norm_layer_bwd, norm_group_b
     norm_rms, norm_rms_bwd, norm_rms_ext, norm_ln_modulate;
 /* moe.c */
 mformula moe_comm, moe_cktile_up, moe_cktile_down, moe_ck_stage1, moe_ck_stage2,
-    moe_fused_blockscale;
+    moe_fused_blockscale, moe_sort, moe_topk_softplus,
+    moe_triton_invoke, moe_append_shared;
+/* mhc.c */
+mformula mhc;
 /* ssm.c */
 mformula ssm_causal_conv1d, ssm_mamba;
 /* rope.c */

@@ -291,3 +291,233 @@ moe_fused_blockscale(const struct opargs *a, struct mresult *r, const struct mod
 		snprintf(r->prec, sizeof(r->prec), "fp8");
 	return M_OK;
 }
+
+/*
+ * aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
+ * (MoeSortScatterGather) and aiter::biased_grouped_topk_hip
+ * (BiasedGroupedTopk): every operand whose Input Dims entry is a
+ * non-empty list of ints, with its Input type (None past the end);
+ * memory-bound: 1 FLOP per element of the largest operand, bytes over
+ * every operand of a known size (None when that makes 0); the dtype
+ * of the largest (the first of equals, as Python's max()).  arg[0]:
+ * Input Dims must exist (BiasedGroupedTopk indexes it; the other
+ * class reads a missing one as []).
+ */
+int
+moe_sort(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	const struct jval *d, *e;
+	const char *dt, *big = NULL;
+	struct shape sh;
+	int64_t p, maxp = -1, total = 0;
+	long nt = 0;
+	size_t i, n = 0;
+	int bpe;
+
+	if (a->bad_dims)
+		return fail(r, "malformed Input Dims");
+	if (m->arg[0] && !a->has_dims)
+		return fail(r, "no Input Dims");
+	d = a->has_dims ? jdoc_root(&a->dims) : NULL;
+	if (d != NULL && d->t != J_ARR)
+		return fail(r, "Input Dims is not a list");
+	if (a->has_types && (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	pkey(r, "operands");
+	buf_addc(&r->params, '[');
+	for (i = 0; d != NULL && i < d->n; i++) {
+		e = jarr_at(&a->dims, d, i);
+		/* "shape and all(isinstance(d, int) for d in shape)" */
+		if (e->t == J_INT || e->t == J_FLOAT || e->t == J_BOOL)
+			if (e->t == J_FLOAT ? e->d != 0 : e->i != 0)
+				return fail(r, "Input Dims[%zu] is not iterable", i);
+		if (e->t != J_ARR || e->n == 0 || shape_get(&a->dims, e, &sh) < 0)
+			continue;
+		dt = NULL;
+		if ((long)i < nt && arg_str(a, r, FD_TYPES, i, &dt) < 0)
+			return M_FAIL;
+		if (n++ > 0)
+			buf_adds(&r->params, ", ");
+		buf_addc(&r->params, '(');
+		vshape(&r->params, &sh, 1);
+		buf_adds(&r->params, ", ");
+		vstr(&r->params, dt);
+		buf_addc(&r->params, ')');
+		p = prod(r, &sh);
+		if (p > maxp) {
+			maxp = p;
+			big = dt;
+		}
+		if ((bpe = model_bpe(dt)) != 0 &&
+		    (__builtin_mul_overflow(p, bpe, &p) ||
+		    __builtin_add_overflow(total, p, &total)))
+			r->ovf = 1;
+	}
+	buf_addc(&r->params, ']');
+	r->flops = I(n > 0 ? maxp : 0);
+	set_bytes(r, total > 0, I(total));
+	r->dtype = big != NULL && *big ? big : NULL;
+	return M_OK;
+}
+
+/*
+ * aiter::topk_softplus: topk_weights (M, topk) at Input Dims[0], the
+ * gating logits (M, E) at [2] in Input type[2] (else bf16); 6 FLOPs
+ * per logit; bytes: the logits, an fp32 bias per expert, fp32 weights
+ * and int32 ids written (None when the logits' dtype is unknown).
+ */
+int
+moe_topk_softplus(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd)
+{
+	struct shape w, g;
+	const char *dt = "c10::BFloat16";
+	long nt = 0;
+	int bpe;
+
+	if (arg_shape(a, r, 2, &g) < 0)
+		return M_FAIL;
+	if (g.n < 2)
+		return fail(r, "Input Dims[2] has fewer than 2 dims");
+	if (arg_shape(a, r, 0, &w) < 0)
+		return M_FAIL;
+	if (w.n < 2)
+		return fail(r, "Input Dims[0] has fewer than 2 dims");
+	if (a->has_types && (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	if (nt > 2 && arg_str(a, r, FD_TYPES, 2, &dt) < 0)
+		return M_FAIL;
+	p_int(r, "M", g.d[0]);
+	p_int(r, "n", 1);
+	p_int(r, "C", g.d[1]);
+	p_int(r, "E", g.d[1]);
+	p_int(r, "topk", w.d[1]);
+	p_str(r, "dtype_in", dt);
+	r->dtype = dt != NULL && *dt ? dt : NULL;
+	r->flops = mul(r, mul(r, I(6), I(g.d[0])), I(g.d[1]));
+	bpe = model_bpe(dt);
+	set_bytes(r, bpe != 0, add(r, add(r, add(r,
+	    mul(r, mul(r, I(g.d[0]), I(g.d[1])), I(bpe)), mul(r, I(g.d[1]), I(4))),
+	    mul(r, mul(r, I(g.d[0]), I(w.d[1])), I(4))),
+	    mul(r, mul(r, I(g.d[0]), I(w.d[1])), I(4))));
+	return M_OK;
+}
+
+/*
+ * sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel
+ * (moe_triton_invoke_grouped_gemm): SGLang's Triton grouped GEMM, up or
+ * down alike.  At least 9 Input Dims: weights (E, N, K) at [1],
+ * topk_ids (tokens, topk) at [8]; dtypes of A [0], B [1] and C [3]
+ * (else A's).  FLOPs 2 (tokens topk) N K; bytes: A gathered, the
+ * weights of the experts uniform routing touches, C written, in
+ * TraceLens's MoE byte sizes (2, 1 and 2 when a dtype is not there).
+ */
+int
+moe_triton_invoke(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd)
+{
+	struct shape w, t;
+	struct moe mo = { 0 };
+	const char *din = NULL, *dw = NULL, *dout = NULL;
+	struct pynum mw, ea;
+	long nd, nt = 0;
+
+	if ((nd = arg_len(a, r, FD_DIMS)) < 0)
+		return M_FAIL;
+	if (nd < 9)
+		return fail(r, "Expected >=9 Input Dims for invoke_fused_moe_kernel, got %ld",
+		    nd);
+	if (arg_shape(a, r, 1, &w) < 0)
+		return M_FAIL;
+	if (w.n != 3)
+		return fail(r, "Expected 3D weight tensor at Input Dims[1]");
+	if (arg_shape(a, r, 8, &t) < 0)
+		return M_FAIL;
+	if (t.n != 2)
+		return fail(r, "Expected 2D topk_ids at Input Dims[8]");
+	if (a->has_types && (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	if ((nt > 0 && arg_str(a, r, FD_TYPES, 0, &din) < 0) ||
+	    (nt > 1 && arg_str(a, r, FD_TYPES, 1, &dw) < 0) ||
+	    (nt > 3 && arg_str(a, r, FD_TYPES, 3, &dout) < 0))
+		return M_FAIL;
+	if (dout == NULL || *dout == '\0')
+		dout = din;
+	mo.E = w.d[0];
+	mo.N = w.d[1];
+	mo.K = w.d[2];
+	mo.M = t.d[0];
+	mo.topk = t.d[1];
+	mw = mul(r, I(mo.M), I(mo.topk));
+	p_num(r, "m_work", mw);
+	p_int(r, "num_tokens", mo.M);
+	p_int(r, "topk", mo.topk);
+	p_int(r, "N", mo.N);
+	p_int(r, "K", mo.K);
+	p_int(r, "num_experts", mo.E);
+	p_str(r, "input_dtype", din);
+	p_str(r, "weight_dtype", dw);
+	p_str(r, "output_dtype", dout);
+	r->dtype = dw != NULL && *dw ? dw : NULL;
+	r->flops = mul(r, mul(r, mul(r, I(2), mw), I(mo.N)), I(mo.K));
+	ea = mo.E > 0 ? moe_active(r, &mo) : I(0);
+	set_bytes(r, 1, add(r, add(r, mul(r, mul(r, mw, I(mo.K)), moe_bpe(din, 2)),
+	    mul(r, mul(r, mul(r, ea, I(mo.N)), I(mo.K)), moe_bpe(dw, 1))),
+	    mul(r, mul(r, mw, I(mo.N)), moe_bpe(dout, 2))));
+	return M_OK;
+}
+
+/*
+ * sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts
+ * (a BinaryElementwise in TraceLens): topk ids (M, topk) at Input
+ * Dims[0], weights at [1] (else the ids' shape), which must broadcast;
+ * dtypes Input type[0] (else int) and [1] (else float); 1 FLOP per id;
+ * both tensors read and written (4 bytes an element when a size is
+ * unknown).  Input type must exist.
+ */
+int
+moe_append_shared(const struct opargs *a, struct mresult *r, const struct model *m,
+    int bwd)
+{
+	struct shape s1, s2;
+	const char *dt[3] = { "int", "float", "float" };
+	long nd, nt;
+	size_t i, n;
+	int64_t d1, d2;
+	int b1, b2;
+
+	if ((nd = arg_len(a, r, FD_DIMS)) < 0 || (nt = arg_len(a, r, FD_TYPES)) < 0)
+		return M_FAIL;
+	if (arg_shape(a, r, 0, &s1) < 0)
+		return M_FAIL;
+	if (nd > 1 && dims_truthy(a, 1)) {
+		if (arg_shape(a, r, 1, &s2) < 0)
+			return M_FAIL;
+	} else
+		s2 = s1;
+	if ((nt > 0 && arg_str(a, r, FD_TYPES, 0, &dt[0]) < 0) ||
+	    (nt > 1 && arg_str(a, r, FD_TYPES, 1, &dt[1]) < 0))
+		return M_FAIL;
+	dt[2] = dt[1];
+	/* BinaryElementwise's get_broadcast_shape: shapes aligned right */
+	n = s1.n > s2.n ? s1.n : s2.n;
+	for (i = 0; i < n; i++) {
+		d1 = i < n - s1.n ? 1 : s1.d[i - (n - s1.n)];
+		d2 = i < n - s2.n ? 1 : s2.d[i - (n - s2.n)];
+		if (d1 != d2 && d1 != 1 && d2 != 1)
+			return fail(r, "Shapes not broadcastable");
+	}
+	p_shape(r, "shape_in1", &s1, 1);
+	p_shape(r, "shape_in2", &s2, 1);
+	p_dtypes(r, "dtype_in1_in2_out", 3, dt);
+	p_raw(r, "stride_input1", "None");
+	p_raw(r, "stride_input2", "None");
+	p_raw(r, "stride_output", "None");
+	r->dtype = dt[1] != NULL && *dt[1] ? dt[1] : NULL;
+	r->flops = I(prod(r, &s1));
+	b1 = model_bpe(dt[0]);
+	b2 = model_bpe(dt[1]);
+	set_bytes(r, 1, mul(r, I(2), add(r, mul(r, I(prod(r, &s1)), I(b1 ? b1 : 4)),
+	    mul(r, I(prod(r, &s2)), I(b2 ? b2 : 4)))));
+	return M_OK;
+}
