@@ -412,8 +412,14 @@ summaries() {
 		done
 		_i=,
 		while IFS= read -r _m; do
+			# TraceLens selects each ${_m}_$_a by name: a statistic
+			# given k times is k columns of that name, each of them
+			# picked k times
 			for _a in $metrics; do
-				set -- "$@" "${_m}_$_a=$_a:$_m"
+				for _b in $metrics; do
+					[ "$_b" = "$_a" ] &&
+						set -- "$@" "${_m}_$_a=$_a:$_m"
+				done
 			done
 			case $_m in
 			comm_latency) [ "$_dint" = int ] && _i="$_i,${_m}_sum" ;;
