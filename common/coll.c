@@ -3,6 +3,7 @@
  * coll.c: typed cells of collective records (coll.h): taken from a
  * kernel's args JSON, printed the way pandas prints their column.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,15 +228,138 @@ skipws(const char *p, const char *e)
 }
 
 /*
- * The numbers of a list or tuple literal p[0..e) into *v; int() of
- * each (a float is cut toward zero).  -1 if it is not one.
+ * Python's digits of base b at p[0..e) (one '_' between two digits
+ * allowed) into *v; the end, or NULL if there are none or they
+ * overflow.
+ */
+static const char *
+pydigits(const char *p, const char *e, int b, int64_t *v)
+{
+	const char *q = p;
+	int d;
+
+	for (*v = 0; q < e; q++) {
+		if (*q == '_' && q > p && q + 1 < e && q[-1] != '_')
+			continue;
+		if (*q >= '0' && *q <= '9')
+			d = *q - '0';
+		else if ((*q | 0x20) >= 'a' && (*q | 0x20) <= 'f')
+			d = (*q | 0x20) - 'a' + 10;
+		else
+			break;
+		if (d >= b)
+			break;
+		if (*v > (INT64_MAX - d) / b)
+			return NULL;
+		*v = *v * b + d;
+	}
+	if (q == p || q[-1] == '_')
+		return NULL;
+	return q;
+}
+
+/*
+ * int() of one number of a literal that ast.literal_eval reads, at
+ * p[0..e): an optional sign, then an integer (decimal, 0x, 0o or 0b,
+ * with '_' between digits: exact), a float (cut toward zero), or
+ * True or False (true or false in JSON).  The end, or NULL.
+ */
+static const char *
+pyint(const char *p, const char *e, int json, int64_t *v)
+{
+	static const char fch[] = "0123456789.eE+-_";
+	const char *q;
+	char tmp[64], *end;
+	size_t l, k;
+	double d;
+	int neg = 0, b = 0;
+
+	if (p < e && (*p == '-' || *p == '+')) {
+		neg = *p == '-';
+		p = skipws(p + 1, e);
+	}
+	if ((size_t)(e - p) >= 4 && memcmp(p, json ? "true" : "True", 4) == 0)
+		q = p + 4, *v = 1;
+	else if ((size_t)(e - p) >= 5 &&
+	    memcmp(p, json ? "false" : "False", 5) == 0)
+		q = p + 5, *v = 0;
+	else
+		q = NULL;
+	if (q != NULL) {
+		/* -True is no literal */
+		if (neg || (q < e && (*q == '_' || isalnum((unsigned char)*q))))
+			return NULL;
+		return q;
+	}
+	if (e - p > 2 && p[0] == '0') {
+		switch (p[1] | 0x20) {
+		case 'x': b = 16; break;
+		case 'o': b = 8; break;
+		case 'b': b = 2; break;
+		}
+	}
+	if (b) {
+		if (p[2] == '_')	/* 0x_1f */
+			p++;
+		q = pydigits(p + 2, e, b, v);
+	} else {
+		/* a float if it has '.' or an exponent */
+		for (l = 0; p + l < e && (isdigit((unsigned char)p[l]) ||
+		    p[l] == '_'); l++)
+			;
+		if (p + l < e && (p[l] == '.' || (p[l] | 0x20) == 'e')) {
+			for (l = k = 0; p + l < e && strchr(fch, p[l]) &&
+			    k < sizeof(tmp) - 1; l++) {
+				if ((p[l] == '+' || p[l] == '-') &&
+				    (l == 0 || (p[l - 1] | 0x20) != 'e'))
+					break;
+				if (p[l] != '_')
+					tmp[k++] = p[l];
+				else if (l == 0 || !isdigit((unsigned char)p[l - 1]) ||
+				    p + l + 1 == e ||
+				    !isdigit((unsigned char)p[l + 1]))
+					return NULL;	/* 1_e2, 1__0.5 */
+			}
+			tmp[k] = '\0';
+			if (k == 0 || k == sizeof(tmp) - 1 || tmp[0] == 'e' ||
+			    tmp[0] == 'E')
+				return NULL;
+			d = strtod(tmp, &end);
+			if (*end != '\0' || !isfinite(d) || d >= 9.2e18 ||
+			    d <= -9.2e18)
+				return NULL;
+			q = p + l;
+			if (q < e && (*q == '_' || isalnum((unsigned char)*q) ||
+			    *q == '.'))
+				return NULL;
+			*v = (int64_t)(neg ? -d : d);
+			return q;
+		}
+		/* 007 is no Python 3 integer; 000 is */
+		if (l > 1 && p[0] == '0' && strspn(p, "0_") < l)
+			return NULL;
+		q = pydigits(p, e, 10, v);
+	}
+	if (q == NULL || (q < e && (*q == '_' || isalnum((unsigned char)*q) ||
+	    *q == '.')))
+		return NULL;
+	if (neg)
+		*v = -*v;
+	return q;
+}
+
+/*
+ * The numbers of a list or tuple literal p[0..e) into *v, as
+ * [int(x) for x in ast.literal_eval(...)] reads them (JSON's if json).
+ * -1 if it is not one.
  */
 static long
-intlist(const char *p, const char *e, int64_t **v, size_t *cap)
+intlist(const char *p, const char *e, int json, int64_t **v, size_t *cap)
 {
-	char close, *end, tmp[64];
-	size_t n = 0, l;
-	double d;
+	char close;
+	const char *q;
+	size_t n = 0;
+	int64_t x;
 
 	p = skipws(p, e);
 	if (p == e || (*p != '[' && *p != '('))
@@ -243,18 +367,11 @@ intlist(const char *p, const char *e, int64_t **v, size_t *cap)
 	close = *p == '[' ? ']' : ')';
 	p = skipws(p + 1, e);
 	while (p < e && *p != close) {
-		for (l = 0; p + l < e && l < sizeof(tmp) - 1 &&
-		    strchr("+-0123456789.eE", p[l]) != NULL; l++)
-			tmp[l] = p[l];
-		if (l == 0 || l == sizeof(tmp) - 1)
-			return -1;
-		tmp[l] = '\0';
-		d = strtod(tmp, &end);
-		if (*end != '\0' || !isfinite(d) || d >= 9.2e18 || d <= -9.2e18)
+		if ((q = pyint(p, e, json, &x)) == NULL)
 			return -1;
 		tl_grow((void **)v, cap, n + 1, sizeof(**v));
-		(*v)[n++] = (int64_t)d;
-		p = skipws(p + l, e);
+		(*v)[n++] = x;
+		p = skipws(q, e);
 		if (p < e && *p == ',')
 			p = skipws(p + 1, e);
 		else if (p < e && *p != close)
@@ -279,7 +396,7 @@ coll_splits(const char *cell, size_t len, int64_t **v, size_t *cap)
 	if (cell[0] == 's' && *skipws(t, t + len) != '[')
 		n = -1;
 	else
-		n = intlist(t, t + len, v, cap);
+		n = intlist(t, t + len, cell[0] == 'l', v, cap);
 	free(t);
 	return n;
 }
@@ -296,7 +413,7 @@ coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap)
 		return 0;
 	t = tl_strndup(cell + 1, len - 1);
 	len = rec_unescape(t, len - 1);
-	n = intlist(t, t + len, v, cap);
+	n = intlist(t, t + len, cell[0] == 'l', v, cap);
 	if (n >= 0 || cell[0] == 'l') {
 		free(t);
 		return n > 0 ? (size_t)n : 0;
