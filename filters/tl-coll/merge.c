@@ -618,7 +618,9 @@ flush(struct merge *M, struct group *g)
 			buf_reset(&M->t);
 			mconv(M, &M->t, g, mb, keys[k]);
 			coll_sortkey(b, M->t.s, M->t.len);
-			keyna |= M->t.s[0] == 'z';
+			/* groupby drops None and, in a float column, NaN */
+			keyna |= M->t.s[0] == 'z' || (M->t.len == 4 &&
+			    memcmp(M->t.s, "fnan", 4) == 0);
 		}
 		buf_reset(&M->u);
 		rec_bput(&M->u, b->s, b->len);
