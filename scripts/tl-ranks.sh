@@ -179,10 +179,13 @@ globtraces() {
 	my %by;
 	for my $f (@m) {
 		(my $bn = $f) =~ s{.*/}{};
-		my @g = ($bn =~ $rx); my %n = %+;
-		unless (@g) { @g = ($f =~ $rx); %n = %+; }
+		# a match is (1) when the regex has no group: then $#+ is 0,
+		# and m.group(1) in Python an IndexError: the file is passed over
+		my @g = ($bn =~ $rx); my %n = %+; my $ng = $#+;
+		unless (@g) { @g = ($f =~ $rx); %n = %+; $ng = $#+; }
 		next unless @g;
-		my $v = defined $n{rank} ? $n{rank} : $g[0];
+		my $v = defined $n{rank} && $n{rank} ne "" ? $n{rank} :
+		    $ng >= 1 ? $g[0] : undef;
 		next unless defined $v && $v =~ /^\s*[+-]?\d+\s*$/;
 		$by{int($v)} //= $f;
 	}
