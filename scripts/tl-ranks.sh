@@ -127,6 +127,47 @@ listtraces() {
 	done >"$_l" || exit 1
 }
 
+# defaultbook: TraceLens's workbook when no output is named and the
+# traces come from --trace-pattern (its ranks 0 and 1) or --trace-glob
+# (all its traces): nccl_analysis_report.xlsx in os.path.commonpath of
+# their absolute paths, or in the folder of that path when it is a file.
+defaultbook() {
+	if [ -n "$tglob" ]; then
+		_g=$(globtraces) || exit 1
+		printf '%s\n' "$_g" | cut -f 2-
+	else
+		_i=0
+		while [ "$_i" -lt "$world" ] && [ "$_i" -lt 2 ]; do
+			printf '%s\n' "${tpat%%\**}$_i${tpat#*\*}"
+			_i=$((_i + 1))
+		done
+	fi | perl -e '
+	use strict; use warnings; use Cwd;
+	my $cwd = getcwd();
+	my @common;
+	my $n = 0;
+	while (my $p = <STDIN>) {
+		chomp $p;
+		# os.path.abspath: .. and . and repeated slashes resolved
+		$p = "$cwd/$p" unless $p =~ m{^/};
+		my @c;
+		for my $x (split m{/}, $p) {
+			next if $x eq "" || $x eq ".";
+			if ($x eq "..") { pop @c; next; }
+			push @c, $x;
+		}
+		if ($n++ == 0) { @common = @c; next; }
+		my $k = 0;
+		$k++ while $k < @common && $k < @c && $common[$k] eq $c[$k];
+		splice @common, $k;
+	}
+	exit 1 unless $n;
+	my $d = "/" . join("/", @common);
+	if (-f $d) { $d =~ s{/[^/]*$}{}; $d = "/" if $d eq ""; }
+	$d .= "/" unless $d =~ m{/$};
+	print $d, "nccl_analysis_report.xlsx\n";'
+}
+
 # --trace-glob: TraceLens's recursive glob and its rank regex (Python
 # syntax, which perl reads; perl comes with GNU parallel): the first
 # path in sorted order for each rank, every rank below the world size.
@@ -562,10 +603,8 @@ for _x in "$tdir" "$tpat" "$tglob" "$from"; do [ -n "$_x" ] && _src=$((_src + 1)
 if [ -z "$out" ] && [ -z "$xlsx" ] && [ "$_src" = 1 ] && [ -z "$from" ] && [ $# = 0 ]; then
 	if [ -n "$tdir" ]; then
 		xlsx=${tdir%/}/nccl_analysis_report.xlsx
-	else
-		_d=${tpat:-$tglob}
-		case $_d in */*) _d=${_d%/*} ;; *) _d=. ;; esac
-		xlsx=${_d:-/}/nccl_analysis_report.xlsx
+	elif [ -n "$world" ]; then
+		xlsx=$(defaultbook) || exit 1
 	fi
 fi
 # the operands: OUT_DIR unless --output_csvs_dir (or, with the traces
