@@ -360,6 +360,7 @@ intlist(const char *p, const char *e, int json, int64_t **v, size_t *cap)
 	const char *q;
 	size_t n = 0;
 	int64_t x;
+	int comma = 0;
 
 	p = skipws(p, e);
 	if (p == e || (*p != '[' && *p != '('))
@@ -372,14 +373,105 @@ intlist(const char *p, const char *e, int json, int64_t **v, size_t *cap)
 		tl_grow((void **)v, cap, n + 1, sizeof(**v));
 		(*v)[n++] = x;
 		p = skipws(q, e);
-		if (p < e && *p == ',')
+		comma = 0;
+		if (p < e && *p == ',') {
+			comma = 1;
 			p = skipws(p + 1, e);
-		else if (p < e && *p != close)
+		} else if (p < e && *p != close)
 			return -1;
 	}
 	if (p == e || skipws(p + 1, e) != e)
 		return -1;
+	/* (5) is 5, no tuple; (5,) is one */
+	if (close == ')' && n == 1 && !comma)
+		return -1;
 	return (long)n;
+}
+
+enum { LIT_NONE, LIT_SEQ, LIT_OTHER };
+
+/*
+ * One Python literal that ast.literal_eval reads, at p[0..e): a number,
+ * a string, None, True, False, or a list, tuple, set or dict of them.
+ * Its end (*kind LIT_SEQ for a list or tuple, else LIT_OTHER), or NULL.
+ * Complex numbers and string concatenation are not read.
+ */
+static const char *
+pyliteral(const char *p, const char *e, int depth, int *kind)
+{
+	const char *q;
+	char open, close, quote;
+	int64_t x;
+	int k, n, pairs, comma;
+
+	p = skipws(p, e);
+	if (p == e || depth > 100)
+		return NULL;
+	*kind = LIT_OTHER;
+	if (*p == '[' || *p == '(' || *p == '{') {
+		open = *p;
+		close = open == '[' ? ']' : open == '(' ? ')' : '}';
+		p = skipws(p + 1, e);
+		n = 0;
+		pairs = -1;
+		comma = 0;
+		while (p < e && *p != close) {
+			if ((p = pyliteral(p, e, depth + 1, &k)) == NULL)
+				return NULL;
+			p = skipws(p, e);
+			if (open == '{') {
+				/* all k: v, or none */
+				if ((p < e && *p == ':') != (pairs == 1) &&
+				    pairs != -1)
+					return NULL;
+				pairs = p < e && *p == ':';
+				if (pairs && (p = pyliteral(p + 1, e, depth + 1,
+				    &k)) == NULL)
+					return NULL;
+				p = skipws(p, e);
+			}
+			n++;
+			comma = 0;
+			if (p < e && *p == ',') {
+				comma = 1;
+				p = skipws(p + 1, e);
+			} else if (p < e && *p != close)
+				return NULL;
+		}
+		if (p == e)
+			return NULL;
+		if (open == '[' || (open == '(' && (n != 1 || comma)))
+			*kind = LIT_SEQ;
+		else if (open == '(')
+			*kind = k;	/* (x) is x */
+		return p + 1;
+	}
+	/* strings: a prefix of b, r, u (not f), then quotes */
+	for (q = p; q < e && q - p < 2 && strchr("bBrRuU", *q) != NULL; q++)
+		;
+	if (q < e && (*q == '\'' || *q == '"')) {
+		quote = *q;
+		if (e - q >= 3 && q[1] == quote && q[2] == quote) {
+			for (q += 3; q + 2 < e; q++) {
+				if (*q == '\\') {
+					q++;
+					continue;
+				}
+				if (q[0] == quote && q[1] == quote &&
+				    q[2] == quote)
+					return q + 3;
+			}
+			return NULL;
+		}
+		for (q++; q < e && *q != quote && *q != '\n'; q++)
+			if (*q == '\\')
+				q++;
+		return q < e && *q == quote ? q + 1 : NULL;
+	}
+	if ((size_t)(e - p) >= 4 && memcmp(p, "None", 4) == 0 &&
+	    (p + 4 == e || !(isalnum((unsigned char)p[4]) || p[4] == '_')))
+		return p + 4;
+	return pyint(p, e, 0, &x);
 }
 
 long
@@ -405,9 +497,10 @@ size_t
 coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap)
 {
 	const char *p, *e;
-	char *t;
+	char *t, *u;
 	long n;
 	size_t k = 0;
+	int kind, sub;
 
 	if (len < 1 || (cell[0] != 'l' && cell[0] != 's'))
 		return 0;
@@ -418,8 +511,45 @@ coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap)
 		free(t);
 		return n > 0 ? (size_t)n : 0;
 	}
-	/* not a list: Python's literal_eval failed, so \d+ runs */
-	for (p = t, e = t + len; p < e;) {
+	/*
+	 * Another literal: 5, '0,1', {0, 1} are no list (unknown); a bare
+	 * tuple 0, 1 is one.  Not a literal: \d+ runs.
+	 */
+	e = t + len;
+	if ((p = pyliteral(t, e, 0, &kind)) != NULL) {
+		p = skipws(p, e);
+		while (p < e && *p == ',') {
+			kind = LIT_SEQ;
+			p = skipws(p + 1, e);
+			if (p == e)
+				break;
+			if ((p = pyliteral(p, e, 0, &sub)) == NULL) {
+				kind = LIT_NONE;
+				p = t;
+				break;
+			}
+			p = skipws(p, e);
+		}
+		if (p == e && kind == LIT_OTHER) {
+			free(t);
+			return 0;
+		}
+		if (p == e && kind == LIT_SEQ && *skipws(t, e) != '[' &&
+		    *skipws(t, e) != '(') {
+			u = tl_malloc(len + 2);
+			u[0] = '(';
+			memcpy(u + 1, t, len);
+			u[len + 1] = ')';
+			n = intlist(u, u + len + 2, 0, v, cap);
+			free(u);
+			if (n >= 0) {
+				free(t);
+				return (size_t)n;
+			}
+		}
+	}
+	/* literal_eval or int() failed: \d+ runs */
+	for (p = t; p < e;) {
 		if (*p < '0' || *p > '9') {
 			p++;
 			continue;

@@ -82,8 +82,9 @@ void coll_putnum(struct buf *b, const struct cnum *v);
 long coll_splits(const char *cell, size_t len, int64_t **v, size_t *cap);
 /*
  * The ranks of a Process Group Ranks cell, as TraceLens's
- * _parse_pg_ranks reads them (a list, a string holding a Python list,
- * else every run of digits); v is grown as needed.  Returns the count.
+ * _parse_pg_ranks reads them (a list, a string holding a Python list or
+ * tuple, none for another Python literal, else every run of digits); v
+ * is grown as needed.  Returns the count.
  */
 size_t coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap);
 /*
