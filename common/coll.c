@@ -308,7 +308,8 @@ pyint(const char *p, const char *e, int json, int64_t *v)
 		    p[l] == '_'); l++)
 			;
 		if (p + l < e && (p[l] == '.' || (p[l] | 0x20) == 'e')) {
-			for (l = k = 0; p + l < e && strchr(fch, p[l]) &&
+			for (l = k = 0; p + l < e && p[l] != '\0' &&
+			    strchr(fch, p[l]) &&
 			    k < sizeof(tmp) - 1; l++) {
 				if ((p[l] == '+' || p[l] == '-') &&
 				    (l == 0 || (p[l - 1] | 0x20) != 'e'))
@@ -464,7 +465,7 @@ pyliteral(const char *p, const char *e, int depth, int *kind)
 			return NULL;
 		}
 		for (q++; q < e && *q != quote && *q != '\n'; q++)
-			if (*q == '\\')
+			if (*q == '\\' && q + 1 < e)
 				q++;
 		return q < e && *q == quote ? q + 1 : NULL;
 	}
@@ -536,10 +537,11 @@ coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap)
 		}
 		if (p == e && kind == LIT_SEQ && *skipws(t, e) != '[' &&
 		    *skipws(t, e) != '(') {
-			u = tl_malloc(len + 2);
+			u = tl_malloc(len + 3);
 			u[0] = '(';
 			memcpy(u + 1, t, len);
 			u[len + 1] = ')';
+			u[len + 2] = '\0';
 			n = intlist(u, u + len + 2, 0, v, cap);
 			free(u);
 			if (n >= 0) {
