@@ -36,7 +36,23 @@ EOF
 jobs= ssh= reports=0 compat= gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
 jobmode=0 jrank= jwork= jtrace= batch=
+# tlabbrev: TraceLens's argparse takes an unambiguous prefix of its own
+# long options (--world 4, --output_csvs o): opt, made whole
+tlabbrev() {
+	case $opt in --?*) ;; *) return 0 ;; esac
+	_m= _k=0
+	for _o in trace-dir trace-pattern trace-glob world-size rank-regex \
+	    output-xlsx-path output-csvs-dir detailed-analysis agg-metrics \
+	    use-multiprocessing max-workers gpus-per-node all2allv-heatmap help; do
+		[ "--$_o" = "$opt" ] && return 0
+		case --$_o in "$opt"*) _m="$_m --$_o" _k=$((_k + 1)) ;; esac
+	done
+	[ "$_k" -gt 1 ] && usage_die "ambiguous option: $opt could match$_m"
+	[ "$_k" = 1 ] && opt=${_m# }
+	return 0
+}
 while tl_opt "$@"; do
+	tlabbrev
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-ranks @VERSION@"; exit 0 ;;
@@ -53,6 +69,9 @@ while tl_opt "$@"; do
 	--agg-metrics)
 		# TraceLens's nargs="+": the words up to the next option
 		tl_arg "$@"
+		case $optn$optarg in
+		2-*) usage_die "--agg_metrics: expected at least one metric" ;;
+		esac
 		metrics="$metrics $optarg"
 		if [ "$optn" = 2 ]; then
 			shift 2
