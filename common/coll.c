@@ -567,33 +567,94 @@ coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap)
 	return k;
 }
 
+/* The 16 hex digits that sort as the double d does. */
+static void
+dkey(struct buf *b, double d)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint64_t u;
+	char h[16];
+	int j;
+
+	if (d == 0)
+		d = 0;		/* -0.0 equals 0.0 */
+	memcpy(&u, &d, sizeof(u));
+	u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
+	for (j = 15; j >= 0; j--, u >>= 4)
+		h[j] = hex[u & 15];
+	buf_add(b, h, 16);
+}
+
+/*
+ * The key of a JSON list of numbers (true and false are 1 and 0), which
+ * pandas holds as a tuple: before any text, as its sort of a mixed
+ * column puts them, and in tuple order: item by item, a shorter one
+ * first.  -1, nothing added, for another list.
+ */
+static int
+tuplekey(struct buf *b, const char *p, const char *e)
+{
+	size_t start = b->len, l;
+	char tmp[64], *end;
+	double d;
+
+	p = skipws(p, e);
+	if (p == e || *p++ != '[')
+		return -1;
+	buf_addc(b, 'q');
+	for (p = skipws(p, e); p < e && *p != ']';) {
+		if ((size_t)(e - p) >= 4 && memcmp(p, "true", 4) == 0)
+			d = 1, l = 4;
+		else if ((size_t)(e - p) >= 5 && memcmp(p, "false", 5) == 0)
+			d = 0, l = 5;
+		else {
+			for (l = 0; p + l < e && l < sizeof(tmp) - 1 &&
+			    p[l] != '\0' && strchr("+-0123456789.eE", p[l]);
+			    l++)
+				tmp[l] = p[l];
+			tmp[l] = '\0';
+			if (l == 0 || (d = strtod(tmp, &end), *end != '\0'))
+				goto bad;
+		}
+		buf_addc(b, 0x02);
+		dkey(b, d);
+		p = skipws(p + l, e);
+		if (p < e && *p == ',')
+			p = skipws(p + 1, e);
+		else if (p < e && *p != ']')
+			goto bad;
+	}
+	if (p == e || skipws(p + 1, e) != e)
+		goto bad;
+	buf_addc(b, 0x01);
+	return 0;
+bad:
+	b->len = start;
+	return -1;
+}
+
 void
 coll_sortkey(struct buf *b, const char *cell, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	struct cnum v;
-	uint64_t u;
-	char h[16], *t;
+	char *t;
 	size_t i, n;
-	int j;
 
 	if (len == 0 || cell[0] == 'z') {
 		buf_addc(b, 'z');
 		return;
 	}
 	if (coll_num(cell, len, &v) == 0) {
-		if (v.d == 0)
-			v.d = 0;	/* -0.0 equals 0.0 */
-		memcpy(&u, &v.d, sizeof(u));
-		u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
-		for (j = 15; j >= 0; j--, u >>= 4)
-			h[j] = hex[u & 15];
 		buf_addc(b, 'n');
-		buf_add(b, h, 16);
+		dkey(b, v.d);
 		return;
 	}
 	t = tl_strndup(cell + 1, len - 1);
 	n = rec_unescape(t, len - 1);
+	if (cell[0] == 'l' && tuplekey(b, t, t + n) == 0) {
+		free(t);
+		return;
+	}
 	buf_addc(b, 's');
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)t[i];

@@ -89,7 +89,8 @@ long coll_splits(const char *cell, size_t len, int64_t **v, size_t *cap);
 size_t coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap);
 /*
  * Append the byte-sortable key of a cell (tl-join(1)'s #key parts): a
- * number "n" and 16 hex digits of its double, before a text "s" and
+ * number "n" and 16 hex digits of its double, before a JSON list of
+ * numbers "q" in Python's tuple order, before a text "s" and
  * its bytes (control bytes spelled 01 XX) closed by 01 01, before a
  * missing value "z".
  */
