@@ -655,6 +655,14 @@ esac
 # (a workbook alone: the report is made beside the workbook, where the
 # jobs on other machines see it too)
 [ -z "$out" ] || [ -z "$xlsx" ] || tl_outpair "$out" "$xlsx"
+# (TraceLens's os.makedirs makes OUT_DIR's missing folders)
+_p=$out
+while :; do case $_p in */) _p=${_p%/} ;; *) break ;; esac; done
+case $_p in
+*/*) _p=${_p%/*}
+	[ -z "$_p" ] || [ -d "$_p" ] || mkdir -p -- "$_p" ||
+		die "$_p: cannot make the folder" ;;
+esac
 [ -z "$out" ] || tl_outdir "$out" "$force" ${from:+"$from"} ${tdir:+"$tdir"} \
     ${tpat:+"${tpat%/*}"} ${tglob:+"${tglob%%[*?[]*}"} "$@"
 [ -z "$xlsx" ] || tl_outbook "$xlsx" "$force" "$@"
