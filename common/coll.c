@@ -268,15 +268,35 @@ static const char *
 pyint(const char *p, const char *e, int json, int64_t *v)
 {
 	static const char fch[] = "0123456789.eE+-_";
-	const char *q;
+	const char *q, *c;
 	char tmp[64], *end;
 	size_t l, k;
 	double d;
-	int neg = 0, b = 0;
+	int neg = 0, b = 0, sign = 0;
 
 	if (p < e && (*p == '-' || *p == '+')) {
 		neg = *p == '-';
+		sign = 1;
 		p = skipws(p + 1, e);
+	}
+	/* a string: int() of its text ("5", " -1_0 "); no escapes read */
+	if (p < e && (*p == '"' || (!json && *p == '\''))) {
+		for (q = p + 1; q < e && *q != *p; q++)
+			if (*q == '\\' || *q == '\n')
+				return NULL;
+		if (sign || q == e)
+			return NULL;
+		for (c = p + 1; c < q && isspace((unsigned char)*c); c++)
+			;
+		for (e = q; e > c && isspace((unsigned char)e[-1]); e--)
+			;
+		if (c < e && (*c == '-' || *c == '+'))
+			neg = *c++ == '-';
+		if (c == e || pydigits(c, e, 10, v) != e)
+			return NULL;
+		if (neg)
+			*v = -*v;
+		return q + 1;
 	}
 	if ((size_t)(e - p) >= 4 && memcmp(p, json ? "true" : "True", 4) == 0)
 		q = p + 4, *v = 1;
