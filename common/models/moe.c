@@ -226,6 +226,46 @@ moe_ck_stage1(const struct opargs *a, struct mresult *r, const struct model *m, 
 	return moe_metrics(r, &mo, 0, ib, moe_bpe(mo.dw, 1), ib);
 }
 
+/*
+ * pseudo_op::moe_flydsl_stage{1,2} (the parent aiter::fused_moe_'s
+ * args): x (M, .) at [0], w1 (E, ., K') at [1], w2 (E, K, N) at [2],
+ * topk_weights (., topk) at [3]; N scaled by K // K' (packed FP4/INT4
+ * weights); both stages give gated.  The compute precision is the
+ * weights' dtype.  Table arg: 0 up (stage 1), 1 down (stage 2).
+ */
+int
+moe_flydsl(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	struct shape x, w1, w2, tw;
+	struct moe mo = { 0 };
+	struct pynum ib;
+	int st;
+
+	if (arg_shape(a, r, 0, &x) < 0 || arg_shape(a, r, 1, &w1) < 0 ||
+	    arg_shape(a, r, 2, &w2) < 0 || arg_shape(a, r, 3, &tw) < 0)
+		return M_FAIL;
+	if (x.n < 1)
+		return fail(r, "Input Dims[0] is empty");
+	if (w1.n != 3 || w2.n != 3)
+		return fail(r, "w1 or w2 does not have 3 dims");
+	mo.M = x.d[0], mo.E = w2.d[0], mo.K = w2.d[1];
+	mo.N = mul(r, I(w2.d[2]), fdiv(r, I(mo.K), I(w1.d[2]))).i;
+	if (r->ovf == 2)
+		return fail(r, "division by zero");
+	if (tw.n < 2)
+		return fail(r, "Input Dims[3] has no item 1");
+	mo.topk = tw.d[1];
+	mo.E = w1.d[0];
+	mo.gated = w1.d[1] == 2 * mo.N;
+	if (arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 1, &mo.dw) < 0)
+		return M_FAIL;
+	moe_params(r, &mo, 1, 2);
+	ib = moe_bpe(mo.din, 2);
+	st = moe_metrics(r, &mo, m->arg[0], ib, moe_bpe(mo.dw, 1), ib);
+	r->dtype = mo.dw != NULL && *mo.dw ? mo.dw : NULL;
+	return st;
+}
+
 /* aiter::ck_moe_stage2: x (M, topk, N), w1, w2 (E, K, .); weights dtype Input type[2]. */
 int
 moe_ck_stage2(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
