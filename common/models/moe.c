@@ -227,11 +227,12 @@ moe_ck_stage1(const struct opargs *a, struct mresult *r, const struct model *m, 
 }
 
 /*
- * pseudo_op::moe_flydsl_stage{1,2} (the parent aiter::fused_moe_'s
- * args): x (M, .) at [0], w1 (E, ., K') at [1], w2 (E, K, N) at [2],
- * topk_weights (., topk) at [3]; N scaled by K // K' (packed FP4/INT4
- * weights); both stages give gated.  The compute precision is the
- * weights' dtype.  Table arg: 0 up (stage 1), 1 down (stage 2).
+ * pseudo_op::moe_flydsl_stage{1,2} and pseudo_op::moe_aiter_fused_1stage
+ * (the parent aiter::fused_moe_'s args): x (M, .) at [0], w1 (E, ., K')
+ * at [1], w2 (E, K, N) at [2], topk_weights (., topk) at [3]; N scaled
+ * by K // K' (packed FP4/INT4 weights); every kind gives gated.  Table
+ * args: kind, 0 up (stage 1), 1 down (stage 2), 2 fused; wprec, the
+ * compute precision is the weights' dtype (flydsl), else the input's.
  */
 int
 moe_flydsl(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
@@ -262,7 +263,8 @@ moe_flydsl(const struct opargs *a, struct mresult *r, const struct model *m, int
 	moe_params(r, &mo, 1, 2);
 	ib = moe_bpe(mo.din, 2);
 	st = moe_metrics(r, &mo, m->arg[0], ib, moe_bpe(mo.dw, 1), ib);
-	r->dtype = mo.dw != NULL && *mo.dw ? mo.dw : NULL;
+	if (m->arg[1])
+		r->dtype = mo.dw != NULL && *mo.dw ? mo.dw : NULL;
 	return st;
 }
 
