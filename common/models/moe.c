@@ -84,13 +84,21 @@ struct moe {
 	const char *din, *dw, *dout;	/* dtypes of input, weights, output */
 };
 
-/* The experts that M tokens touch under uniform routing: E (1 - ((E - k)/E)^M). */
-static struct pynum
-moe_active(struct mresult *r, const struct moe *m)
+/*
+ * The experts that M tokens touch under uniform routing: E (1 - ((E -
+ * k)/E)^M), or -1 when the power overflows (Python's OverflowError:
+ * topk > 2E, a large M).
+ */
+static int
+moe_active(struct mresult *r, const struct moe *m, struct pynum *ea)
 {
 	struct pynum q = tdiv(r, sub(r, I(m->E), I(m->topk)), I(m->E));
+	double p = pow(pynum_double(q), (double)m->M);
 
-	return mul(r, I(m->E), sub(r, I(1), F(pow(pynum_double(q), (double)m->M))));
+	if (isinf(p))
+		return fail_metric(r, "OverflowError in the active experts"), -1;
+	*ea = mul(r, I(m->E), sub(r, I(1), F(p)));
+	return 0;
 }
 
 static void
@@ -145,7 +153,8 @@ moe_metrics(struct mresult *r, const struct moe *m, int kind, struct pynum ib,
 	}
 	if (m->E == 0)
 		return fail_metric(r, "no experts");
-	ea = moe_active(r, m);
+	if (moe_active(r, m, &ea) < 0)
+		return M_FAIL;
 	if (kind == 0) {
 		t = mul(r, mul(r, I(m->M), I(m->K)), ib);
 		t = add(r, t, mul(r, mul(r, mul(r, mul(r, ea, g), I(m->K)), I(m->N)), wb));
@@ -502,7 +511,9 @@ moe_triton_invoke(const struct opargs *a, struct mresult *r, const struct model 
 	p_str(r, "output_dtype", dout);
 	r->dtype = dw != NULL && *dw ? dw : NULL;
 	r->flops = mul(r, mul(r, mul(r, I(2), mw), I(mo.N)), I(mo.K));
-	ea = mo.E > 0 ? moe_active(r, &mo) : I(0);
+	ea = I(0);
+	if (mo.E > 0 && moe_active(r, &mo, &ea) < 0)
+		return M_FAIL;
 	set_bytes(r, 1, add(r, add(r, mul(r, mul(r, mw, I(mo.K)), moe_bpe(din, 2)),
 	    mul(r, mul(r, mul(r, ea, I(mo.N)), I(mo.K)), moe_bpe(dw, 1))),
 	    mul(r, mul(r, mw, I(mo.N)), moe_bpe(dout, 2))));
