@@ -16,7 +16,7 @@ struct norm {
 	const char *dt;		/* dtype_in */
 	struct pynum C;		/* num_channels (a float for GroupNormBwd) */
 	int has_bias, affine, training; /* flags */
-	int mask[4];		/* output_mask */
+	int mask[16];		/* output_mask (Python allows any length; 16 is plenty) */
 	size_t nmask;		/* entries in mask; 0 = no output_mask param */
 };
 
