@@ -80,8 +80,12 @@ csv_blist(struct buf *b, const char *s, size_t len)
 	char *t = tl_strndup(s, len);
 	size_t n = rec_unescape(t, len);
 
-	if (n > 0 && pylit(&lit, t, n, 0) == 0)
+	if (n > 0 && pylit(&lit, t, n, 0) == 0) {
+		/* a null arg is None: pandas writes an empty cell */
+		if (lit.len == 4 && memcmp(lit.s, "None", 4) == 0)
+			lit.len = 0;
 		csv_bcell(b, lit.s, lit.len);
+	}
 	else
 		csv_bcell(b, t, n);
 	buf_free(&lit);

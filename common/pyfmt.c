@@ -312,7 +312,8 @@ pylit_field(struct buf *b, const char *s, size_t len)
 	if (pylit(&lit, t, n, 1) < 0) {
 		buf_reset(&lit);
 		buf_add(&lit, t, n);
-	}
+	} else if (lit.len == 4 && memcmp(lit.s, "None", 4) == 0)
+		buf_reset(&lit);	/* a null arg is None: pandas writes an empty cell */
 	rec_bput(b, lit.s ? lit.s : "", lit.len);
 	buf_free(&lit);
 	free(t);

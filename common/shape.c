@@ -6,6 +6,7 @@
  * past len.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,10 +463,21 @@ shape_pybools(const char *s, int *bv, size_t max, size_t *n)
 	while ((r = pyiter_next(&it, &b, &e)) > 0) {
 		if (*n >= max)
 			return -1;
+		int64_t iv;
+		double dv;
+		char tmp[64];
+
 		if (e - b == 4 && memcmp(b, "True", 4) == 0)
 			bv[(*n)++] = 1;
 		else if (e - b == 5 && memcmp(b, "False", 5) == 0)
 			bv[(*n)++] = 0;
+		else if (e - b == 4 && memcmp(b, "None", 4) == 0)
+			bv[(*n)++] = 0;
+		else if (pyint(b, e - b, &iv) == 0)	/* bool() of an int */
+			bv[(*n)++] = iv != 0;
+		else if (e - b < (ptrdiff_t)sizeof(tmp) && memchr(b, '.', e - b) != NULL &&
+		    (memcpy(tmp, b, e - b), tmp[e - b] = '\0', shape_pyfloat(tmp, &dv) == 0))
+			bv[(*n)++] = dv != 0;	/* bool() of a float */
 		else
 			return -1;
 	}

@@ -94,7 +94,8 @@ int shape_prod(const struct shape *sh, int64_t *p);
 int shape_pylist(const char *s, struct shape *sh);
 /*
  * Parse a Python list literal of booleans, "[True, False, True]", into
- * b[0..*n); at most max entries.  Returns 0 or -1.
+ * b[0..*n) as TraceLens's parse_list(s, bool) does: ints, floats and
+ * None are their bool(); at most max entries.  Returns 0 or -1.
  */
 int shape_pybools(const char *s, int *b, size_t max, size_t *n);
 /*

@@ -32,7 +32,7 @@ enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT, OP_KCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
-	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE
+	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE, OP_HEAD
 };
 
 /* The name of each operation on the command line, by enum opkind. */
@@ -40,7 +40,7 @@ static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
-	"add", "join", "ptp", "dtype"
+	"add", "join", "ptp", "dtype", "head"
 };
 
 /* One operation of the command line and its state for the current group. */
@@ -347,6 +347,12 @@ opadd(struct op *o, struct rec_reader *r)
 		buf_add(&o->txt, s, len);
 		o->n = 1;
 		break;
+	case OP_HEAD:	/* pandas's first of a column of strings: "" counts */
+		if (o->n > 0)
+			break;
+		buf_add(&o->txt, s, len);
+		o->n = 1;
+		break;
 	case OP_LAST:
 		if (len == 0)
 			break;
@@ -514,6 +520,7 @@ opput(FILE *fp, struct op *o)
 		/* FALLTHROUGH */
 	case OP_FIRST:
 	case OP_LAST:
+	case OP_HEAD:
 		fwrite(o->txt.s ? o->txt.s : "", 1, o->txt.len, fp);
 		break;
 	case OP_PYLIT:

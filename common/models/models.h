@@ -213,7 +213,7 @@ mformula reduce_aten;
 mformula norm_channels, norm_layer, norm_batch_bwd, norm_layer_bwd, norm_group_bwd,
     norm_rms, norm_rms_bwd, norm_rms_ext, norm_ln_modulate;
 /* moe.c */
-mformula moe_comm, moe_cktile_up, moe_cktile_down, moe_ck_stage1, moe_ck_stage2,
+mformula moe_comm, moe_cktile_up, moe_cktile_down, moe_ck_stage1, moe_ck_stage2, moe_flydsl,
     moe_fused_blockscale, moe_sort, moe_topk_softplus,
     moe_triton_invoke, moe_append_shared;
 /* mhc.c */

@@ -84,13 +84,21 @@ struct moe {
 	const char *din, *dw, *dout;	/* dtypes of input, weights, output */
 };
 
-/* The experts that M tokens touch under uniform routing: E (1 - ((E - k)/E)^M). */
-static struct pynum
-moe_active(struct mresult *r, const struct moe *m)
+/*
+ * The experts that M tokens touch under uniform routing: E (1 - ((E -
+ * k)/E)^M), or -1 when the power overflows (Python's OverflowError:
+ * topk > 2E, a large M).
+ */
+static int
+moe_active(struct mresult *r, const struct moe *m, struct pynum *ea)
 {
 	struct pynum q = tdiv(r, sub(r, I(m->E), I(m->topk)), I(m->E));
+	double p = pow(pynum_double(q), (double)m->M);
 
-	return mul(r, I(m->E), sub(r, I(1), F(pow(pynum_double(q), (double)m->M))));
+	if (isinf(p))
+		return fail_metric(r, "OverflowError in the active experts"), -1;
+	*ea = mul(r, I(m->E), sub(r, I(1), F(p)));
+	return 0;
 }
 
 static void
@@ -145,7 +153,8 @@ moe_metrics(struct mresult *r, const struct moe *m, int kind, struct pynum ib,
 	}
 	if (m->E == 0)
 		return fail_metric(r, "no experts");
-	ea = moe_active(r, m);
+	if (moe_active(r, m, &ea) < 0)
+		return M_FAIL;
 	if (kind == 0) {
 		t = mul(r, mul(r, I(m->M), I(m->K)), ib);
 		t = add(r, t, mul(r, mul(r, mul(r, mul(r, ea, g), I(m->K)), I(m->N)), wb));
@@ -224,6 +233,48 @@ moe_ck_stage1(const struct opargs *a, struct mresult *r, const struct model *m, 
 	moe_params(r, &mo, 1, 2);
 	ib = moe_bpe(mo.din, 2);
 	return moe_metrics(r, &mo, 0, ib, moe_bpe(mo.dw, 1), ib);
+}
+
+/*
+ * pseudo_op::moe_flydsl_stage{1,2} and pseudo_op::moe_aiter_fused_1stage
+ * (the parent aiter::fused_moe_'s args): x (M, .) at [0], w1 (E, ., K')
+ * at [1], w2 (E, K, N) at [2], topk_weights (., topk) at [3]; N scaled
+ * by K // K' (packed FP4/INT4 weights); every kind gives gated.  Table
+ * args: kind, 0 up (stage 1), 1 down (stage 2), 2 fused; wprec, the
+ * compute precision is the weights' dtype (flydsl), else the input's.
+ */
+int
+moe_flydsl(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	struct shape x, w1, w2, tw;
+	struct moe mo = { 0 };
+	struct pynum ib;
+	int st;
+
+	if (arg_shape(a, r, 0, &x) < 0 || arg_shape(a, r, 1, &w1) < 0 ||
+	    arg_shape(a, r, 2, &w2) < 0 || arg_shape(a, r, 3, &tw) < 0)
+		return M_FAIL;
+	if (x.n < 1)
+		return fail(r, "Input Dims[0] is empty");
+	if (w1.n != 3 || w2.n != 3)
+		return fail(r, "w1 or w2 does not have 3 dims");
+	mo.M = x.d[0], mo.E = w2.d[0], mo.K = w2.d[1];
+	mo.N = mul(r, I(w2.d[2]), fdiv(r, I(mo.K), I(w1.d[2]))).i;
+	if (r->ovf == 2)
+		return fail(r, "division by zero");
+	if (tw.n < 2)
+		return fail(r, "Input Dims[3] has no item 1");
+	mo.topk = tw.d[1];
+	mo.E = w1.d[0];
+	mo.gated = w1.d[1] == 2 * mo.N;
+	if (arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 1, &mo.dw) < 0)
+		return M_FAIL;
+	moe_params(r, &mo, 1, 2);
+	ib = moe_bpe(mo.din, 2);
+	st = moe_metrics(r, &mo, m->arg[0], ib, moe_bpe(mo.dw, 1), ib);
+	if (m->arg[1])
+		r->dtype = mo.dw != NULL && *mo.dw ? mo.dw : NULL;
+	return st;
 }
 
 /* aiter::ck_moe_stage2: x (M, topk, N), w1, w2 (E, K, .); weights dtype Input type[2]. */
@@ -460,7 +511,9 @@ moe_triton_invoke(const struct opargs *a, struct mresult *r, const struct model 
 	p_str(r, "output_dtype", dout);
 	r->dtype = dw != NULL && *dw ? dw : NULL;
 	r->flops = mul(r, mul(r, mul(r, I(2), mw), I(mo.N)), I(mo.K));
-	ea = mo.E > 0 ? moe_active(r, &mo) : I(0);
+	ea = I(0);
+	if (mo.E > 0 && moe_active(r, &mo, &ea) < 0)
+		return M_FAIL;
 	set_bytes(r, 1, add(r, add(r, mul(r, mul(r, mw, I(mo.K)), moe_bpe(din, 2)),
 	    mul(r, mul(r, mul(r, ea, I(mo.N)), I(mo.K)), moe_bpe(dw, 1))),
 	    mul(r, mul(r, mw, I(mo.N)), moe_bpe(dout, 2))));

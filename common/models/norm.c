@@ -5,6 +5,7 @@
  * extensions (AITER, vLLM, SGLang: the RMSNorm sheet) and Primus's
  * fused LayerNorm + modulate.
  */
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -16,7 +17,7 @@ struct norm {
 	const char *dt;		/* dtype_in */
 	struct pynum C;		/* num_channels (a float for GroupNormBwd) */
 	int has_bias, affine, training; /* flags */
-	int mask[4];		/* output_mask */
+	int mask[16];		/* output_mask (Python allows any length; 16 is plenty) */
 	size_t nmask;		/* entries in mask; 0 = no output_mask param */
 };
 
@@ -117,16 +118,50 @@ ci_bool(const struct opargs *a, struct mresult *r, size_t k, int *b)
 	return 0;
 }
 
-/* prod(ast.literal_eval(Concrete Inputs[k])) */
+/*
+ * s with the words True and False as 1 and 0 (int() of a bool), in
+ * out[0..n); -1 when it does not fit.
+ */
+static int
+bools_as_ints(const char *s, char *out, size_t n)
+{
+	size_t i = 0, w;
+
+	while (*s) {
+		for (w = 0; isalpha((unsigned char)s[w]); w++)
+			;
+		if ((w == 4 && strncmp(s, "True", 4) == 0) ||
+		    (w == 5 && strncmp(s, "False", 5) == 0)) {
+			if (i + 1 >= n)
+				return -1;
+			out[i++] = *s == 'T' ? '1' : '0';
+			s += w;
+			continue;
+		}
+		if (w == 0)
+			w = 1;
+		if (i + w >= n)
+			return -1;
+		memcpy(out + i, s, w);
+		i += w;
+		s += w;
+	}
+	out[i] = '\0';
+	return 0;
+}
+
+/* prod(parse_list(Concrete Inputs[k], int)): bools are 1 and 0 */
 static int
 ci_prod(const struct opargs *a, struct mresult *r, size_t k, struct pynum *p)
 {
 	struct shape sh;
 	const char *s;
+	char tmp[256];
 
 	if (arg_ci(a, r, k, &s) < 0)
 		return -1;
-	if (shape_pylist(s, &sh) < 0)
+	if (shape_pylist(s, &sh) < 0 && (bools_as_ints(s, tmp, sizeof(tmp)) < 0 ||
+	    shape_pylist(tmp, &sh) < 0))
 		return fail(r, "Concrete Inputs[%zu] is not a list of ints", k), -1;
 	*p = I(prod(r, &sh));
 	return 0;

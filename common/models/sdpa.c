@@ -213,6 +213,46 @@ sdpa_flash(const struct opargs *a, struct mresult *r, const struct model *m, int
 	return sdpa_metrics(a, r, &s, bwd);
 }
 
+/*
+ * Python's eval() of a Concrete Inputs literal: True, False, None, an
+ * int or a float.  flash_attn::_flash_attn_backward's causal slot 10
+ * holds softmax_scale in real traces (dropout_p is 9, causal 11), so
+ * TraceLens's causal there is that float: its truth halves the FLOPs
+ * and its repr is the param.  Other text fails, as eval raises.
+ */
+static int
+ci_evallit(const struct opargs *a, struct mresult *r, size_t k, int *truth,
+    struct pynum *v, const char **lit)
+{
+	const char *s, *p;
+	int64_t i;
+	double d;
+
+	if (arg_ci(a, r, k, &s) < 0)
+		return -1;
+	*lit = NULL;
+	if (strcmp(s, "True") == 0 || strcmp(s, "False") == 0 || strcmp(s, "None") == 0) {
+		*truth = s[0] == 'T';
+		*lit = s;
+		return 0;
+	}
+	/* a literal: an optional sign, digits, at most a point and an exponent */
+	for (p = *s == '-' || *s == '+' ? s + 1 : s; *p; p++)
+		if (strchr("0123456789.eE+-", *p) == NULL)
+			break;
+	if (*p == '\0' && strpbrk(s, ".eE") == NULL && shape_pyint(s, &i) == 0) {
+		*v = I(i);
+		*truth = i != 0;
+		return 0;
+	}
+	if (*p == '\0' && strpbrk(s, "0123456789") != NULL && shape_pyfloat(s, &d) == 0) {
+		*v = F(d);
+		*truth = d != 0;
+		return 0;
+	}
+	return fail(r, "Concrete Inputs[%zu] is not a Python literal", k), -1;
+}
+
 /* flash_attn::_flash_attn_backward: dout, q, k, v, ... */
 int
 sdpa_flash_bwd(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
@@ -220,9 +260,9 @@ sdpa_flash_bwd(const struct opargs *a, struct mresult *r, const struct model *m,
 	static const int bnhd[] = { 0, 2, 1, 3 };
 	struct sdpa s = { 0 };
 	const struct jval *ci = NULL;
-	const char *c;
+	const char *c, *lit = "True";
 	double dropout = 0;
-	struct pynum t;
+	struct pynum t, cv = I(0);
 	int bpe;
 
 	if (sdpa_shapes(a, r, &s, 1, bnhd, 0) < 0 || sdpa_dtypes(a, r, &s) < 0)
@@ -240,7 +280,7 @@ sdpa_flash_bwd(const struct opargs *a, struct mresult *r, const struct model *m,
 	if (jarr_len(ci) > 10) {
 		if (arg_str(a, r, FD_CONCRETE, 10, &c) < 0)
 			return M_FAIL;
-		if (c != NULL && *c && arg_evalbool(a, r, 10, &s.causal) < 0)
+		if (c != NULL && *c && ci_evallit(a, r, 10, &s.causal, &cv, &lit) < 0)
 			return M_FAIL;
 	}
 	s.flash = 1;
@@ -248,7 +288,10 @@ sdpa_flash_bwd(const struct opargs *a, struct mresult *r, const struct model *m,
 	if (sdpa_strides(a, r, 1) < 0)
 		return M_FAIL;
 	p_num(r, "dropout", F(dropout));
-	p_bool(r, "causal", s.causal);
+	if (lit != NULL)
+		p_raw(r, "causal", lit);
+	else
+		p_num(r, "causal", cv);
 	p_bool(r, "flash_impl", 1);
 	p_dtypes(r, "dtype_A_B", s.ndt, s.dt);
 	r->dtype = s.ndt > 0 ? s.dt[0] : NULL;

@@ -8,7 +8,8 @@
 # their kernels, and tl-roofline --bwd: the perf sheets' backward rows
 # (perf_rows_bwd.tsv), their model columns
 # (bwd_metrics.tsv) and the ops (bwd_modelled_ops.tsv, UID order;
-# GEMM, the elementwise and norm sheets have no backward table).
+# GEMM and the elementwise sheets have no backward table; the
+# Normalization ops are modelled for their metrics, with no sheet rows).
 # in: forest.tsv fwd_links.tsv fwd_targets.tsv modelled_ops.tsv intervals.tsv gpuev.tsv meta.tsv annotations.tsv
 # out: perf_rows_bwd.tsv bwd_metrics.tsv bwd_modelled_ops.tsv
 # when: roofline=1 cpu_ops=1 gpu_events=1
@@ -47,8 +48,12 @@ perf_bwd() {
 		return (f in cur) && cur[f] == u
 	}
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
-	has(bx, $1 + 0) && $col["sheet"] !~ /^(GEMM|UnaryElementwise|BinaryElementwise|Normalization)$/' \
+	has(bx, $1 + 0) && $col["sheet"] !~ /^(GEMM|UnaryElementwise|BinaryElementwise)$/' \
 	    bx=bwd_ops.tsv modelled_ops.tsv >bwd_modelled_ops.tsv; ok
-	perf_model bwd_modelled_ops.tsv bwd_kernels.tsv B bwd_metrics.tsv >perf_rows_bwd.tsv; ok
+	# Normalization has no backward rows in its sheet, but its backward
+	# metrics make a sole backward op of unified_perf_summary
+	perf_model bwd_modelled_ops.tsv bwd_kernels.tsv B bwd_metrics.tsv |
+	st awkt 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i }
+	    NR == 1 || $col["sheet"] != "Normalization"' >perf_rows_bwd.tsv; ok
 	tl_drop bwd_pairs.tsv bwd_kernels.tsv bwd_ops.tsv
 }

@@ -42,7 +42,7 @@ perf_sheets() {
 	    'tfs_mean=mean:TFLOPS/s' 'tfs_median=median:TFLOPS/s' 'tfs_std=std:TFLOPS/s' \
 	    'tfs_min=min:TFLOPS/s' 'tfs_max=max:TFLOPS/s' \
 	    'pn_first=first:process_name' 'pl_first=first:process_label' 'tn_first=first:thread_name' \
-	    'spec_first=first:Compute Spec' "$@" \
+	    'spec_first=head:Compute Spec' "$@" \
 	    'kd_kstats=kstats:kernel_names' 'kd_ktrunc=ktrunc:kernel_names' \
 	    'dims_first=first:Input Dims' 'types_first=first:Input type' \
 	    'strides_first=first:Input Strides' 'conc_first=first:Concrete Inputs' \
