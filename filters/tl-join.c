@@ -77,6 +77,7 @@ struct input {
 	struct buf key;		/* sort key of that row */
 	struct buf nkey;	/* scratch for the next row's key */
 	struct group g;		/* rows of the current group (second pass) */
+	int book;		/* -w, -W: its cells are a workbook's */
 };
 
 /* Output column kinds. */
@@ -103,7 +104,9 @@ static int cflag;		/* -c: -p keys on the first field with a value */
 static int pflag;		/* -p: prepare one input */
 static int qflag;		/* -q: no note about repeated keys */
 static int rflag;		/* -r: -p orders keys descending */
-static int wflag;		/* -w: cells as read_excel reads a workbook's */
+static int wflag;		/* -w: cells as read_excel reads a workbook's;
+				   the join sets it to the input being read */
+static const char *books;	/* -W: per input, 1 if a workbook's, else 0 */
 static const char **labels;	/* -n: the inputs' names in messages */
 static size_t nlabels;
 
@@ -111,7 +114,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-join [-qw] [-d field] [-k field] [-n name] [-t tag] file ...\n"
+	    "usage: tl-join [-qw] [-d field] [-k field] [-n name] [-t tag] [-W books]\n"
+	    "               file ...\n"
 	    "       tl-join -p [-crw] [-k field] [-x field] [file]\n");
 	exit(status);
 }
@@ -1000,7 +1004,10 @@ putdiff(FILE *fp, const struct outcol *o, const struct input *in,
 			    sizeof(nb)), fp);
 		return;
 	}
+	/* The reports may mix workbooks and CSV files: each as its kind. */
+	wflag = b->book;
 	bd = numval(b->type[bc], bs, bl);
+	wflag = v->book;
 	vd = numval(v->type[vc], vs, vl);
 	dd = vd - bd;
 	if (isnan(dd))
@@ -1030,12 +1037,14 @@ emit(FILE *fp, struct input *in, size_t nin, const struct outcol *o,
 				for (i = 0; in[i].g.nrow == 0; i++)
 					;
 				src = &in[i];
+				wflag = src->book;
 				s = cell(src, row[i], src->kcol[o[j].idx], &len);
 				putcell(fp, o[j].ktype >= 0 ? o[j].ktype :
 				    src->type[src->kcol[o[j].idx]], 0, s, len);
 				break;
 			case C_FIELD:
 				src = &in[o[j].in];
+				wflag = src->book;
 				if ((s = cell(src, row[o[j].in], o[j].idx, &len)))
 					putcell(fp, src->type[o[j].idx],
 					    src->missing, s, len);
@@ -1097,6 +1106,7 @@ join(struct input *in, size_t nin, FILE *fp, const struct outcol *o,
 			buf_reset(&g->b);
 			n = 0;
 			while (in[i].more && samekey(&in[i].key, &k)) {
+				wflag = in[i].book;
 				if (fp == NULL)
 					for (j = 0; j < in[i].ncol; j++)
 						see(&in[i].seen[j], in[i].rd.f[j],
@@ -1161,9 +1171,12 @@ dojoin(int argc, char *argv[])
 		tl_usage_die("%zu tags for %zu inputs", ntags, nin);
 	if (nlabels != 0 && nlabels != nin)
 		tl_usage_die("%zu names for %zu inputs", nlabels, nin);
+	if (books != NULL && strlen(books) != nin)
+		tl_usage_die("-W: %zu flags for %zu inputs", strlen(books), nin);
 	in = tl_calloc(nin, sizeof(*in));
 	for (i = 0; i < nin; i++) {
 		in[i].path = argv[i];
+		in[i].book = books != NULL ? books[i] == '1' : wflag;
 		in[i].name = nlabels ? labels[i] : argv[i];
 		if (strcmp(argv[i], "-") == 0 && nstdin++)
 			tl_usage_die("only one input may be standard input");
@@ -1282,7 +1295,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "cd:k:n:pqrt:wx:")) != -1) {
+	while ((c = getopt(argc, argv, "cd:k:n:pqrt:wW:x:")) != -1) {
 		switch (c) {
 		case 'c': cflag = 1; break;
 		case 'd': addopt(&diffs, &ndiffs, optarg); break;
@@ -1293,6 +1306,11 @@ main(int argc, char *argv[])
 		case 'r': rflag = 1; break;
 		case 't': addopt(&tags, &ntags, optarg); break;
 		case 'w': wflag = 1; break;
+		case 'W':
+			if (optarg[strspn(optarg, "01")] != '\0')
+				usage(TL_EUSAGE);
+			books = optarg;
+			break;
 		case 'x': addopt(&excl, &nexcl, optarg); break;
 		default: usage(TL_EUSAGE);
 		}
@@ -1300,11 +1318,12 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (pflag) {
-		if (argc > 1 || ntags || ndiffs || qflag || nlabels || nkeys > 64)
+		if (argc > 1 || ntags || ndiffs || qflag || nlabels || books ||
+		    nkeys > 64)
 			usage(TL_EUSAGE);
 		rc = prepare(argc ? argv[0] : "-");
 	} else {
-		if (argc < 1 || cflag || rflag || nexcl)
+		if (argc < 1 || cflag || rflag || nexcl || (books && wflag))
 			usage(TL_EUSAGE);
 		rc = dojoin(argc, argv);
 	}

@@ -372,9 +372,14 @@ for r in $reports; do
 done
 reports=$conv
 # bookflag N: -w for tl-join -p when report N was a workbook (pandas'
-# read_excel then read it); bookjoin: -w for the join, when all were.
+# read_excel then read it); bookjoin: the join's -w when all were, -W
+# with one flag per report when some were (each report's cells are read
+# as its kind, as TraceLens's load_sheet reads each).
 bookflag() { [ "$(printf '%s' "$wbook" | sed -n "${1}p")" = 1 ] && echo -w; }
 bookjoin=
+case $wbook in
+*1*) bookjoin="-W$(printf '%s' "$wbook" | tr -d '\n')" ;;
+esac
 [ "$allbooks" = 1 ] && bookjoin=-w
 # sheetname N SHEET: report N's SHEET, as the user knows it.
 sheetname() {
