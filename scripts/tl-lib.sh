@@ -128,7 +128,7 @@ tl_opt() {
 # would be taken for the value of an option given last without one.)
 tl_arg() {
 	_ta_kind=
-	case $1 in int | posint) _ta_kind=$1; shift ;; esac
+	case $1 in int | sint | posint) _ta_kind=$1; shift ;; esac
 	if [ "$_tl_hasinline" = 1 ]; then
 		optarg=$_tl_inline
 	else
@@ -137,15 +137,17 @@ tl_arg() {
 		optn=2
 	fi
 	case $_ta_kind in
-	int | posint) tl_num "$_ta_kind" ;;
+	int | sint | posint) tl_num "$_ta_kind" ;;
 	esac
 }
-# tl_num int|posint: optarg is a whole number (posint: above 0).
+# tl_num int|sint|posint: optarg is a whole number (sint: perhaps
+# negative, as TraceLens's argparse type=int takes it; posint: above 0).
 tl_num() {
-	case $optarg in
-	'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
+	case $1:$optarg in
+	sint:-*[0-9]*) case ${optarg#-} in *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;; esac ;;
+	*:'' | *:*[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
 	esac
-	[ "$1" = int ] || [ "$optarg" -gt 0 ] ||
+	[ "$1" != posint ] || [ "$optarg" -gt 0 ] ||
 		usage_die "$opt must be positive"
 }
 # tl_noarg: the option takes no value ("--force=1" is an error).
@@ -683,6 +685,15 @@ tl_cat() {
 # tl_rows FILE: FILE has a record after its header line.
 tl_rows() {
 	{ IFS= read -r _tr_l && IFS= read -r _tr_l; } <"$1"
+}
+# tl_head N FILE: the rows pandas's head(N) keeps of FILE's (after its
+# header line): N, or all but the last -N when N is negative (argparse
+# lets TraceLens's --topk options be negative); for tl-sheet -n.
+tl_head() {
+	case $1 in
+	-*) _th_n=$(($(wc -l <"$2") - 1 + $1)); [ "$_th_n" -ge 0 ] || _th_n=0; echo "$_th_n" ;;
+	*) echo "$1" ;;
+	esac
 }
 # awkt ARGS: awk on tab-separated fields.
 awkt() {
