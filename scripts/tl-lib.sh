@@ -17,7 +17,8 @@
 #             (renamed into place, atomically, even against other runs),
 #             tl_owndir (a directory of the caller's removed at exit)
 #   workbooks tl_isbook, tl_unpack (a workbook in), tl_outpair, tl_outbook,
-#             tl_book_write, tl_book_publish (a workbook out), tl_bookname
+#             tl_book_write, tl_book_publish (a workbook out), tl_bookname,
+#             tl_rpbookname
 #   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
 #             groups started with tl_spawn stopped, then the
 #             directories removed, on any exit
@@ -332,6 +333,27 @@ tl_bookname() {
 	*.json*) printf '%s_perf_report.xlsx\n' "${1%.json*}" ;;
 	*) printf '%s_perf_report.xlsx\n' "$1" ;;
 	esac
+}
+# tl_rpbookname TRACE: the workbook TraceLens's rocprof report writes
+# for TRACE, rocprofv3 results, when no output is named: TRACE with every
+# "_results.json" replaced by "_perf_report.xlsx" (Python's str.replace)
+# when it ends with one, as rocprofv3 names its files, otherwise as
+# tl_bookname.
+tl_rpbookname() {
+	case $1 in
+	*_results.json) ;;
+	*) tl_bookname "$1"; return ;;
+	esac
+	_tb_r= _tb_s=$1
+	while :; do
+		case $_tb_s in
+		*_results.json*) ;;
+		*) break ;;
+		esac
+		_tb_r=$_tb_r${_tb_s%%_results.json*}_perf_report.xlsx
+		_tb_s=${_tb_s#*_results.json}
+	done
+	printf '%s%s\n' "$_tb_r" "$_tb_s"
 }
 
 # tl_unpack BOOK DIR: every sheet of the workbook BOOK into the new

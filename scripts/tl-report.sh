@@ -138,8 +138,19 @@ if [ -n "$arch" ]; then
 	[ "$pypath" = 0 ] || [ -z "${GEMM_SIMULATOR_PATH:-}" ] ||
 		refuse "the external GEMM simulator (GEMM_SIMULATOR_PATH) is not supported"
 fi
-# No output named: TraceLens's workbook, beside the trace.
-[ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
+# No output named: TraceLens's workbook, beside the trace; its rocprof
+# report's name for rocprofv3's *_results.json (the kind told here as
+# below, only then).
+if [ -z "$out" ] && [ -z "$xlsx" ]; then
+	case $trace in
+	*_results.json)
+		if [ -f "$trace" ] &&
+		    tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
+			xlsx=$(tl_rpbookname "$trace")
+		fi ;;
+	esac
+	[ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
+fi
 
 # ---- the places: the output beside OUT_DIR, the work in TMPDIR ----
 tl_input "$trace"
