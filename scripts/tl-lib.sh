@@ -123,9 +123,9 @@ tl_opt() {
 	optn=1
 	return 0
 }
-# tl_arg [int|posint] "$@": the option takes a value: optarg, from
+# tl_arg [int|sint|posint] "$@": the option takes a value: optarg, from
 # "--opt=VALUE" or the next argument (then optn=2); a whole number
-# (posint: above 0) when asked.  (The kind comes first: after "$@" it
+# (sint: perhaps negative; posint: above 0) when asked.  (The kind comes first: after "$@" it
 # would be taken for the value of an option given last without one.)
 tl_arg() {
 	_ta_kind=
@@ -142,12 +142,25 @@ tl_arg() {
 	esac
 }
 # tl_num int|sint|posint: optarg is a whole number (sint: perhaps
-# negative, as TraceLens's argparse type=int takes it; posint: above 0).
+# negative, as TraceLens's argparse type=int takes it; posint: above 0),
+# made plain decimal as int() reads it: a sign "+" and leading zeros
+# dropped ("010" is ten, not the shell's octal eight).
 tl_num() {
-	case $1:$optarg in
-	sint:-*[0-9]*) case ${optarg#-} in *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;; esac ;;
-	*:'' | *:*[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
+	_tn_s= _tn_d=$optarg
+	case $1:$_tn_d in
+	*:+* | sint:-*) _tn_s=${_tn_d%"${_tn_d#?}"} _tn_d=${_tn_d#?} ;;
 	esac
+	case $_tn_d in
+	'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
+	esac
+	while :; do
+		case $_tn_d in
+		0?*) _tn_d=${_tn_d#0} ;;
+		*) break ;;
+		esac
+	done
+	[ "$_tn_s" = - ] && [ "$_tn_d" != 0 ] || _tn_s=
+	optarg=$_tn_s$_tn_d
 	[ "$1" != posint ] || [ "$optarg" -gt 0 ] ||
 		usage_die "$opt must be positive"
 }
