@@ -79,8 +79,13 @@ force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=
 kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
-# defaults: no kernel_summary unless asked, outputs replaced.
-case ${0##*/} in TraceLens_*) ksum=0 force=1 ;; esac
+# defaults: no kernel_summary unless asked (its rocprof report: on),
+# outputs replaced.
+tlrp=0
+case ${0##*/} in
+TraceLens_generate_perf_report_rocprof) force=1 tlrp=1 ;;
+TraceLens_*) ksum=0 force=1 ;;
+esac
 while tl_opt "$@"; do
 	optname=${1%%=*}
 	case $opt in
@@ -141,6 +146,11 @@ fi
 # No output named: TraceLens's workbook, beside the trace; its rocprof
 # report's name for rocprofv3's *_results.json (the kind told here as
 # below, only then).
+# By its rocprof report's name: the workbook only without
+# --output_csvs_dir (TraceLens's rocprof report ignores
+# --output_xlsx_path then), named so whatever the trace.
+[ "$tlrp" = 0 ] || [ -z "$out" ] || xlsx=
+[ "$tlrp" = 0 ] || [ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_rpbookname "$trace")
 if [ -z "$out" ] && [ -z "$xlsx" ]; then
 	case $trace in
 	*_results.json)
