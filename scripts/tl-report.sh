@@ -86,8 +86,37 @@ case ${0##*/} in
 TraceLens_generate_perf_report_rocprof) force=1 tlrp=1 ;;
 TraceLens_*) ksum=0 force=1 ;;
 esac
+# TraceLens's option names (of both its reports), and tl's own: the
+# former may be cut to a unique prefix, as argparse allows (--output_csvs d).
+tlnames='--profile-json-path --output-xlsx-path --output-csvs-dir
+--include-unlinked-kernels --micro-idle-thresh-us --disable-coll-analysis
+--enable-kernel-summary --short-kernel-study --short-kernel-threshold-us
+--short-kernel-histogram-bins --topk-short-kernels --enable-pseudo-ops
+--topk-ops --topk-roofline-ops --comparison-json-path --extension-file
+--python-path --gpu-arch-json-path --gpu-arch-platform --group-by-num-kernels
+--enable-origami --inductor-cache-dir --include-overlap-info
+--detect-recompute --include-first-occurrence-time --include-call-stack
+--disable-kernel-summary --kernel-details --topk-kernels --help'
+tlown='--version --force --quiet --exact-time --tracelens-compat
+--no-coll-analysis --no-kernel-summary --gpu-arch --output-xlsx --comparison'
+# tl_prefix: opt, a prefix of one of TraceLens's option names, made that
+# name; one of several is an error, as in argparse.
+tl_prefix() {
+	case $opt in --?*) ;; *) return ;; esac
+	case " $(echo $tlnames $tlown) " in *" $opt "*) return ;; esac
+	_tp_m=
+	for _tp_n in $tlnames; do
+		case $_tp_n in "$opt"*) _tp_m=${_tp_m:+$_tp_m, }$_tp_n ;; esac
+	done
+	case $_tp_m in
+	'') ;;
+	*,*) usage_die "ambiguous option: $optname could match $_tp_m" ;;
+	*) opt=$_tp_m ;;
+	esac
+}
 while tl_opt "$@"; do
 	optname=${1%%=*}
+	tl_prefix
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-report @VERSION@"; exit 0 ;;
