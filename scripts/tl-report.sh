@@ -141,7 +141,7 @@ while tl_opt "$@"; do
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
 	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
 	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform) tl_arg "$@"; arch=$optarg ;;
-	--topk-ops | --topk-roofline-ops) tl_arg "$@" ;;	# no-ops in TraceLens too
+	--topk-ops | --topk-roofline-ops) tl_arg sint "$@" ;;	# no-ops in TraceLens too (but int)
 	--comparison | --comparison-json-path) tl_arg "$@"; cmp=$optarg ;;
 	# TraceLens's, which tl does not do (see tl-report(1)); the three
 	# that change nothing on most traces are checked below.
