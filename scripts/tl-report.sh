@@ -76,7 +76,7 @@ refuse() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked (its rocprof report: on),
@@ -126,7 +126,7 @@ while tl_opt "$@"; do
 	--tracelens-compat) compat=--tracelens-compat ;;
 	--short-kernel-study) short=1 ;;
 	--short-kernel-threshold-us) tl_arg sint "$@"; thresh=$optarg ;;
-	--short-kernel-histogram-bins) tl_arg posint "$@"; bins=$optarg ;;
+	--short-kernel-histogram-bins) tl_arg sint "$@"; bins=$optarg binsopt=$opt ;;
 	--topk-short-kernels) tl_arg sint "$@"; topk=$optarg ;;
 	--micro-idle-thresh-us) tl_arg sint "$@"; micro=$optarg ;;
 	--include-unlinked-kernels) unlinked=1 ;;
@@ -161,6 +161,9 @@ shift "$optn"
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
 [ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# Bins are counted only by the short-kernel study (TraceLens's numpy
+# fails there on fewer than one: a usage error here).
+[ "$short" = 0 ] || [ "$bins" -gt 0 ] || usage_die "$binsopt must be positive"
 # TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
 # by the program GEMM_SIMULATOR_PATH names (run by --python_path's
 # interpreter) when that is set.  Without them these options change
