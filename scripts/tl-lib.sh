@@ -723,10 +723,13 @@ tl_rows() {
 }
 # tl_head N FILE: the rows pandas's head(N) keeps of FILE's (after its
 # header line): N, or all but the last -N when N is negative (argparse
-# lets TraceLens's --topk options be negative); for tl-sheet -n.
+# lets TraceLens's --topk options be negative); for tl-sheet -n.  Past
+# 18 digits (Python's int has no bound) all rows, or none.
 tl_head() {
 	case $1 in
+	-??????????????????*) echo 0 ;;
 	-*) _th_n=$(($(wc -l <"$2") - 1 + $1)); [ "$_th_n" -ge 0 ] || _th_n=0; echo "$_th_n" ;;
+	??????????????????*) echo 4611686018427387904 ;;
 	*) echo "$1" ;;
 	esac
 }
