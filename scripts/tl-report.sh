@@ -163,7 +163,8 @@ shift "$optn"
 [ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
 # Bins are counted only by the short-kernel study (TraceLens's numpy
 # fails there on fewer than one: a usage error here).
-[ "$short" = 0 ] || [ "$bins" -gt 0 ] || usage_die "$binsopt must be positive"
+# (A plain decimal by now: its sign tells, however many digits.)
+case $short:$bins in 1:-* | 1:0) usage_die "$binsopt must be positive" ;; esac
 # TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
 # by the program GEMM_SIMULATOR_PATH names (run by --python_path's
 # interpreter) when that is set.  Without them these options change
