@@ -161,7 +161,7 @@ tl_num() {
 	done
 	[ "$_tn_s" = - ] && [ "$_tn_d" != 0 ] || _tn_s=
 	optarg=$_tn_s$_tn_d
-	[ "$1" != posint ] || [ "$optarg" -gt 0 ] ||
+	[ "$1" != posint ] || [ "$optarg" != 0 ] ||
 		usage_die "$opt must be positive"
 }
 # tl_noarg: the option takes no value ("--force=1" is an error).
