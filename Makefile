@@ -122,6 +122,7 @@ install: all
 # TraceLens's command names, as links to the scripts that replace
 # them (which then take TraceLens's defaults): opt-in, never by default.
 TLNAMES = TraceLens_generate_perf_report_pytorch:tl-report \
+	TraceLens_generate_perf_report_rocprof:tl-report \
 	TraceLens_compare_perf_reports_pytorch:tl-compare
 
 install-tracelens-names: install

@@ -17,7 +17,8 @@
 #             (renamed into place, atomically, even against other runs),
 #             tl_owndir (a directory of the caller's removed at exit)
 #   workbooks tl_isbook, tl_unpack (a workbook in), tl_outpair, tl_outbook,
-#             tl_book_write, tl_book_publish (a workbook out), tl_bookname
+#             tl_book_write, tl_book_publish (a workbook out), tl_bookname,
+#             tl_rpbookname
 #   signals   exit 130, 143 and 129 on INT, TERM and HUP; the process
 #             groups started with tl_spawn stopped, then the
 #             directories removed, on any exit
@@ -122,13 +123,13 @@ tl_opt() {
 	optn=1
 	return 0
 }
-# tl_arg [int|posint] "$@": the option takes a value: optarg, from
+# tl_arg [int|sint|posint] "$@": the option takes a value: optarg, from
 # "--opt=VALUE" or the next argument (then optn=2); a whole number
-# (posint: above 0) when asked.  (The kind comes first: after "$@" it
+# (sint: perhaps negative; posint: above 0) when asked.  (The kind comes first: after "$@" it
 # would be taken for the value of an option given last without one.)
 tl_arg() {
 	_ta_kind=
-	case $1 in int | posint) _ta_kind=$1; shift ;; esac
+	case $1 in int | sint | posint) _ta_kind=$1; shift ;; esac
 	if [ "$_tl_hasinline" = 1 ]; then
 		optarg=$_tl_inline
 	else
@@ -137,15 +138,30 @@ tl_arg() {
 		optn=2
 	fi
 	case $_ta_kind in
-	int | posint) tl_num "$_ta_kind" ;;
+	int | sint | posint) tl_num "$_ta_kind" ;;
 	esac
 }
-# tl_num int|posint: optarg is a whole number (posint: above 0).
+# tl_num int|sint|posint: optarg is a whole number (sint: perhaps
+# negative, as TraceLens's argparse type=int takes it; posint: above 0),
+# made plain decimal as int() reads it: a sign "+" and leading zeros
+# dropped ("010" is ten, not the shell's octal eight).
 tl_num() {
-	case $optarg in
+	_tn_s= _tn_d=$optarg
+	case $1:$_tn_d in
+	*:+* | sint:-*) _tn_s=${_tn_d%"${_tn_d#?}"} _tn_d=${_tn_d#?} ;;
+	esac
+	case $_tn_d in
 	'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
 	esac
-	[ "$1" = int ] || [ "$optarg" -gt 0 ] ||
+	while :; do
+		case $_tn_d in
+		0?*) _tn_d=${_tn_d#0} ;;
+		*) break ;;
+		esac
+	done
+	[ "$_tn_s" = - ] && [ "$_tn_d" != 0 ] || _tn_s=
+	optarg=$_tn_s$_tn_d
+	[ "$1" != posint ] || [ "$optarg" != 0 ] ||
 		usage_die "$opt must be positive"
 }
 # tl_noarg: the option takes no value ("--force=1" is an error).
@@ -330,6 +346,27 @@ tl_bookname() {
 	*.json*) printf '%s_perf_report.xlsx\n' "${1%.json*}" ;;
 	*) printf '%s_perf_report.xlsx\n' "$1" ;;
 	esac
+}
+# tl_rpbookname TRACE: the workbook TraceLens's rocprof report writes
+# for TRACE, rocprofv3 results, when no output is named: TRACE with every
+# "_results.json" replaced by "_perf_report.xlsx" (Python's str.replace)
+# when it ends with one, as rocprofv3 names its files, otherwise as
+# tl_bookname.
+tl_rpbookname() {
+	case $1 in
+	*_results.json) ;;
+	*) tl_bookname "$1"; return ;;
+	esac
+	_tb_r= _tb_s=$1
+	while :; do
+		case $_tb_s in
+		*_results.json*) ;;
+		*) break ;;
+		esac
+		_tb_r=$_tb_r${_tb_s%%_results.json*}_perf_report.xlsx
+		_tb_s=${_tb_s#*_results.json}
+	done
+	printf '%s%s\n' "$_tb_r" "$_tb_s"
 }
 
 # tl_unpack BOOK DIR: every sheet of the workbook BOOK into the new
@@ -683,6 +720,18 @@ tl_cat() {
 # tl_rows FILE: FILE has a record after its header line.
 tl_rows() {
 	{ IFS= read -r _tr_l && IFS= read -r _tr_l; } <"$1"
+}
+# tl_head N FILE: the rows pandas's head(N) keeps of FILE's (after its
+# header line): N, or all but the last -N when N is negative (argparse
+# lets TraceLens's --topk options be negative); for tl-sheet -n.  Past
+# 18 digits (Python's int has no bound) all rows, or none.
+tl_head() {
+	case $1 in
+	-??????????????????*) echo 0 ;;
+	-*) _th_n=$(($(wc -l <"$2") - 1 + $1)); [ "$_th_n" -ge 0 ] || _th_n=0; echo "$_th_n" ;;
+	??????????????????*) echo 4611686018427387904 ;;
+	*) echo "$1" ;;
+	esac
 }
 # awkt ARGS: awk on tab-separated fields.
 awkt() {

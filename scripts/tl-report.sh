@@ -76,13 +76,47 @@ refuse() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
-# defaults: no kernel_summary unless asked, outputs replaced.
-case ${0##*/} in TraceLens_*) ksum=0 force=1 ;; esac
+# defaults: no kernel_summary unless asked (its rocprof report: on),
+# outputs replaced.
+tlrp=0
+case ${0##*/} in
+TraceLens_generate_perf_report_rocprof) force=1 tlrp=1 ;;
+TraceLens_*) ksum=0 force=1 ;;
+esac
+# TraceLens's option names (of both its reports), and tl's own: the
+# former may be cut to a unique prefix, as argparse allows (--output_csvs d).
+tlnames='--profile-json-path --output-xlsx-path --output-csvs-dir
+--include-unlinked-kernels --micro-idle-thresh-us --disable-coll-analysis
+--enable-kernel-summary --short-kernel-study --short-kernel-threshold-us
+--short-kernel-histogram-bins --topk-short-kernels --enable-pseudo-ops
+--topk-ops --topk-roofline-ops --comparison-json-path --extension-file
+--python-path --gpu-arch-json-path --gpu-arch-platform --group-by-num-kernels
+--enable-origami --inductor-cache-dir --include-overlap-info
+--detect-recompute --include-first-occurrence-time --include-call-stack
+--disable-kernel-summary --kernel-details --topk-kernels --help'
+tlown='--version --force --quiet --exact-time --tracelens-compat
+--no-coll-analysis --no-kernel-summary --gpu-arch --output-xlsx --comparison'
+# tl_prefix: opt, a prefix of one of TraceLens's option names, made that
+# name; one of several is an error, as in argparse.
+tl_prefix() {
+	case $opt in --?*) ;; *) return ;; esac
+	case " $(echo $tlnames $tlown) " in *" $opt "*) return ;; esac
+	_tp_m=
+	for _tp_n in $tlnames; do
+		case $_tp_n in "$opt"*) _tp_m=${_tp_m:+$_tp_m, }$_tp_n ;; esac
+	done
+	case $_tp_m in
+	'') ;;
+	*,*) usage_die "ambiguous option: $optname could match $_tp_m" ;;
+	*) opt=$_tp_m ;;
+	esac
+}
 while tl_opt "$@"; do
 	optname=${1%%=*}
+	tl_prefix
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-report @VERSION@"; exit 0 ;;
@@ -91,23 +125,23 @@ while tl_opt "$@"; do
 	--exact-time) xflag=-x ;;
 	--tracelens-compat) compat=--tracelens-compat ;;
 	--short-kernel-study) short=1 ;;
-	--short-kernel-threshold-us) tl_arg int "$@"; thresh=$optarg ;;
-	--short-kernel-histogram-bins) tl_arg posint "$@"; bins=$optarg ;;
-	--topk-short-kernels) tl_arg int "$@"; topk=$optarg ;;
-	--micro-idle-thresh-us) tl_arg int "$@"; micro=$optarg ;;
+	--short-kernel-threshold-us) tl_arg sint "$@"; thresh=$optarg ;;
+	--short-kernel-histogram-bins) tl_arg sint "$@"; bins=$optarg binsopt=$opt ;;
+	--topk-short-kernels) tl_arg sint "$@"; topk=$optarg ;;
+	--micro-idle-thresh-us) tl_arg sint "$@"; micro=$optarg ;;
 	--include-unlinked-kernels) unlinked=1 ;;
 	--no-coll-analysis | --disable-coll-analysis) coll=0 ;;
 	--enable-kernel-summary) ksum=1 ;;
 	--no-kernel-summary | --disable-kernel-summary) ksum=0 ;;
 	--kernel-details) kdetails=1 ;;
-	--topk-kernels) tl_arg int "$@"; ktopk=$optarg ;;
+	--topk-kernels) tl_arg sint "$@"; ktopk=$optarg ;;
 	--include-first-occurrence-time) fot=1 ;;
 	--group-by-num-kernels) gbnk=1 ;;
 	--profile-json-path) tl_arg "$@"; trace=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
 	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
 	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform) tl_arg "$@"; arch=$optarg ;;
-	--topk-ops | --topk-roofline-ops) tl_arg "$@" ;;	# no-ops in TraceLens too
+	--topk-ops | --topk-roofline-ops) tl_arg sint "$@" ;;	# no-ops in TraceLens too (but int)
 	--comparison | --comparison-json-path) tl_arg "$@"; cmp=$optarg ;;
 	# TraceLens's, which tl does not do (see tl-report(1)); the three
 	# that change nothing on most traces are checked below.
@@ -127,6 +161,10 @@ shift "$optn"
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
 [ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# Bins are counted only by the short-kernel study (TraceLens's numpy
+# fails there on fewer than one: a usage error here).
+# (A plain decimal by now: its sign tells, however many digits.)
+case $short:$bins in 1:-* | 1:0) usage_die "$binsopt must be positive" ;; esac
 # TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
 # by the program GEMM_SIMULATOR_PATH names (run by --python_path's
 # interpreter) when that is set.  Without them these options change
@@ -138,8 +176,24 @@ if [ -n "$arch" ]; then
 	[ "$pypath" = 0 ] || [ -z "${GEMM_SIMULATOR_PATH:-}" ] ||
 		refuse "the external GEMM simulator (GEMM_SIMULATOR_PATH) is not supported"
 fi
-# No output named: TraceLens's workbook, beside the trace.
-[ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
+# No output named: TraceLens's workbook, beside the trace; its rocprof
+# report's name for rocprofv3's *_results.json (the kind told here as
+# below, only then).
+# By its rocprof report's name: the workbook only without
+# --output_csvs_dir (TraceLens's rocprof report ignores
+# --output_xlsx_path then), named so whatever the trace.
+[ "$tlrp" = 0 ] || [ -z "$out" ] || xlsx=
+[ "$tlrp" = 0 ] || [ -n "$out" ] || [ -n "$xlsx" ] || xlsx=$(tl_rpbookname "$trace")
+if [ -z "$out" ] && [ -z "$xlsx" ]; then
+	case $trace in
+	*_results.json)
+		if [ -f "$trace" ] &&
+		    tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
+			xlsx=$(tl_rpbookname "$trace")
+		fi ;;
+	esac
+	[ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
+fi
 
 # ---- the places: the output beside OUT_DIR, the work in TMPDIR ----
 tl_input "$trace"

@@ -61,7 +61,7 @@ short_kernels_summary() {
 	read -r n fl <short.n
 	sfmt=$ifmt
 	[ "$fl" = 0 ] || sfmt=f
-	st tl-sheet ${topk:+-n "$topk"} -v "total=$total" "$@" 'Kernel name=t:n' \
+	st tl-sheet ${topk:+-n "$(tl_head "$topk" short.tsv)"} -v "total=$total" "$@" 'Kernel name=t:n' \
 	    "Short Kernel duration (µs) sum=$sfmt:dur_sum" 'Short Kernel count=t:dur_count' \
 	    'Short Kernel duration (µs) mean=f:dur_mean' \
 	    'Short Kernel duration (µs) percent of total time=f:dur_sum/($total/1000*1000)*100' \

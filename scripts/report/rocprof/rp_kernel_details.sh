@@ -16,7 +16,7 @@ rp_kernel_details() {
 	fi
 	if [ -n "$xflag" ]; then d='f:dur/1000'; else d=t:dur; fi
 	set --
-	[ -z "$ktopk" ] || set -- -n "$ktopk"
+	[ -z "$ktopk" ] || set -- -n "$(tl_head "$ktopk" k.tsv)"
 	st tl-sheet -s dur "$@" name=t:name "Kernel duration (µs)=$d" stream=t:stream dispatch_id=t:dispatch_id \
 	    grid_x=t:grid_x grid_y=t:grid_y grid_z=t:grid_z block_x=t:block_x block_y=t:block_y \
 	    block_z=t:block_z agent_id=t:agent thread_id=t:tid <k.tsv >"$R/kernel_details.csv"; ok
