@@ -104,8 +104,7 @@ static int cflag;		/* -c: -p keys on the first field with a value */
 static int pflag;		/* -p: prepare one input */
 static int qflag;		/* -q: no note about repeated keys */
 static int rflag;		/* -r: -p orders keys descending */
-static int wflag;		/* -w: cells as read_excel reads a workbook's;
-				   the join sets it to the input being read */
+static int wflag;		/* -w: cells as read_excel reads a workbook's */
 static const char *books;	/* -W: per input, 1 if a workbook's, else 0 */
 static const char **labels;	/* -n: the inputs' names in messages */
 static size_t nlabels;
@@ -135,7 +134,7 @@ addopt(const char ***v, size_t *n, const char *s)
  * comparison of workbooks was made: there "None" is text.
  */
 static int
-isna(const char *s, size_t len)
+isna(const char *s, size_t len, int book)
 {
 	static const char *const na[] = {
 		"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN",
@@ -152,7 +151,7 @@ isna(const char *s, size_t len)
 	for (i = 1; i < LEN(na); i++)
 		if (na[i][0] == s[0] && strlen(na[i]) == len &&
 		    memcmp(na[i], s, len) == 0)
-			return !wflag || strcmp(na[i], "None") != 0;
+			return !book || strcmp(na[i], "None") != 0;
 	return 0;
 }
 
@@ -240,7 +239,7 @@ nearest(const char *s, size_t len, double *d)
  * the nearest double, which strtod() gives.
  */
 static int
-parsefloat(const char *s, size_t len, double *d)
+parsefloat(const char *s, size_t len, double *d, int book)
 {
 	const char *p = s, *end = s + len, *q, *w;
 	double x = 0;
@@ -291,7 +290,7 @@ parsefloat(const char *s, size_t len, double *d)
 		p++;
 	if (p != end || ex > 308)
 		return -1;
-	if (wflag)
+	if (book)
 		return nearest(s, len, d);
 	if (ex > 0)
 		x *= pow10d(ex);
@@ -496,20 +495,20 @@ parsebool(const char *s, size_t len, int *b)
 }
 
 static void
-see(struct colseen *c, const char *s, size_t len)
+see(struct colseen *c, const char *s, size_t len, int book)
 {
 	int64_t i;
 	double d;
 	int b;
 
-	if (isna(s, len)) {
+	if (isna(s, len, book)) {
 		c->nna++;
 		return;
 	}
 	c->nval++;
 	if (!c->noint && parseint(s, len, &i) < 0)
 		c->noint = 1;
-	if (c->noint && !c->nofloat && parsefloat(s, len, &d) < 0)
+	if (c->noint && !c->nofloat && parsefloat(s, len, &d, book) < 0)
 		c->nofloat = 1;
 	if (!c->nobool && parsebool(s, len, &b) < 0)
 		c->nobool = 1;
@@ -532,19 +531,19 @@ coltype(const struct colseen *c)
 
 /* A cell of a numeric column as a double; NAN when missing or not a number. */
 static double
-numval(int type, const char *s, size_t len)
+numval(int type, const char *s, size_t len, int book)
 {
 	int64_t i;
 	double d;
 	int b;
 
-	if (isna(s, len))
+	if (isna(s, len, book))
 		return NAN;
 	if (type == T_INT && parseint(s, len, &i) == 0)
 		return (double)i;
 	if (type == T_BOOL && parsebool(s, len, &b) == 0)
 		return b;
-	if (parsefloat(s, len, &d) == 0)
+	if (parsefloat(s, len, &d, book) == 0)
 		return d;
 	return NAN;
 }
@@ -562,7 +561,8 @@ numval(int type, const char *s, size_t len)
  * hex digits of (ff - byte) closed by '~'.
  */
 static void
-keypart(struct buf *k, int type, const char *s, size_t len, int desc)
+keypart(struct buf *k, int type, const char *s, size_t len, int desc,
+    int book)
 {
 	static const char hex[] = "0123456789abcdef";
 	char h[17];
@@ -571,12 +571,12 @@ keypart(struct buf *k, int type, const char *s, size_t len, int desc)
 	size_t i;
 	int j;
 
-	if (type != -1 && isna(s, len)) {
+	if (type != -1 && isna(s, len, book)) {
 		buf_addc(k, 'z');
 		return;
 	}
 	if (type == T_INT || type == T_FLOAT || type == T_BOOL) {
-		d = numval(type, s, len);
+		d = numval(type, s, len, book);
 		if (d == 0)
 			d = 0;	/* -0.0 equals 0.0 */
 		memcpy(&u, &d, sizeof(u));
@@ -733,18 +733,21 @@ advance(struct input *in, int typed, int desc)
 	else if (cflag && typed) {
 		/* The first key field that has a value, behind its number. */
 		for (j = 0; j < nkeys; j++)
-			if (!isna(r->f[in->kcol[j]], r->flen[in->kcol[j]]))
+			if (!isna(r->f[in->kcol[j]], r->flen[in->kcol[j]],
+			    in->book))
 				break;
 		if (j < nkeys) {
 			buf_addc(&in->nkey, (char)('0' + j));
 			keypart(&in->nkey, in->type[in->kcol[j]],
-			    r->f[in->kcol[j]], r->flen[in->kcol[j]], desc);
+			    r->f[in->kcol[j]], r->flen[in->kcol[j]], desc,
+			    in->book);
 		} else
 			buf_addc(&in->nkey, 'z');
 	} else
 		for (j = 0; j < nkeys; j++)
 			keypart(&in->nkey, typed ? in->type[in->kcol[j]] : -1,
-			    r->f[in->kcol[j]], r->flen[in->kcol[j]], desc);
+			    r->f[in->kcol[j]], r->flen[in->kcol[j]], desc,
+			    in->book);
 	buf_addc(&in->nkey, '\0');	/* so an empty key is not "no key" */
 	if (!pflag && in->more && keycmp(&in->nkey, &in->key) < 0)
 		tl_die("%s: line %zu: input not sorted by key "
@@ -787,14 +790,15 @@ grouprow(struct group *g, const struct csvr *r)
 
 /* Write a cell as pandas writes a value of this column type. */
 static void
-putcell(FILE *fp, int type, int promoted, const char *s, size_t len)
+putcell(FILE *fp, int type, int promoted, const char *s, size_t len,
+    int book)
 {
 	char nb[64];
 	int64_t i;
 	double d;
 	int b;
 
-	if (isna(s, len))
+	if (isna(s, len, book))
 		return;
 	switch (type) {
 	case T_INT:
@@ -808,7 +812,7 @@ putcell(FILE *fp, int type, int promoted, const char *s, size_t len)
 		}
 		return;
 	case T_FLOAT:
-		if (parsefloat(s, len, &d) < 0)
+		if (parsefloat(s, len, &d, book) < 0)
 			break;
 		floatcell(s, len, d, nb, sizeof(nb));
 		fputs(nb, fp);
@@ -1005,10 +1009,8 @@ putdiff(FILE *fp, const struct outcol *o, const struct input *in,
 		return;
 	}
 	/* The reports may mix workbooks and CSV files: each as its kind. */
-	wflag = b->book;
-	bd = numval(b->type[bc], bs, bl);
-	wflag = v->book;
-	vd = numval(v->type[vc], vs, vl);
+	bd = numval(b->type[bc], bs, bl, b->book);
+	vd = numval(v->type[vc], vs, vl, v->book);
 	dd = vd - bd;
 	if (isnan(dd))
 		return;
@@ -1037,17 +1039,16 @@ emit(FILE *fp, struct input *in, size_t nin, const struct outcol *o,
 				for (i = 0; in[i].g.nrow == 0; i++)
 					;
 				src = &in[i];
-				wflag = src->book;
 				s = cell(src, row[i], src->kcol[o[j].idx], &len);
 				putcell(fp, o[j].ktype >= 0 ? o[j].ktype :
-				    src->type[src->kcol[o[j].idx]], 0, s, len);
+				    src->type[src->kcol[o[j].idx]], 0, s, len,
+				    src->book);
 				break;
 			case C_FIELD:
 				src = &in[o[j].in];
-				wflag = src->book;
 				if ((s = cell(src, row[o[j].in], o[j].idx, &len)))
 					putcell(fp, src->type[o[j].idx],
-					    src->missing, s, len);
+					    src->missing, s, len, src->book);
 				break;
 			default:
 				putdiff(fp, &o[j], in, row);
@@ -1106,11 +1107,10 @@ join(struct input *in, size_t nin, FILE *fp, const struct outcol *o,
 			buf_reset(&g->b);
 			n = 0;
 			while (in[i].more && samekey(&in[i].key, &k)) {
-				wflag = in[i].book;
 				if (fp == NULL)
 					for (j = 0; j < in[i].ncol; j++)
 						see(&in[i].seen[j], in[i].rd.f[j],
-						    in[i].rd.flen[j]);
+						    in[i].rd.flen[j], in[i].book);
 				else
 					grouprow(g, &in[i].rd);
 				n++;
@@ -1245,6 +1245,7 @@ prepare(const char *path)
 
 	in.path = path;
 	in.name = path;
+	in.book = wflag;
 	in.fp = nkeys ? openseekable(path) : tl_fopen(path, "r");
 	start(&in);
 	if (in.ncol == 0)
@@ -1254,7 +1255,7 @@ prepare(const char *path)
 		while (advance(&in, 0, 0))
 			for (k = 0; k < nkeys; k++)
 				see(&in.seen[in.kcol[k]], r->f[in.kcol[k]],
-				    r->flen[in.kcol[k]]);
+				    r->flen[in.kcol[k]], in.book);
 		in.type = tl_calloc(in.ncol, sizeof(*in.type));
 		for (j = 0; j < in.ncol; j++)
 			in.type[j] = r->rowno > 1 ? coltype(&in.seen[j]) : T_OBJ;
