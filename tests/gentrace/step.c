@@ -340,6 +340,18 @@ curop(struct gen *gen, const struct thr *t)
 	return NULL;
 }
 
+/* GPU event g, on stream s, launched by runtime event r of thread t. */
+static void
+linkgpu(struct gen *gen, int g, int r, int s, const struct thr *t)
+{
+	gen->gv[g].lts = gen->hv[r].ts;
+	gen->gv[g].ext = gen->hv[r].aux;
+	gen->gv[g].corr = gen->hv[r].id;
+	gen->gv[g].stream = s;
+	gen->gv[g].lthr = (uint8_t)t->idx;
+	gen->gv[g].first = 1;
+}
+
 int
 launch(struct gen *gen, struct thr *t, int role, int s, int64_t ns, uint32_t gx,
     uint32_t gy)
@@ -353,12 +365,7 @@ launch(struct gen *gen, struct thr *t, int role, int s, int64_t ns, uint32_t gx,
 	gen->hv[r].g = g;
 	gen->gv[g].k = k;
 	gen->gv[g].cat = G_KERNEL;
-	gen->gv[g].lts = gen->hv[r].ts;
-	gen->gv[g].ext = gen->hv[r].aux;
-	gen->gv[g].corr = gen->hv[r].id;
-	gen->gv[g].stream = s;
-	gen->gv[g].lthr = (uint8_t)t->idx;
-	gen->gv[g].first = 1;
+	linkgpu(gen, g, r, s, t);
 	gen->gv[g].grid[0] = gx ? gx : 1;
 	gen->gv[g].grid[1] = gy ? gy : 1;
 	gen->gv[g].grid[2] = 1;
@@ -389,12 +396,7 @@ memop(struct gen *gen, struct thr *t, int cat, const char *name, int s,
 	gen->gv[g].name = name;
 	gen->gv[g].bytes = bytes;
 	gen->gv[g].dir = (uint8_t)dir;
-	gen->gv[g].lts = gen->hv[r].ts;
-	gen->gv[g].ext = gen->hv[r].aux;
-	gen->gv[g].corr = gen->hv[r].id;
-	gen->gv[g].stream = s;
-	gen->gv[g].lthr = (uint8_t)t->idx;
-	gen->gv[g].first = 1;
+	linkgpu(gen, g, r, s, t);
 	gen->gv[g].ts = gstart(gen, s, gen->hv[r].ts);
 	/* Host copies cross PCIe; device fills run at memory speed. */
 	gen->gv[g].dur = change_dur(curop(gen, t), name, jitter(gen,
