@@ -164,6 +164,25 @@ tl_num() {
 	[ "$1" != posint ] || [ "$optarg" != 0 ] ||
 		usage_die "$opt must be positive"
 }
+# tl_abbrev NAME...: opt (a long option) as TraceLens's argparse takes
+# it: a NAME (with its --), or an unambiguous prefix of one, made that
+# NAME; otherwise left as it is.  The prefix of several NAMEs returns 1,
+# with them in TL_ABBREV (space-separated), for the caller's usage error.
+tl_abbrev() {
+	case $opt in --?*) ;; *) return 0 ;; esac
+	TL_ABBREV=
+	for _ta_n; do
+		[ "$_ta_n" = "$opt" ] && return 0
+		case $_ta_n in "$opt"*) TL_ABBREV="$TL_ABBREV $_ta_n" ;; esac
+	done
+	TL_ABBREV=${TL_ABBREV# }
+	case $TL_ABBREV in
+	'') ;;
+	*' '*) return 1 ;;
+	*) opt=$TL_ABBREV ;;
+	esac
+	return 0
+}
 # tl_noarg: the option takes no value ("--force=1" is an error).
 tl_noarg() {
 	[ "$_tl_hasinline" = 0 ] || usage_die "option $opt takes no value"

@@ -36,23 +36,14 @@ EOF
 jobs= ssh= reports=0 compat= gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
 jobmode=0 jrank= jwork= jtrace= batch=
-# tlabbrev: TraceLens's argparse takes an unambiguous prefix of its own
-# long options (--world 4, --output_csvs o): opt, made whole
-tlabbrev() {
-	case $opt in --?*) ;; *) return 0 ;; esac
-	_m= _k=0
-	for _o in trace-dir trace-pattern trace-glob world-size rank-regex \
-	    output-xlsx-path output-csvs-dir detailed-analysis agg-metrics \
-	    use-multiprocessing max-workers gpus-per-node all2allv-heatmap help; do
-		[ "--$_o" = "$opt" ] && return 0
-		case --$_o in "$opt"*) _m="$_m --$_o" _k=$((_k + 1)) ;; esac
-	done
-	[ "$_k" -gt 1 ] && usage_die "ambiguous option: $opt could match$_m"
-	[ "$_k" = 1 ] && opt=${_m# }
-	return 0
-}
+# TraceLens's long options, which its argparse takes cut to an
+# unambiguous prefix (--world 4, --output_csvs o): tl_abbrev
+tlnames='--trace-dir --trace-pattern --trace-glob --world-size --rank-regex
+--output-xlsx-path --output-csvs-dir --detailed-analysis --agg-metrics
+--use-multiprocessing --max-workers --gpus-per-node --all2allv-heatmap --help'
 while tl_opt "$@"; do
-	tlabbrev
+	tl_abbrev $tlnames ||
+		usage_die "ambiguous option: $opt could match $TL_ABBREV"
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-ranks @VERSION@"; exit 0 ;;

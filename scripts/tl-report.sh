@@ -99,24 +99,14 @@ tlnames='--profile-json-path --output-xlsx-path --output-csvs-dir
 --disable-kernel-summary --kernel-details --topk-kernels --help'
 tlown='--version --force --quiet --exact-time --tracelens-compat
 --no-coll-analysis --no-kernel-summary --gpu-arch --output-xlsx --comparison'
-# tl_prefix: opt, a prefix of one of TraceLens's option names, made that
-# name; one of several is an error, as in argparse.
-tl_prefix() {
-	case $opt in --?*) ;; *) return ;; esac
-	case " $(echo $tlnames $tlown) " in *" $opt "*) return ;; esac
-	_tp_m=
-	for _tp_n in $tlnames; do
-		case $_tp_n in "$opt"*) _tp_m=${_tp_m:+$_tp_m, }$_tp_n ;; esac
-	done
-	case $_tp_m in
-	'') ;;
-	*,*) usage_die "ambiguous option: $optname could match $_tp_m" ;;
-	*) opt=$_tp_m ;;
-	esac
-}
 while tl_opt "$@"; do
 	optname=${1%%=*}
-	tl_prefix
+	# (tl's own are taken whole: --gpu-arch is no prefix here)
+	case " $(echo $tlown) " in
+	*" $opt "*) ;;
+	*)	tl_abbrev $tlnames || usage_die "ambiguous option: $optname" \
+		    "could match $(echo "$TL_ABBREV" | sed 's/ /, /g')" ;;
+	esac
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-report @VERSION@"; exit 0 ;;
