@@ -74,6 +74,13 @@ refuse() {
 	exit 2
 }
 
+# isrocprof FILE: FILE holds rocprofv3 results: tl-parse's default fields
+# for them have process (a trace it cannot read is taken for a PyTorch
+# trace, whose tree stage then says why).
+isrocprof() {
+	tl-parse -- "$1" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"
+}
+
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
 kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
@@ -177,8 +184,7 @@ fi
 if [ -z "$out" ] && [ -z "$xlsx" ]; then
 	case $trace in
 	*_results.json)
-		if [ -f "$trace" ] &&
-		    tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
+		if [ -f "$trace" ] && isrocprof "$trace"; then
 			xlsx=$(tl_rpbookname "$trace")
 		fi ;;
 	esac
@@ -210,11 +216,9 @@ if [ ! -f "$trace" ] && [ ! -d "$trace" ]; then
 	cat -- "$trace" >"$TL_WORK/trace" || die "$trace: cannot read"
 	trace=$TL_WORK/trace
 fi
-# The kind of trace, told by content: tl-parse's default fields for
-# rocprofv3 results have process (a trace it cannot read is taken for
-# a PyTorch trace, whose tree stage then says why).
+# The kind of trace, told by content (isrocprof).
 kind=
-if tl-parse -- "$trace" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"; then
+if isrocprof "$trace"; then
 	kind=-rocprof
 	[ -z "$cmp" ] || die "$trace_name: --comparison needs PyTorch traces, not rocprofv3 results"
 fi
