@@ -215,7 +215,7 @@ nminus:
 		goto nzero;
 	}
 	if (!ISDIGIT(*p))
-		FAIL("invalid number");
+		FAIL(*p == 'I' ? NOTJSON : "invalid number");
 	p++;
 	l->sub = N_INT;
 nint:

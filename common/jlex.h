@@ -54,6 +54,14 @@ struct jlex {
 enum { JL_S_STR, JL_S_ESC, JL_S_UHEX, JL_S_SURR1, JL_S_SURR2, JL_S_UTF8,
 	JL_S_NUM, JL_S_LIT };
 
+/*
+ * What a scanner says of a value that starts with N or I: Python's
+ * json writes NaN and Infinity, and reads them, but JSON has neither,
+ * and TraceLens's orjson refuses them too.
+ */
+#define NOTJSON "NaN or Infinity is not JSON (Python's json writes it; " \
+	"TraceLens's orjson refuses it)"
+
 /* A string starts: p is past its opening quote. */
 static inline void
 jlex_str(struct jlex *l)

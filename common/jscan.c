@@ -691,6 +691,8 @@ value:
 		jlex_str(&s->lx);
 		goto str;
 	default:
+		if (c == 'N' || c == 'I')
+			FAIL(NOTJSON);
 		if (c != '-' && c != 't' && c != 'f' && c != 'n' &&
 		    !(jlex_cls[c] & JL_DIGIT))
 			FAIL("expected a value");

@@ -37,6 +37,7 @@
 #define SNIFFMAX (64 << 10)	/* bytes looked at to tell a rocprofv3 file */
 #define NUMMAX 1024		/* longest number written without exponent */
 #define PROGNS 250000000L	/* -P: at most one line in this many ns */
+#define BOM "\xef\xbb\xbf"	/* the UTF-8 byte-order mark */
 
 /* Top-level keys of an event that can be fields. */
 enum { K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ID, K_BP, K_S,
@@ -110,6 +111,8 @@ struct parse {
 	int kind;		/* the trace's kind: 'k' Kineto, 'r' rocprofv3, 0 not yet known */
 	int started;		/* the header is out, the field tables made */
 	struct buf sniff;	/* the text read before the kind is known */
+	int bomdone;		/* the first 3 bytes were looked at for a BOM */
+	int bom;		/* 3: the trace began with a UTF-8 BOM, skipped */
 	struct jscan js;	/* the event scanner */
 	struct rpscan rp;	/* the rocprofv3 reader */
 	int *rpmap;		/* per field: its RF_ index (rocprof.h) or -1 */
@@ -751,6 +754,11 @@ decide(struct parse *ps, int kind)
 	}
 	if (kind == 'r')
 		rp_init(&ps->rp, maxevent, onrecord, ps);
+	/* (a BOM skipped: offsets still count from the file's first byte) */
+	if (kind == 'r')
+		ps->rp.off += (uint64_t)ps->bom;
+	else
+		ps->js.off += (uint64_t)ps->bom;
 	/* Keys of args no field names: the scanner need not record them. */
 	if (kind == 'k') {
 		jscan_want(&ps->js, NULL, 0);
@@ -764,12 +772,35 @@ feed(struct parse *ps, const char *p, size_t n)
 {
 	int k;
 
+	/*
+	 * A UTF-8 byte-order mark (Windows editors write one; Python's
+	 * json reads past it, RFC 8259 lets a parser ignore it): skipped,
+	 * but counted in the offsets of messages.
+	 */
+	if (ps->kind == 0 && !ps->bomdone && ps->sniff.len == 0 && n >= 3) {
+		ps->bomdone = 1;
+		if (memcmp(p, BOM, 3) == 0)
+			p += 3, n -= 3, ps->bom = 3;
+	}
 	/* Told apart by content: the first key of a rocprofv3 file. */
 	if (ps->kind == 0) {
-		if (ps->sniff.len == 0 && (k = rp_sniff(p, n)) >= 0) {
+		if (ps->sniff.len == 0 && ps->bomdone &&
+		    (k = rp_sniff(p, n)) >= 0) {
 			decide(ps, k ? 'r' : 'k');
 		} else {
 			buf_add(&ps->sniff, p, n);
+			if (!ps->bomdone) {
+				/* (the first bytes came in pieces) */
+				if (ps->sniff.len < 3)
+					return;
+				ps->bomdone = 1;
+				if (memcmp(ps->sniff.s, BOM, 3) == 0) {
+					ps->sniff.len -= 3;
+					memmove(ps->sniff.s, ps->sniff.s + 3,
+					    ps->sniff.len);
+					ps->bom = 3;
+				}
+			}
 			k = rp_sniff(ps->sniff.s, ps->sniff.len);
 			if (k < 0 && ps->sniff.len < SNIFFMAX)
 				return;
@@ -1073,6 +1104,7 @@ parsefd(struct parse *ps, int fd, const char *name)
 
 	ps->name = name;
 	ps->kind = 0;
+	ps->bomdone = ps->bom = 0;
 	jscan_init(&ps->js, maxevent, onevent, ps);
 	/* Told apart by content, not name: gzip starts with 1f 8b. */
 	while (n < 6 && (r = xread(ps, fd, buf + n, INBUF - n)) > 0)
