@@ -514,24 +514,332 @@ numfield(const struct rec_reader *r, int col)
 	return d;
 }
 
+/*
+ * What the passes share: the input and its columns, the tables, the
+ * sheets and the rows.  Ownership: all owned (r's name is the caller's).
+ */
+struct book {
+	struct rec_reader r;	/* the model rows */
+	struct reread rr;	/* r, read again by offset */
+	int ci[LEN(outcols)];	/* each outcol's input column, or -1 */
+	int ckind, csheet, cname, cparams, ckt, cuid;	/* input columns */
+	int crt;		/* rt_first, or -1: no GPU spec */
+	int cnk;		/* num_kernels (--group_by_num_kernels), or -1 */
+	struct table *tab;	/* the tables, in order of first row */
+	size_t ntab, captab;	/* used, allocated */
+	struct dest *dst;	/* the sheets, in order of first use */
+	size_t ndst, capdst;	/* used, allocated */
+	struct row *rows;	/* every row, in input order */
+	size_t nrows, caprows;	/* used, allocated */
+	struct param *pp;	/* the params of the row at hand */
+	size_t capp;		/* allocated */
+};
+
+/* The input's header: the columns the passes read. */
+static void
+columns(struct book *bk)
+{
+	struct rec_reader *r = &bk->r;
+	size_t i;
+
+	rec_read_header(r);
+	bk->ckind = rec_need(r, "kind");
+	bk->csheet = rec_need(r, "sheet");
+	bk->cname = rec_need(r, "name");
+	bk->cparams = rec_need(r, "params");
+	bk->ckt = rec_need(r, "kt_sum");
+	bk->cuid = rec_need(r, "UID_first");
+	bk->crt = rec_col(r, "rt_first");
+	/* a grouping key after the params (--group_by_num_kernels) */
+	bk->cnk = rec_col(r, "num_kernels");
+	for (i = 0; i < LEN(outcols); i++)
+		bk->ci[i] = outcols[i].arch && bk->crt < 0 ? -1 :
+		    rec_need(r, outcols[i].field);
+}
+
+/* First pass: the tables, their param keys and kinds, each row's place. */
+static void
+scan(struct book *bk)
+{
+	struct rec_reader *r = &bk->r;
+	struct table *t;
+	struct row *w;
+	const char *s, *name;
+	size_t i, j, np, len, nlen;
+	off_t off;
+	int c, ti;
+
+	rr_open(&bk->rr, r);
+	while (rr_next(&bk->rr, &off)) {
+		s = rec_get(r, bk->ckind, &len);
+		if (len != 1 || (s[0] != 'F' && s[0] != 'B'))
+			tl_die("%s: line %zu: kind is F or B, not '%.*s'", r->name,
+			    r->lineno, (int)MIN(len, 20), s);
+		c = s[0];
+		s = rec_get(r, bk->csheet, &len);
+		/* (findtable may move tab: the index first) */
+		ti = findtable(&bk->tab, &bk->ntab, &bk->captab, (char)c, s, len);
+		t = &bk->tab[ti];
+		t->nrows++;
+		if (bk->crt >= 0 && (rec_get(r, bk->crt, &len), len > 0))
+			t->roof = 1;
+		/* (Python's ints, summed: pandas' int64 Kernel Time column) */
+		for (i = 0; i < LEN(outcols); i++)
+			if (outcols[i].kind == C_DT && bk->ci[i] >= 0) {
+				s = rec_get(r, bk->ci[i], &len);
+				if (!num_isint(s, len))
+					t->dtflt = 1;
+			}
+		s = rec_get(r, bk->cparams, &len);
+		np = pdict(s, len, &bk->pp, &bk->capp);
+		for (i = 0; i < np; i++) {
+			struct pkey *pk = findkey(t, bk->pp[i].k, bk->pp[i].klen);
+
+			if (pk == NULL) {
+				if (t->nkeys == t->capkeys)
+					tl_grow((void **)&t->keys, &t->capkeys,
+					    t->nkeys + 1, sizeof(*t->keys));
+				pk = &t->keys[t->nkeys++];
+				memset(pk, 0, sizeof(*pk));
+				pk->name = tl_strndup(bk->pp[i].k, bk->pp[i].klen);
+			}
+			pk->nrows++;
+			switch (pkind(bk->pp[i].v, bk->pp[i].vlen)) {
+			case 'f': pk->fl = 1; break;
+			case 'b': case 'o': pk->ob = 1; break;
+			case 'n': pk->nn = 1; break;
+			default: pk->ni = 1; break;
+			}
+		}
+		if (bk->nrows == bk->caprows)
+			tl_grow((void **)&bk->rows, &bk->caprows, bk->nrows + 1,
+			    sizeof(*bk->rows));
+		w = &bk->rows[bk->nrows];
+		w->off = off;
+		w->table = ti;
+		w->dest = -1;
+		w->part = 0;
+		w->kt = numfield(r, bk->ckt);
+		w->uid = numfield(r, bk->cuid);
+		name = rec_get(r, bk->cname, &nlen);
+		w->tobwd = inlist(tobwd, LEN(tobwd), name, nlen);
+		w->notbwd = inlist(notbwd, LEN(notbwd), name, nlen);
+		bk->nrows++;
+	}
+	/* pandas: a float, a gap, or None with ints make the column float */
+	for (i = 0; i < bk->ntab; i++)
+		for (j = 0; j < bk->tab[i].nkeys; j++) {
+			struct pkey *pk = &bk->tab[i].keys[j];
+
+			pk->flt = !pk->ob && (pk->fl ||
+			    pk->nrows < bk->tab[i].nrows || (pk->nn && pk->ni));
+		}
+}
+
+/*
+ * Each row's sheet, and each sheet's param columns: the backward
+ * tables first (pandas puts their columns before those of the rows
+ * moved over from the forward table).
+ */
+static void
+place(struct book *bk)
+{
+	struct buf path = {0};
+	size_t i, k;
+	int pass, c;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < bk->ntab; i++) {
+			struct table *t = &bk->tab[i];
+			int sing = inlist(single, LEN(single), t->sheet,
+			    strlen(t->sheet));
+
+			if ((pass == 0) != (t->kind == 'B'))
+				continue;
+			buf_reset(&path);
+			buf_adds(&path, t->sheet);
+			buf_adds(&path, "_bwd");
+			if (t->kind == 'B') {
+				/* (finddest may move dst: the index first) */
+				c = finddest(&bk->dst, &bk->ndst, &bk->capdst,
+				    path.s, bk->ntab);
+				addcols(&bk->dst[c], t, (int)i);
+			} else if (!sing) {
+				/*
+				 * TraceLens concatenates the forward table's rows
+				 * that move even when none does: the empty frame
+				 * still adds its columns to the backward sheet.
+				 */
+				for (k = 0; k < bk->ndst; k++)
+					if (strcmp(bk->dst[k].name, path.s) == 0)
+						addcols(&bk->dst[k], t, (int)i);
+			}
+			for (k = 0; k < bk->nrows; k++) {
+				struct row *w = &bk->rows[k];
+
+				if (w->table != (int)i)
+					continue;
+				buf_reset(&path);
+				buf_adds(&path, t->sheet);
+				w->part = 1;
+				if (t->kind == 'F') {
+					if (!sing && w->tobwd) {
+						buf_adds(&path, "_bwd");
+						w->part = 2;
+					} else if (!sing)
+						buf_adds(&path, "_fwd");
+				} else {
+					if (w->notbwd)
+						continue;
+					buf_adds(&path, "_bwd");
+				}
+				w->dest = finddest(&bk->dst, &bk->ndst, &bk->capdst,
+				    path.s, bk->ntab);
+				addcols(&bk->dst[w->dest], t, (int)i);
+			}
+		}
+	/* pd.concat: a float64 frame makes the sheet's column float64 */
+	for (k = 0; k < bk->nrows; k++)
+		if (bk->rows[k].dest >= 0 && bk->tab[bk->rows[k].table].dtflt)
+			bk->dst[bk->rows[k].dest].dtflt = 1;
+}
+
+/*
+ * The columns of sheet d, as plan[] (returned, with their number in
+ * *n): the first table's params, the fixed ones (the roofline ones in
+ * place, or none), then what pd.concat adds of the moved rows' frame:
+ * its other params, its roofline columns.  A param column p is p,
+ * output column j is -1 - j, num_kernels (a key after the params) is
+ * PLAN_NK.
+ */
+static long *
+plan(const struct book *bk, const struct dest *d, size_t *n)
+{
+	long *pl = tl_calloc(d->ncols + LEN(outcols) + 2, sizeof(*pl));
+	size_t j, np = 0;
+	int pass;
+
+	for (j = 0; j < d->nprim; j++)
+		pl[np++] = (long)j;
+	if (bk->cnk >= 0)
+		pl[np++] = PLAN_NK;
+	for (pass = 0; pass < 2; pass++) {
+		for (j = 0; j < LEN(outcols); j++) {
+			if (bk->ci[j] < 0 || (outcols[j].arch && d->roof == 0))
+				continue;
+			if (pass != (outcols[j].arch && d->roof == R_END))
+				continue;
+			pl[np++] = -1 - (long)j;
+		}
+		for (j = d->nprim; pass == 0 && j < d->ncols; j++)
+			pl[np++] = (long)j;
+	}
+	*n = np;
+	return pl;
+}
+
+/*
+ * Second pass, for sheet d: its rows ord[0..n), sorted, read again and
+ * written to dir/NAME.csv.  Returns non-zero when the file failed.
+ */
+static int
+writesheet(struct book *bk, const struct dest *d, struct row **ord, size_t n,
+    const char *dir)
+{
+	struct rec_reader *r = &bk->r;
+	struct buf b = {0}, path = {0};
+	const char *s;
+	size_t k, m, np, nplan, len;
+	long *pl;
+	FILE *out;
+	int st;
+
+	qsort(ord, n, sizeof(*ord), rowcmp);
+	buf_adds(&path, dir);
+	buf_addc(&path, '/');
+	buf_adds(&path, d->name);
+	buf_adds(&path, ".csv");
+	out = tl_fopen(path.s, "w");
+	pl = plan(bk, d, &nplan);
+	buf_adds(&b, "name");
+	for (m = 0; m < nplan; m++) {
+		buf_addc(&b, ',');
+		if (pl[m] == PLAN_NK) {
+			buf_adds(&b, "num_kernels");
+		} else if (pl[m] < 0) {
+			buf_adds(&b, outcols[-1 - pl[m]].head);
+		} else {
+			struct buf h = {0};
+
+			buf_adds(&h, "param: ");
+			buf_adds(&h, d->cols[pl[m]]);
+			csv_bcell(&b, h.s, h.len);
+			buf_free(&h);
+		}
+	}
+	buf_addc(&b, '\n');
+	fwrite(b.s, 1, b.len, out);
+	for (k = 0; k < n; k++) {
+		const struct table *t = &bk->tab[ord[k]->table];
+
+		rr_read(&bk->rr, ord[k]->off, (size_t)(ord[k] - bk->rows) + 2);
+		buf_reset(&b);
+		s = rec_get(r, bk->cname, &len);
+		csv_bfield(&b, s, len);
+		s = rec_get(r, bk->cparams, &len);
+		np = pdict(s, len, &bk->pp, &bk->capp);
+		for (m = 0; m < nplan; m++) {
+			buf_addc(&b, ',');
+			if (pl[m] == PLAN_NK) {
+				s = rec_get(r, bk->cnk, &len);
+				csv_bfield(&b, s, len);
+			} else if (pl[m] < 0)
+				outcell(&b, r, bk->ci[-1 - pl[m]],
+				    &outcols[-1 - pl[m]], d->dtflt);
+			else
+				paramcell(&b, t, d->cols[pl[m]], bk->pp, np);
+		}
+		buf_addc(&b, '\n');
+		fwrite(b.s, 1, b.len, out);
+	}
+	st = tl_fshut(out, path.s);
+	free(pl);
+	buf_free(&b);
+	buf_free(&path);
+	return st;
+}
+
+static void
+freebook(struct book *bk)
+{
+	size_t i, j;
+
+	for (i = 0; i < bk->ntab; i++) {
+		for (j = 0; j < bk->tab[i].nkeys; j++)
+			free(bk->tab[i].keys[j].name);
+		free(bk->tab[i].keys);
+		free(bk->tab[i].sheet);
+	}
+	free(bk->tab);
+	for (i = 0; i < bk->ndst; i++) {
+		free(bk->dst[i].name);
+		free(bk->dst[i].cols);
+		free(bk->dst[i].added);
+	}
+	free(bk->dst);
+	free(bk->rows);
+	free(bk->pp);
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct rec_reader r;
-	struct reread rr;
-	struct table *tab = NULL;
-	struct dest *dst = NULL;
-	struct row *rows = NULL, **ord;
-	struct param *pp = NULL;
-	struct buf b = {0}, path = {0};
-	const char *dir = NULL, *s, *name;
-	size_t ntab = 0, captab = 0, ndst = 0, capdst = 0, nrows = 0, caprows = 0;
-	size_t capp = 0, np, i, j, k, m, len, nlen, nplan;
-	long *plan;
-	int ci[LEN(outcols)], ckind, csheet, cname, cparams, ckt, cuid, crt, cnk;
-	int c, pass, ti, st = 0;
-	off_t off;
-	FILE *in = stdin, *out;
+	struct book bk;
+	struct row **ord;
+	const char *dir = NULL;
+	size_t i, k, n;
+	FILE *in = stdin;
+	int c, st = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
@@ -550,252 +858,24 @@ main(int argc, char *argv[])
 		usage(TL_EUSAGE);
 	if (argc == 1)
 		in = tl_fopen(argv[0], "r");
-	rec_open(&r, in, argc == 1 ? argv[0] : "<stdin>");
-	rec_read_header(&r);
-	ckind = rec_need(&r, "kind");
-	csheet = rec_need(&r, "sheet");
-	cname = rec_need(&r, "name");
-	cparams = rec_need(&r, "params");
-	ckt = rec_need(&r, "kt_sum");
-	cuid = rec_need(&r, "UID_first");
-	crt = rec_col(&r, "rt_first");
-	/* a grouping key after the params (--group_by_num_kernels) */
-	cnk = rec_col(&r, "num_kernels");
-	for (i = 0; i < LEN(outcols); i++)
-		ci[i] = outcols[i].arch && crt < 0 ? -1 : rec_need(&r, outcols[i].field);
-
-	/* First pass: the tables, their keys, each row's place. */
-	rr_open(&rr, &r);
-	while (rr_next(&rr, &off)) {
-		struct table *t;
-
-		s = rec_get(&r, ckind, &len);
-		if (len != 1 || (s[0] != 'F' && s[0] != 'B'))
-			tl_die("%s: line %zu: kind is F or B, not '%.*s'", r.name,
-			    r.lineno, (int)MIN(len, 20), s);
-		c = s[0];
-		s = rec_get(&r, csheet, &len);
-		ti = findtable(&tab, &ntab, &captab, (char)c, s, len);
-		t = &tab[ti];
-		t->nrows++;
-		if (crt >= 0 && (rec_get(&r, crt, &len), len > 0))
-			t->roof = 1;
-		/* (Python's ints, summed: pandas' int64 Kernel Time column) */
-		for (i = 0; i < LEN(outcols); i++)
-			if (outcols[i].kind == C_DT && ci[i] >= 0) {
-				s = rec_get(&r, ci[i], &len);
-				if (!num_isint(s, len))
-					t->dtflt = 1;
-			}
-		s = rec_get(&r, cparams, &len);
-		np = pdict(s, len, &pp, &capp);
-		for (i = 0; i < np; i++) {
-			struct pkey *pk = findkey(t, pp[i].k, pp[i].klen);
-
-			if (pk == NULL) {
-				if (t->nkeys == t->capkeys)
-					tl_grow((void **)&t->keys, &t->capkeys,
-					    t->nkeys + 1, sizeof(*t->keys));
-				pk = &t->keys[t->nkeys++];
-				memset(pk, 0, sizeof(*pk));
-				pk->name = tl_strndup(pp[i].k, pp[i].klen);
-			}
-			pk->nrows++;
-			switch (pkind(pp[i].v, pp[i].vlen)) {
-			case 'f': pk->fl = 1; break;
-			case 'b': case 'o': pk->ob = 1; break;
-			case 'n': pk->nn = 1; break;
-			default: pk->ni = 1; break;
-			}
-		}
-		if (nrows == caprows)
-			tl_grow((void **)&rows, &caprows, nrows + 1, sizeof(*rows));
-		rows[nrows].off = off;
-		rows[nrows].table = ti;
-		rows[nrows].dest = -1;
-		rows[nrows].kt = numfield(&r, ckt);
-		rows[nrows].uid = numfield(&r, cuid);
-		name = rec_get(&r, cname, &nlen);
-		rows[nrows].tobwd = inlist(tobwd, LEN(tobwd), name, nlen);
-		rows[nrows].notbwd = inlist(notbwd, LEN(notbwd), name, nlen);
-		nrows++;
-	}
-	/* pandas: a float, a gap, or None with ints make the column float */
-	for (i = 0; i < ntab; i++)
-		for (j = 0; j < tab[i].nkeys; j++) {
-			struct pkey *pk = &tab[i].keys[j];
-
-			pk->flt = !pk->ob && (pk->fl || pk->nrows < tab[i].nrows ||
-			    (pk->nn && pk->ni));
-		}
-
-	/*
-	 * The sheets: the backward tables first (pandas puts their columns
-	 * before those of the rows moved over from the forward table).
-	 */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < ntab; i++) {
-			struct table *t = &tab[i];
-			int sing = inlist(single, LEN(single), t->sheet, strlen(t->sheet));
-
-			if ((pass == 0) != (t->kind == 'B'))
-				continue;
-			if (t->kind == 'B') {
-				buf_reset(&path);
-				buf_adds(&path, t->sheet);
-				buf_adds(&path, "_bwd");
-				/* (finddest may move dst: the index first) */
-				c = finddest(&dst, &ndst, &capdst, path.s, ntab);
-				addcols(&dst[c], t, (int)i);
-			} else if (!sing) {
-				/*
-				 * TraceLens concatenates the forward table's rows that
-				 * move even when none does: the empty frame still adds
-				 * its columns to the backward table's sheet.
-				 */
-				buf_reset(&path);
-				buf_adds(&path, t->sheet);
-				buf_adds(&path, "_bwd");
-				for (k = 0; k < ndst; k++)
-					if (strcmp(dst[k].name, path.s) == 0)
-						addcols(&dst[k], t, (int)i);
-			}
-			for (k = 0; k < nrows; k++) {
-				if (rows[k].table != (int)i)
-					continue;
-				buf_reset(&path);
-				buf_adds(&path, t->sheet);
-				rows[k].part = 1;
-				if (t->kind == 'F') {
-					if (!sing && rows[k].tobwd) {
-						buf_adds(&path, "_bwd");
-						rows[k].part = 2;
-					} else if (!sing)
-						buf_adds(&path, "_fwd");
-				} else {
-					if (rows[k].notbwd)
-						continue;
-					buf_adds(&path, "_bwd");
-				}
-				rows[k].dest = finddest(&dst, &ndst, &capdst, path.s, ntab);
-				addcols(&dst[rows[k].dest], t, (int)i);
-			}
-		}
-
-	/* pd.concat: a float64 frame makes the sheet's column float64 */
-	for (k = 0; k < nrows; k++)
-		if (rows[k].dest >= 0 && tab[rows[k].table].dtflt)
-			dst[rows[k].dest].dtflt = 1;
-
-	/* Second pass: each sheet, its rows read again in order. */
-	ord = tl_calloc(nrows + 1, sizeof(*ord));
-	for (i = 0; i < ndst; i++) {
-		struct dest *d = &dst[i];
-		size_t n = 0;
-
-		for (k = 0; k < nrows; k++)
-			if (rows[k].dest == (int)i)
-				ord[n++] = &rows[k];
-		if (n == 0)
-			continue;
-		qsort(ord, n, sizeof(*ord), rowcmp);
-		buf_reset(&path);
-		buf_adds(&path, dir);
-		buf_addc(&path, '/');
-		buf_adds(&path, d->name);
-		buf_adds(&path, ".csv");
-		out = tl_fopen(path.s, "w");
-		/*
-		 * Its columns: the first table's params, the fixed ones (the
-		 * roofline ones in place, or none), then what pd.concat adds
-		 * of the moved rows' frame: its other params, its roofline
-		 * columns.  plan[]: a param column p as p, output column j as
-		 * -1 - j, num_kernels (a key after the params) as PLAN_NK.
-		 */
-		nplan = 0;
-		plan = tl_calloc(d->ncols + LEN(outcols) + 2, sizeof(*plan));
-		for (j = 0; j < d->nprim; j++)
-			plan[nplan++] = (long)j;
-		if (cnk >= 0)
-			plan[nplan++] = PLAN_NK;
-		for (pass = 0; pass < 2; pass++) {
-			for (j = 0; j < LEN(outcols); j++) {
-				if (ci[j] < 0 || (outcols[j].arch && d->roof == 0))
-					continue;
-				if (pass != (outcols[j].arch && d->roof == R_END))
-					continue;
-				plan[nplan++] = -1 - (long)j;
-			}
-			for (j = d->nprim; pass == 0 && j < d->ncols; j++)
-				plan[nplan++] = (long)j;
-		}
-		buf_reset(&b);
-		buf_adds(&b, "name");
-		for (m = 0; m < nplan; m++) {
-			buf_addc(&b, ',');
-			if (plan[m] == PLAN_NK) {
-				buf_adds(&b, "num_kernels");
-			} else if (plan[m] < 0) {
-				buf_adds(&b, outcols[-1 - plan[m]].head);
-			} else {
-				struct buf h = {0};
-
-				buf_adds(&h, "param: ");
-				buf_adds(&h, d->cols[plan[m]]);
-				csv_bcell(&b, h.s, h.len);
-				buf_free(&h);
-			}
-		}
-		buf_addc(&b, '\n');
-		fwrite(b.s, 1, b.len, out);
-		for (k = 0; k < n; k++) {
-			struct table *t = &tab[ord[k]->table];
-
-			rr_read(&rr, ord[k]->off, (size_t)(ord[k] - rows) + 2);
-			buf_reset(&b);
-			s = rec_get(&r, cname, &len);
-			csv_bfield(&b, s, len);
-			s = rec_get(&r, cparams, &len);
-			np = pdict(s, len, &pp, &capp);
-			for (m = 0; m < nplan; m++) {
-				buf_addc(&b, ',');
-				if (plan[m] == PLAN_NK) {
-					s = rec_get(&r, cnk, &len);
-					csv_bfield(&b, s, len);
-				} else if (plan[m] < 0)
-					outcell(&b, &r, ci[-1 - plan[m]], &outcols[-1 - plan[m]],
-					    d->dtflt);
-				else
-					paramcell(&b, t, d->cols[plan[m]], pp, np);
-			}
-			buf_addc(&b, '\n');
-			fwrite(b.s, 1, b.len, out);
-		}
-		free(plan);
-		if (tl_fshut(out, path.s) != 0)
+	memset(&bk, 0, sizeof(bk));
+	rec_open(&bk.r, in, argc == 1 ? argv[0] : "<stdin>");
+	columns(&bk);
+	scan(&bk);
+	place(&bk);
+	ord = tl_calloc(bk.nrows + 1, sizeof(*ord));
+	for (i = 0; i < bk.ndst; i++) {
+		for (n = k = 0; k < bk.nrows; k++)
+			if (bk.rows[k].dest == (int)i)
+				ord[n++] = &bk.rows[k];
+		if (n > 0 && writesheet(&bk, &bk.dst[i], ord, n, dir) != 0)
 			st = TL_EDATA;
 	}
 	free(ord);
-	rr_close(&rr);
-	rec_close(&r);
+	rr_close(&bk.rr);
+	rec_close(&bk.r);
 	if (in != stdin)
 		fclose(in);
-	for (i = 0; i < ntab; i++) {
-		for (j = 0; j < tab[i].nkeys; j++)
-			free(tab[i].keys[j].name);
-		free(tab[i].keys);
-		free(tab[i].sheet);
-	}
-	free(tab);
-	for (i = 0; i < ndst; i++) {
-		free(dst[i].name);
-		free(dst[i].cols);
-		free(dst[i].added);
-	}
-	free(dst);
-	free(rows);
-	free(pp);
-	buf_free(&b);
-	buf_free(&path);
+	freebook(&bk);
 	return st;
 }
