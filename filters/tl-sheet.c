@@ -602,19 +602,113 @@ secondpass(struct reread *rr, const struct rows *rw, const uint32_t *ord,
 	buf_free(&b);
 }
 
+/*
+ * The columns of the command line, args[0..n): their expressions (not
+ * resolved yet) and formats; the percent columns of one expression
+ * share one slot of values, counted in *npct.
+ */
+static struct col *
+parsecols(char **args, int n, int *npct)
+{
+	struct col *cols = tl_calloc((size_t)n + 1, sizeof(*cols));
+	int c, j;
+
+	for (c = 0; c < n; c++) {
+		colparse(&cols[c], args[c]);
+		if (cols[c].fmt != FMT_PCT && cols[c].fmt != FMT_CUM)
+			continue;
+		for (j = 0; j < c; j++)
+			if (cols[j].pct >= 0 && strcmp(cols[j].text, cols[c].text) == 0)
+				break;
+		cols[c].pct = j < c ? cols[j].pct : (*npct)++;
+	}
+	return cols;
+}
+
+/*
+ * -A: every field of r's header but those of xnames[0..nx), as text,
+ * after the *ncols columns given.  Returns the columns (moved).
+ */
+static struct col *
+allfields(struct col *cols, int *ncols, const struct rec_reader *r,
+    const char **xnames, int nx)
+{
+	size_t i;
+	int k;
+
+	cols = tl_realloc(cols, ((size_t)*ncols + r->nhdr + 1) * sizeof(*cols));
+	for (i = 0; i < r->nhdr; i++) {
+		for (k = 0; k < nx; k++)
+			if (strcmp(xnames[k], r->hdr[i]) == 0)
+				break;
+		if (k < nx)
+			continue;
+		memset(&cols[*ncols], 0, sizeof(*cols));
+		cols[*ncols].name = tl_strdup(r->hdr[i]);
+		cols[*ncols].text = r->hdr[i];
+		cols[*ncols].fmt = FMT_TEXT;
+		cols[*ncols].pct = -1;
+		(*ncols)++;
+	}
+	return cols;
+}
+
+/*
+ * The sheet of r's records: in one pass when nothing needs the whole
+ * column (no sort key, percentages, -E or number format), else in two,
+ * the rows read again by offset (sorted by skey when given).
+ */
+static void
+sheet(struct rec_reader *r, struct col *cols, int ncols, struct expr *skey,
+    int npct, int Eflag, size_t limit)
+{
+	struct rows rw = {0};
+	struct reread rr;
+	uint32_t *ord = NULL;
+	int c, nnum = 0;
+
+	for (c = 0; c < ncols; c++)
+		if (cols[c].fmt == FMT_NUM)
+			nnum++;
+	if (skey == NULL && npct == 0 && !Eflag && nnum == 0) {
+		onepass(r, stdout, cols, ncols, limit);
+		return;
+	}
+	rr_open(&rr, r);
+	if (skey && (rw.offs = tmpfile()) == NULL)
+		tl_die("cannot make a temporary file:");
+	firstpass(&rr, &rw, cols, ncols, skey, npct, Eflag);
+	if (skey) {
+		/* pandas' sort_values(ascending=False); then the offsets,
+		 * where the sort values were */
+		ord = tl_calloc(rw.n + 1, sizeof(*ord));
+		pd_order(rw.key, rw.n, 1, ord);
+		free(rw.key);
+		rw.key = NULL;
+		rw.off = tl_calloc(rw.n + 1, sizeof(*rw.off));
+		if (fflush(rw.offs) != 0 || fseeko(rw.offs, 0, SEEK_SET) != 0 ||
+		    fread(rw.off, sizeof(*rw.off), rw.n, rw.offs) != rw.n)
+			tl_die("temporary file: read error:");
+		fclose(rw.offs);
+	}
+	secondpass(&rr, &rw, ord, stdout, cols, ncols, npct, limit, Eflag);
+	rr_close(&rr);
+	free(ord);
+	free(rw.off);
+	free(rw.key);
+	free(rw.val);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct rec_reader r;
-	struct rows rw = {0};
 	struct col *cols;
 	struct expr *skey = NULL;
 	const char *sarg = NULL, *eq;
-	struct reread rr;
-	uint32_t *ord = NULL;
 	size_t limit = (size_t)-1;
 	const char **xnames = NULL;
-	int c, ncols, npct = 0, nnum = 0, Eflag = 0, Aflag = 0, nx = 0;
+	int c, ncols, npct = 0, Eflag = 0, Aflag = 0, nx = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
@@ -657,84 +751,23 @@ main(int argc, char *argv[])
 	if (argc < 1 && !Aflag)
 		usage(TL_EUSAGE);
 	ncols = argc;
-	cols = tl_calloc((size_t)ncols + 1, sizeof(*cols));
-	for (c = 0; c < ncols; c++) {
-		colparse(&cols[c], argv[c]);
-		if (cols[c].fmt == FMT_PCT || cols[c].fmt == FMT_CUM) {
-			/* (columns of one expression share its values) */
-			int j;
-
-			for (j = 0; j < c; j++)
-				if (cols[j].pct >= 0 &&
-				    strcmp(cols[j].text, cols[c].text) == 0)
-					break;
-			cols[c].pct = j < c ? cols[j].pct : npct++;
-		}
-	}
+	cols = parsecols(argv, ncols, &npct);
 
 	rec_open(&r, stdin, "<stdin>");
 	rec_read_header(&r);
-	if (Aflag) {
-		/* every field not left out, as text, after the columns given */
-		size_t i;
-		int k;
-
-		cols = tl_realloc(cols, ((size_t)ncols + r.nhdr + 1) * sizeof(*cols));
-		for (i = 0; i < r.nhdr; i++) {
-			for (k = 0; k < nx; k++)
-				if (strcmp(xnames[k], r.hdr[i]) == 0)
-					break;
-			if (k < nx)
-				continue;
-			memset(&cols[ncols], 0, sizeof(*cols));
-			cols[ncols].name = tl_strdup(r.hdr[i]);
-			cols[ncols].text = r.hdr[i];
-			cols[ncols].fmt = FMT_TEXT;
-			cols[ncols].pct = -1;
-			ncols++;
-		}
-	}
-	for (c = 0; c < ncols; c++)
-	{
+	if (Aflag)
+		cols = allfields(cols, &ncols, &r, xnames, nx);
+	for (c = 0; c < ncols; c++) {
 		cols[c].e = resolve(cols[c].text, &r);
 		if ((cols[c].fmt == FMT_TEXT || cols[c].fmt == FMT_LIST ||
-		    cols[c].fmt == FMT_NUM) &&
-		    cols[c].e->op != 'f')
+		    cols[c].fmt == FMT_NUM) && cols[c].e->op != 'f')
 			tl_usage_die("%s: format %s takes a field", cols[c].text,
 			    fmtnames[cols[c].fmt]);
 	}
 	if (sarg)
 		skey = resolve(sarg, &r);
-	for (c = 0; c < ncols; c++)
-		if (cols[c].fmt == FMT_NUM)
-			nnum++;
-	if (skey == NULL && npct == 0 && !Eflag && nnum == 0) {
-		onepass(&r, stdout, cols, ncols, limit);
-	} else {
-		rr_open(&rr, &r);
-		if (skey && (rw.offs = tmpfile()) == NULL)
-			tl_die("cannot make a temporary file:");
-		firstpass(&rr, &rw, cols, ncols, skey, npct, Eflag);
-		if (skey) {
-			/* pandas' sort_values(ascending=False); then the
-			 * offsets, where the sort values were */
-			ord = tl_calloc(rw.n + 1, sizeof(*ord));
-			pd_order(rw.key, rw.n, 1, ord);
-			free(rw.key);
-			rw.key = NULL;
-			rw.off = tl_calloc(rw.n + 1, sizeof(*rw.off));
-			if (fflush(rw.offs) != 0 || fseeko(rw.offs, 0, SEEK_SET) != 0 ||
-			    fread(rw.off, sizeof(*rw.off), rw.n, rw.offs) != rw.n)
-				tl_die("temporary file: read error:");
-			fclose(rw.offs);
-		}
-		secondpass(&rr, &rw, ord, stdout, cols, ncols, npct, limit, Eflag);
-		rr_close(&rr);
-	}
-	free(ord);
-	free(rw.off);
-	free(rw.key);
-	free(rw.val);
+	sheet(&r, cols, ncols, skey, npct, Eflag, limit);
+
 	for (c = 0; c < ncols; c++) {
 		free(cols[c].name);
 		efree(cols[c].e);
