@@ -202,7 +202,7 @@ mformula grouped_gemm, grouped_gemm_vk;
 /* sdpa.c */
 mformula sdpa_flash, sdpa_flash_bwd, sdpa_varlen, sdpa_aten, sdpa_aiter, sdpa_evoformer;
 /* conv.c */
-mformula conv_aten, conv_bias;
+mformula conv_aten, conv_bias, conv_bias_bwd;
 /* elementwise.c */
 mformula elt_unary, elt_pad, elt_upsample, elt_binary, elt_act_and_mul, elt_mixed_sample;
 /* quant.c */

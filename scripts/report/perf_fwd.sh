@@ -8,7 +8,55 @@
 # out: perf_rows.tsv fwd_metrics.tsv
 # when: roofline=1 cpu_ops=1 gpu_events=1
 perf_fwd() {
+	perf_convfwd
 	# (the kernels go to perf_model through a pipe, not a file)
 	st tl-pick -s -b -G gpuev.tsv -k modelled_keys.tsv intervals.tsv |
-	perf_model modelled_ops.tsv /dev/stdin F fwd_metrics.tsv >perf_rows.tsv; ok
+	perf_model modelled_ops.tsv /dev/stdin F fwd_metrics.tsv fwd_args.tsv >perf_rows.tsv; ok
+	tl_drop fwd_args.tsv
+}
+
+# perf_convfwd: fwd_args.tsv (header UID Input Dims Input type Input
+# Strides Concrete Inputs, by UID): for each ConvBias_Backward and
+# ConvBiasReLU_Backward op, the args of the op whose params TraceLens's
+# model takes: the ConvBias_ (ConvBiasReLU_) op of the same Sequence
+# number with the greatest UID below its own whose model builds (its
+# fwd_pass_cache, filled as its CONV sheet reads the ops in trace
+# order).  Empty, and nearly free, when there is no such backward op.
+perf_convfwd() {
+	: >fwd_args.tsv
+	grep -q -F _Backward modelled_ops.tsv || return 0
+	# the candidate forward ops (tl-roofline records) to convfwd.tsv;
+	# class seq UID of the backward ops on stdout
+	st awkt '
+	NR == 1 {
+		for (i = 1; i <= NF; i++) col[$i] = i
+		print "UID", "name", "Sequence number", "Input Dims", "Input type",
+		    "Input Strides", "Concrete Inputs" >fw
+		next
+	}
+	$col["Sequence number"] == "" { next }
+	$col["name"] ~ /^ConvBias(ReLU)?_$/ {
+		print $col["UID"], $col["name"], $col["Sequence number"], $col["Input Dims"],
+		    $col["Input type"], $col["Input Strides"], $col["Concrete Inputs"] >fw
+	}
+	$col["name"] ~ /^ConvBias(ReLU)?_Backward$/ {
+		print substr($col["name"], 1, length($col["name"]) - 8),
+		    $col["Sequence number"], $col["UID"], 1
+	}' fw=convfwd.tsv modelled_ops.tsv >convbwd.tsv; ok
+	if [ -s convbwd.tsv ]; then
+		# (the forward ops' own notices come with the sheet's run)
+		{ st tl-roofline convfwd.tsv 2>convfwd.err |
+		  st awkt 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		  $col["model_status"] == "ok" { print $2, $3, $1, 0, $4, $5, $6, $7 }'
+		  cat convbwd.tsv; } |
+		st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3n |
+		st awkt '
+		BEGIN { print "UID", "Input Dims", "Input type", "Input Strides", "Concrete Inputs" }
+		$1 != c || $2 != s { c = $1; s = $2; a = "" }
+		$4 == 0 { a = $5 "\t" $6 "\t" $7 "\t" $8; next }
+		a != "" { print $3, a }' |
+		hsort -t "$TAB" -k1,1n >fwd_args.tsv || echo "sort: failed" >>"$TL_FAIL"
+		[ ! -s "$TL_FAIL" ] || { cat convfwd.err >&2; exit 1; }
+	fi
+	tl_drop convfwd.tsv convbwd.tsv convfwd.err
 }
