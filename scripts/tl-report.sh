@@ -162,6 +162,10 @@ shift "$optn"
 # fails there on fewer than one: a usage error here).
 # (A plain decimal by now: its sign tells, however many digits.)
 case $short:$bins in 1:-* | 1:0) usage_die "$binsopt must be positive" ;; esac
+# tl-histogram's bins are at most 2^24 (TraceLens's numpy takes more,
+# memory allowing): refused here, once, before any stage runs.
+[ "$short" = 0 ] || { [ ${#bins} -le 8 ] && [ "$bins" -le 16777216 ]; } ||
+	usage_die "$binsopt must be at most 16777216"
 # TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
 # by the program GEMM_SIMULATOR_PATH names (run by --python_path's
 # interpreter) when that is set.  Without them these options change
