@@ -6,7 +6,7 @@
 # (fwd_metrics.tsv, for unified_perf_summary).
 # in: modelled_ops.tsv modelled_keys.tsv intervals.tsv gpuev.tsv meta.tsv annotations.tsv
 # out: perf_rows.tsv fwd_metrics.tsv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 perf_fwd() {
 	perf_convfwd
 	# (the kernels go to perf_model through a pipe, not a file)

@@ -9,7 +9,7 @@
 # (TraceLens adds none otherwise).
 # in: unified.tsv unified_fdur unified.facts comparison_rows.tsv
 # out: unified_perf_summary.csv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 unified_perf_summary() {
 	tl_rows unified.tsv || return 0
 	hasm=$unified_metrics hasr=$unified_roofline
