@@ -198,8 +198,10 @@ struct fwdin {
 	struct rec_reader r;	/* the stream, its header read */
 	FILE *fp;		/* its file */
 	int col[5];		/* UID, Input Dims, Input type, Input Strides, Concrete Inputs */
+	int sheetcol;		/* the optional sheet column, or -1 */
 	unsigned long long uid;	/* UID of the record in r; ULLONG_MAX past the end */
 	struct opargs a;	/* the args of that record, when it matched */
+	int sheet;		/* that record's sheet flag: 0, for the metrics only */
 };
 
 /*
@@ -370,6 +372,7 @@ fwd_open(struct fwdin *f, const char *path, int fixed)
 	rec_read_header(&f->r);
 	for (i = 0; i < LEN(need); i++)
 		f->col[i] = rec_need(&f->r, need[i]);
+	f->sheetcol = rec_col(&f->r, "sheet");
 	f->a.fixed = fixed;
 	f->a.name = "";
 }
@@ -400,6 +403,8 @@ fwd_find(struct fwdin *f, unsigned long long u, struct buf *b)
 	    &f->a.bad_strides);
 	getjson(&f->r, f->col[4], b, &f->a.concrete, &f->a.has_concrete,
 	    &f->a.bad_concrete);
+	f->sheet = f->sheetcol < 0 || !getfield(&f->r, f->sheetcol, b) ||
+	    strcmp(b->s, "0") != 0;
 	return &f->a;
 }
 
@@ -428,7 +433,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
 	size_t i, nout = arch ? NOUT : NBASE;
 	double kt = 0;
 	unsigned long long uid, lastuid = 0;
-	int st = M_OK, hasKT, dummy, mc[2];
+	int st = M_OK, sst, hasKT, dummy, mc[2];
 
 	memset(&a, 0, sizeof(a));
 	memset(&kj, 0, sizeof(kj));
@@ -518,6 +523,13 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
 				    "unknown dtype, bytes left empty");
 		} else if (modelledflag)
 			continue;
+		/* forward args for the metrics only: no sheet row */
+		sst = st;
+		if (m != NULL && st != M_FAIL && a.fwd != NULL && !fwd->sheet) {
+			sst = M_FAIL;
+			warn_add(&w, a.name, "no forward op of its sequence number before it "
+			    "(metrics for unified_perf_summary only)");
+		}
 		if (met) {
 			fwrite(r->f[mc[0]].s, 1, r->f[mc[0]].len, met);
 			if (mc[1] >= 0) {
@@ -528,7 +540,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
 			putc('\n', met);
 		}
 		/* (a sheet row: a model that ran, of a family with a sheet) */
-		if (sheetflag && !(m != NULL && st == M_OK && m->fam->sheet != NULL &&
+		if (sheetflag && !(m != NULL && sst == M_OK && m->fam->sheet != NULL &&
 		    *m->fam->sheet != '\0'))
 			continue;
 		for (i = 0; i < r->nf; i++) {
@@ -536,7 +548,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
 				putc('\t', out);
 			fwrite(r->f[i].s, 1, r->f[i].len, out);
 		}
-		model_cols(out, m, st, &res, hasKT, kt, arch);
+		model_cols(out, m, sst, &res, hasKT, kt, arch);
 		putc('\n', out);
 	}
 	warn_print(&w);

@@ -21,7 +21,11 @@ perf_fwd() {
 # model takes: the ConvBias_ (ConvBiasReLU_) op of the same Sequence
 # number with the greatest UID below its own whose model builds (its
 # fwd_pass_cache, filled as its CONV sheet reads the ops in trace
-# order).  Empty, and nearly free, when there is no such backward op.
+# order), sheet 1; with none, the greatest UID of all, sheet 0 (its
+# unified_perf_summary, built after the sheets, finds that one in the
+# cache; its sheet none).  Memory: sort's buffer, and the backward ops
+# of one number before its first forward op.  Empty, and nearly free,
+# when there is no such backward op.
 perf_convfwd() {
 	: >fwd_args.tsv
 	grep -q -F _Backward modelled_ops.tsv || return 0
@@ -51,10 +55,15 @@ perf_convfwd() {
 		  cat convbwd.tsv; } |
 		st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3n |
 		st awkt '
-		BEGIN { print "UID", "Input Dims", "Input type", "Input Strides", "Concrete Inputs" }
-		$1 != c || $2 != s { c = $1; s = $2; a = "" }
+		BEGIN { print "UID", "Input Dims", "Input type", "Input Strides", "Concrete Inputs", "sheet" }
+		$1 != c || $2 != s { late(); c = $1; s = $2; a = ""; np = 0 }
 		$4 == 0 { a = $5 "\t" $6 "\t" $7 "\t" $8; next }
-		a != "" { print $3, a }' |
+		a != "" { print $3, a, 1; next }
+		{ P[++np] = $3 }
+		END { late() }
+		# the backward ops before every forward op of their number: by
+		# unified_perf_summary the cache holds the last of them
+		function late(   i) { if (a != "") for (i = 1; i <= np; i++) print P[i], a, 0 }' |
 		hsort -t "$TAB" -k1,1n >fwd_args.tsv || echo "sort: failed" >>"$TL_FAIL"
 		[ ! -s "$TL_FAIL" ] || { cat convfwd.err >&2; exit 1; }
 	fi
