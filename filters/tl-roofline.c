@@ -3,8 +3,8 @@
  * tl-roofline: add TraceLens's perf-model columns (FLOPs, bytes,
  * throughput, roofline) to a stream of op records.  The models live in
  * common/models/; this file reads records, the GPU spec, and writes
- * the columns.  One record at a time: memory is one record plus a small
- * table of warnings.
+ * the columns.  One record at a time: memory is one record (and one of
+ * --fwd-args, read in step by UID) plus a small table of warnings.
  */
 #include <errno.h>
 #include <getopt.h>
