@@ -16,7 +16,7 @@ perf_fwd() {
 }
 
 # perf_convfwd: fwd_args.tsv (header UID Input Dims Input type Input
-# Strides Concrete Inputs, by UID): for each ConvBias_Backward and
+# Strides Concrete Inputs sheet, by UID): for each ConvBias_Backward and
 # ConvBiasReLU_Backward op, the args of the op whose params TraceLens's
 # model takes: the ConvBias_ (ConvBiasReLU_) op of the same Sequence
 # number with the greatest UID below its own whose model builds (its
