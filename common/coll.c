@@ -234,8 +234,9 @@ skipws(const char *p, const char *e)
 static int
 pyspace(unsigned long c)
 {
-	return (c >= 0x09 && c <= 0x0d) || c == 0x20 || c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-	    c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+	return (c >= 0x09 && c <= 0x0d) || c == 0x20 || c == 0x85 || c == 0xa0 ||
+	    c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 ||
+	    c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
 }
 
 /* n hex digits at p[0..e) into *c; 0, or -1 when there are fewer. */
@@ -264,8 +265,8 @@ hexn(const char *p, const char *e, int n, unsigned long *c)
  * escapes decoded (\\ \' \" \a \b \f \n \r \t \v, octal, \x, \u,
  * \U, a backslash-newline; JSON's \/ and \u with surrogate pairs).
  * Into t[0..*n) goes what int() reads of the text: each blank of
- * pyspace() a space, ASCII as it is.  The end of the
- * literal, or NULL when it is none, or when its text has a character
+ * pyspace() a space, ASCII as it is.  The end of the literal, or NULL
+ * when it is none, or when its text has a character
  * int() could not take or tl does not read: a backslash left in it
  * (an unknown escape), any other non-ASCII character (int() reads
  * every Unicode decimal digit; tl only 0-9), \N{name}, or more than
