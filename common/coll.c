@@ -228,6 +228,151 @@ skipws(const char *p, const char *e)
 }
 
 /*
+ * A blank to int(): ASCII's space, \t \n \v \f \r (not \x1c..\x1f,
+ * which str.isspace() takes) and, above ASCII, str.isspace().
+ */
+static int
+pyspace(unsigned long c)
+{
+	return (c >= 0x09 && c <= 0x0d) || c == 0x20 || c == 0x85 || c == 0xa0 ||
+	    c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 ||
+	    c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
+}
+
+/* n hex digits at p[0..e) into *c; 0, or -1 when there are fewer. */
+static int
+hexn(const char *p, const char *e, int n, unsigned long *c)
+{
+	int i, d;
+
+	if (e - p < n)
+		return -1;
+	for (*c = 0, i = 0; i < n; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			d = p[i] - '0';
+		else if ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')
+			d = (p[i] | 0x20) - 'a' + 10;
+		else
+			return -1;
+		*c = *c * 16 + (unsigned long)d;
+	}
+	return 0;
+}
+
+/*
+ * A string literal at p[0..e) as ast.literal_eval (json: JSON) reads
+ * it: Python's prefixes u, r, b, rb and its quotes (JSON's "), its
+ * escapes decoded (\\ \' \" \a \b \f \n \r \t \v, octal, \x, \u,
+ * \U, a backslash-newline; JSON's \/ and \u with surrogate pairs).
+ * Into t[0..*n) goes what int() reads of the text: each blank of
+ * pyspace() a space, ASCII as it is.  The end of the literal, or NULL
+ * when it is none, or when its text has a character
+ * int() could not take or tl does not read: a backslash left in it
+ * (an unknown escape), any other non-ASCII character (int() reads
+ * every Unicode decimal digit; tl only 0-9), \N{name}, or more than
+ * max - 1 characters.
+ */
+static const char *
+pystring(const char *p, const char *e, int json, char *t, size_t max, size_t *n)
+{
+	const char *q, *end;
+	unsigned long c, lo;
+	int raw = 0, bytes = 0, quote, triple, k, len;
+
+	for (q = p; !json && q < e && q - p < 2 && *q != '\0' &&
+	    strchr("bBrRuU", *q) != NULL; q++) {
+		if ((*q | 0x20) == 'r')
+			raw++;
+		else if ((*q | 0x20) == 'b')
+			bytes++;
+	}
+	/* one of each at most, and u alone */
+	if (q == e || (*q != '"' && (json || *q != '\'')) || raw > 1 || bytes > 1 ||
+	    (q - p == 2 && raw + bytes != 2))
+		return NULL;
+	quote = *q;
+	triple = !json && e - q >= 3 && q[1] == quote && q[2] == quote;
+	q += triple ? 3 : 1;
+	*n = 0;
+	for (;;) {
+		if (q == e)
+			return NULL;
+		if (*q == quote && (!triple || (e - q >= 3 && q[1] == quote &&
+		    q[2] == quote)))
+			break;
+		c = (unsigned char)*q++;
+		if (c == '\n' && !triple)
+			return NULL;
+		if (c == '\\' && !raw) {
+			if (q == e)
+				return NULL;
+			c = (unsigned char)*q++;
+			switch (c) {
+			case '\n': if (json) return NULL; continue;
+			case '\\': case '\'': case '"': break;
+			case '/': if (!json) return NULL; break;
+			case 'a': if (json) return NULL; c = 7; break;
+			case 'b': c = 8; break;
+			case 'f': c = 12; break;
+			case 'n': c = 10; break;
+			case 'r': c = 13; break;
+			case 't': c = 9; break;
+			case 'v': if (json) return NULL; c = 11; break;
+			case 'x':
+				if (json || hexn(q, e, 2, &c) < 0)
+					return NULL;
+				q += 2;
+				break;
+			case 'u': case 'U':
+				len = c == 'u' ? 4 : 8;
+				if ((json && len == 8) || bytes || hexn(q, e, len, &c) < 0 ||
+				    c > 0x10ffff)
+					return NULL;
+				q += len;
+				/* JSON: a surrogate pair is one character */
+				if (json && c >= 0xd800 && c < 0xdc00 && e - q >= 6 &&
+				    q[0] == '\\' && q[1] == 'u' && hexn(q + 2, e, 4, &lo) == 0 &&
+				    lo >= 0xdc00 && lo < 0xe000) {
+					c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+					q += 6;
+				}
+				break;
+			default:
+				if (json || c < '0' || c > '7')
+					return NULL;	/* \N{...}, or a backslash left */
+				c -= '0';
+				for (k = 1; k < 3 && q < e && *q >= '0' && *q <= '7'; k++)
+					c = c * 8 + (unsigned long)(*q++ - '0');
+				break;
+			}
+		} else if (c == '\\') {
+			return NULL;	/* raw: the backslash stays, int() fails */
+		} else if (c >= 0x80) {
+			/* the source's UTF-8 (bytes literals hold ASCII only) */
+			len = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : -1;
+			if (bytes || len < 0 || e - q < len)
+				return NULL;
+			for (c &= 0x3f >> len, k = 0; k < len; k++) {
+				if ((q[k] & 0xc0) != 0x80)
+					return NULL;
+				c = c << 6 | (unsigned char)(q[k] & 0x3f);
+			}
+			q += len;
+		}
+		if (pyspace(c) && (!bytes || c < 0x80))
+			c = ' ';
+		else if (c >= 0x80)
+			return NULL;
+		if (*n + 1 >= max)
+			return NULL;
+		t[(*n)++] = (char)c;
+	}
+	end = q + (triple ? 3 : 1);
+	t[*n] = '\0';
+	return end;
+}
+
+/*
  * Python's digits of base b at p[0..e) (one '_' between two digits
  * allowed) into *v; the end, or NULL if there are none or they
  * overflow.
@@ -269,7 +414,7 @@ pyint(const char *p, const char *e, int json, int64_t *v)
 {
 	static const char fch[] = "0123456789.eE+-_";
 	const char *q, *c;
-	char tmp[64], *end;
+	char tmp[64], stmp[128], *end;
 	size_t l, k;
 	double d;
 	int neg = 0, b = 0, sign = 0;
@@ -279,16 +424,14 @@ pyint(const char *p, const char *e, int json, int64_t *v)
 		sign = 1;
 		p = skipws(p + 1, e);
 	}
-	/* a string: int() of its text ("5", " -1_0 "); no escapes read */
-	if (p < e && (*p == '"' || (!json && *p == '\''))) {
-		for (q = p + 1; q < e && *q != *p; q++)
-			if (*q == '\\' || *q == '\n')
-				return NULL;
-		if (sign || q == e)
+	/* a string: int() of its text ("5", " -1_0 ", '\x35') */
+	if (p < e && (*p == '"' || (!json && (*p == '\'' ||
+	    (*p != '\0' && strchr("bBrRuU", *p) != NULL))))) {
+		if (sign || (q = pystring(p, e, json, stmp, sizeof(stmp), &l)) == NULL)
 			return NULL;
-		for (c = p + 1; c < q && isspace((unsigned char)*c); c++)
+		for (c = stmp; *c == ' '; c++)
 			;
-		for (e = q; e > c && isspace((unsigned char)e[-1]); e--)
+		for (e = stmp + l; e > c && e[-1] == ' '; e--)
 			;
 		if (c < e && (*c == '-' || *c == '+'))
 			neg = *c++ == '-';
@@ -296,7 +439,7 @@ pyint(const char *p, const char *e, int json, int64_t *v)
 			return NULL;
 		if (neg)
 			*v = -*v;
-		return q + 1;
+		return q;
 	}
 	if ((size_t)(e - p) >= 4 && memcmp(p, json ? "true" : "True", 4) == 0)
 		q = p + 4, *v = 1;

@@ -55,6 +55,7 @@ struct opargs {
 	const char *kname;	/* kernel_name, or NULL; not owned */
 	const char *annotation;	/* name of the user_annotation around the op, or NULL; not owned */
 	int fixed;		/* --fixed-models: TraceLens's quirks fixed */
+	const struct opargs *fwd;	/* the args of the forward op whose params the model takes (tl-roofline -f), or NULL; not owned */
 };
 
 /* What a model gives for one op. */

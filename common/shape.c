@@ -451,6 +451,31 @@ shape_pylist(const char *s, struct shape *sh)
 }
 
 int
+shape_pysize(const char *s, struct shape *sh, unsigned *bools)
+{
+	struct pyiter it;
+	const char *b, *e;
+	int r;
+
+	sh->n = 0;
+	*bools = 0;
+	if (pyiter_init(&it, s) < 0)
+		return -1;
+	while ((r = pyiter_next(&it, &b, &e)) > 0) {
+		if (sh->n >= SHAPE_MAX)
+			return -1;
+		if ((e - b == 4 && memcmp(b, "True", 4) == 0) ||
+		    (e - b == 5 && memcmp(b, "False", 5) == 0)) {
+			sh->d[sh->n] = e - b == 4;
+			*bools |= 1u << sh->n;
+		} else if (pyint(b, e - b, &sh->d[sh->n]) < 0)
+			return -1;
+		sh->n++;
+	}
+	return r;
+}
+
+int
 shape_pybools(const char *s, int *bv, size_t max, size_t *n)
 {
 	struct pyiter it;

@@ -93,6 +93,11 @@ int shape_prod(const struct shape *sh, int64_t *p);
  */
 int shape_pylist(const char *s, struct shape *sh);
 /*
+ * shape_pylist, but an item may also be True or False (Python's bools
+ * are ints: 1 and 0), whose bit i of *bools is then set.
+ */
+int shape_pysize(const char *s, struct shape *sh, unsigned *bools);
+/*
  * Parse a Python list literal of booleans, "[True, False, True]", into
  * b[0..*n) as TraceLens's parse_list(s, bool) does: ints, floats and
  * None are their bool(); at most max entries.  Returns 0 or -1.

@@ -3,8 +3,8 @@
  * tl-roofline: add TraceLens's perf-model columns (FLOPs, bytes,
  * throughput, roofline) to a stream of op records.  The models live in
  * common/models/; this file reads records, the GPU spec, and writes
- * the columns.  One record at a time: memory is one record plus a small
- * table of warnings.
+ * the columns.  One record at a time: memory is one record (and one of
+ * --fwd-args, read in step by UID) plus a small table of warnings.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +28,7 @@ static const char *archarg;	/* --gpu-arch NAME|FILE */
 static int modelledflag;	/* --modelled: only ops that have a model */
 static int sheetflag;		/* --sheet-rows: only ops with a sheet row */
 static const char *metpath;	/* --metrics: every op's model columns, out */
+static const char *fwdpath;	/* --fwd-args: the forward ops' args, in */
 
 /* The GPU spec of --gpu-arch (gpuarch.h), and where it came from. */
 struct arch {
@@ -59,8 +60,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: %s [--bwd] [--fixed-models] [--gpu-arch name|file] [--modelled]\n"
-	    "       [--metrics file] [--sheet-rows] [file]\n",
+	    "usage: %s [--bwd] [--fixed-models] [--fwd-args file] [--gpu-arch name|file]\n"
+	    "       [--modelled] [--metrics file] [--sheet-rows] [file]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -185,6 +186,22 @@ arch_load(struct arch *a, const char *arg, const char *argv0)
 struct cols {
 	int name, dims, types, strides, concrete;	/* needed */
 	int kname, knames, ktime, outtype, annot;	/* optional, -1 */
+	int uid;		/* needed with --fwd-args, else -1 */
+};
+
+/*
+ * --fwd-args: the args of the forward op whose params a backward op's
+ * model takes, a second record stream by UID, read in step with the
+ * records (both ascend by UID).
+ */
+struct fwdin {
+	struct rec_reader r;	/* the stream, its header read */
+	FILE *fp;		/* its file */
+	int col[5];		/* UID, Input Dims, Input type, Input Strides, Concrete Inputs */
+	int sheetcol;		/* the optional sheet column, or -1 */
+	unsigned long long uid;	/* UID of the record in r; ULLONG_MAX past the end */
+	struct opargs a;	/* the args of that record, when it matched */
+	int sheet;		/* that record's sheet flag: 0, for the metrics only */
 };
 
 /*
@@ -324,8 +341,87 @@ metrics_head(FILE *fp, const int *mc, size_t nout)
 	putc('\n', fp);
 }
 
+/* Field i of r, a UID: a decimal integer. */
+static unsigned long long
+fielduid(struct rec_reader *r, int i, struct buf *b)
+{
+	unsigned long long v;
+	char *e;
+
+	getfield(r, i, b);
+	errno = 0;
+	v = b->len > 0 && b->s[0] >= '0' && b->s[0] <= '9' ? strtoull(b->s, &e, 10) : 0;
+	if (b->len == 0 || b->s[0] < '0' || b->s[0] > '9' || *e != '\0' ||
+	    errno != 0 || v == ULLONG_MAX)
+		tl_die("%s: line %zu: UID is not an integer: %s", r->name, r->lineno,
+		    b->s ? b->s : "");
+	return v;
+}
+
 static void
-roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
+fwd_open(struct fwdin *f, const char *path, int fixed)
+{
+	static const char *const need[] = {
+		"UID", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
+	};
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->fp = tl_fopen(path, "r");
+	rec_open(&f->r, f->fp, path);
+	rec_read_header(&f->r);
+	for (i = 0; i < LEN(need); i++)
+		f->col[i] = rec_need(&f->r, need[i]);
+	f->sheetcol = rec_col(&f->r, "sheet");
+	f->a.fixed = fixed;
+	f->a.name = "";
+}
+
+/* The forward op's args of the op with UID u, or NULL (u ascends). */
+static const struct opargs *
+fwd_find(struct fwdin *f, unsigned long long u, struct buf *b)
+{
+	unsigned long long v;
+
+	while (f->uid != ULLONG_MAX && (f->r.lineno < 2 || f->uid < u)) {
+		if (!rec_read(&f->r)) {
+			f->uid = ULLONG_MAX;
+			break;
+		}
+		rec_check_width(&f->r);
+		v = fielduid(&f->r, f->col[0], b);
+		if (f->r.lineno > 2 && v <= f->uid)
+			tl_die("%s: line %zu: UID %llu after %llu: not ascending",
+			    f->r.name, f->r.lineno, v, f->uid);
+		f->uid = v;
+	}
+	if (f->uid != u)
+		return NULL;
+	getjson(&f->r, f->col[1], b, &f->a.dims, &f->a.has_dims, &f->a.bad_dims);
+	getjson(&f->r, f->col[2], b, &f->a.types, &f->a.has_types, &f->a.bad_types);
+	getjson(&f->r, f->col[3], b, &f->a.strides, &f->a.has_strides,
+	    &f->a.bad_strides);
+	getjson(&f->r, f->col[4], b, &f->a.concrete, &f->a.has_concrete,
+	    &f->a.bad_concrete);
+	f->sheet = f->sheetcol < 0 || !getfield(&f->r, f->sheetcol, b) ||
+	    strcmp(b->s, "0") != 0;
+	return &f->a;
+}
+
+static void
+fwd_close(struct fwdin *f)
+{
+	rec_close(&f->r);
+	fclose(f->fp);
+	jdoc_free(&f->a.dims);
+	jdoc_free(&f->a.types);
+	jdoc_free(&f->a.strides);
+	jdoc_free(&f->a.concrete);
+}
+
+static void
+roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
+    struct fwdin *fwd)
 {
 	struct cols c;
 	struct opargs a;
@@ -336,7 +432,8 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 	const struct model *m;
 	size_t i, nout = arch ? NOUT : NBASE;
 	double kt = 0;
-	int st = M_OK, hasKT, dummy, mc[2];
+	unsigned long long uid, lastuid = 0;
+	int st = M_OK, sst, hasKT, dummy, mc[2];
 
 	memset(&a, 0, sizeof(a));
 	memset(&kj, 0, sizeof(kj));
@@ -353,6 +450,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 	c.ktime = rec_col(r, "Kernel Time (µs)");
 	c.outtype = rec_col(r, "Output type");
 	c.annot = rec_col(r, "annotation");
+	c.uid = fwd ? rec_need(r, "UID") : -1;
 	for (i = 0; i < nout; i++)
 		if (rec_col(r, outcols[i]) >= 0)
 			tl_die("%s: input already has a field '%s'", r->name, outcols[i]);
@@ -408,6 +506,15 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 			}
 			a.kname = c.kname >= 0 && getfield(r, c.kname, &kn) ? kn.s : NULL;
 			a.annotation = c.annot >= 0 && getfield(r, c.annot, &an) ? an.s : NULL;
+			a.fwd = NULL;
+			if (fwd != NULL) {
+				uid = fielduid(r, c.uid, &tmp);
+				if (uid < lastuid)
+					tl_die("%s: line %zu: UID %llu after %llu: --fwd-args "
+					    "needs UID order", r->name, r->lineno, uid, lastuid);
+				lastuid = uid;
+				a.fwd = fwd_find(fwd, uid, &tmp);
+			}
 			st = model_run(m, &a, &res, bwdflag);
 			if (st == M_FAIL)
 				warn_add(&w, a.name, res.why);
@@ -416,6 +523,13 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 				    "unknown dtype, bytes left empty");
 		} else if (modelledflag)
 			continue;
+		/* forward args for the metrics only: no sheet row */
+		sst = st;
+		if (m != NULL && st != M_FAIL && a.fwd != NULL && !fwd->sheet) {
+			sst = M_FAIL;
+			warn_add(&w, a.name, "no forward op of its sequence number before it "
+			    "(metrics for unified_perf_summary only)");
+		}
 		if (met) {
 			fwrite(r->f[mc[0]].s, 1, r->f[mc[0]].len, met);
 			if (mc[1] >= 0) {
@@ -426,7 +540,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 			putc('\n', met);
 		}
 		/* (a sheet row: a model that ran, of a family with a sheet) */
-		if (sheetflag && !(m != NULL && st == M_OK && m->fam->sheet != NULL &&
+		if (sheetflag && !(m != NULL && sst == M_OK && m->fam->sheet != NULL &&
 		    *m->fam->sheet != '\0'))
 			continue;
 		for (i = 0; i < r->nf; i++) {
@@ -434,7 +548,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch)
 				putc('\t', out);
 			fwrite(r->f[i].s, 1, r->f[i].len, out);
 		}
-		model_cols(out, m, st, &res, hasKT, kt, arch);
+		model_cols(out, m, sst, &res, hasKT, kt, arch);
 		putc('\n', out);
 	}
 	warn_print(&w);
@@ -458,6 +572,7 @@ main(int argc, char *argv[])
 	static const struct option lo[] = {
 		{ "bwd", no_argument, NULL, 'b' },
 		{ "fixed-models", no_argument, NULL, 'F' },
+		{ "fwd-args", required_argument, NULL, 'f' },
 		{ "gpu-arch", required_argument, NULL, 'g' },
 		{ "modelled", no_argument, NULL, 'm' },
 		{ "metrics", required_argument, NULL, 'o' },
@@ -466,16 +581,18 @@ main(int argc, char *argv[])
 	};
 	struct rec_reader r;
 	struct arch arch;
+	struct fwdin fwd;
 	const char *in = "-", *argv0 = argv[0];
 	FILE *fp, *met;
 	int ch, st;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "bFg:mo:s", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bFf:g:mo:s", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'b': bwdflag = 1; break;
 		case 'F': fixedflag = 1; break;
+		case 'f': fwdpath = optarg; break;
 		case 'g': archarg = optarg; break;
 		case 'm': modelledflag = 1; break;
 		case 'o': metpath = optarg; break;
@@ -494,8 +611,12 @@ main(int argc, char *argv[])
 	fp = tl_fopen(in, "r");
 	met = metpath ? tl_fopen(metpath, "w") : NULL;
 	rec_open(&r, fp, strcmp(in, "-") == 0 ? "<stdin>" : in);
-	roofline(&r, stdout, met, archarg ? &arch : NULL);
+	if (fwdpath != NULL)
+		fwd_open(&fwd, fwdpath, fixedflag);
+	roofline(&r, stdout, met, archarg ? &arch : NULL, fwdpath ? &fwd : NULL);
 	rec_close(&r);
+	if (fwdpath != NULL)
+		fwd_close(&fwd);
 	if (fp != stdin)
 		fclose(fp);
 	if (archarg != NULL)

@@ -112,9 +112,12 @@ upass(struct unified *u, const char *path)
 			u->fdur = 1;
 		for (i = RHAS; i < RSPEC; i++)
 			buf_tabs(b, r.f[i].s);
-		/* (a missing spec of a row without a model sorts apart) */
+		/*
+		 * pandas's first skips a row without metrics (NaN), not an
+		 * empty spec of a model that ran: that one, the byte 001
+		 */
 		buf_tabs(b, r.f[RSPEC].len == 0 &&
-		    strcmp(r.f[RSTATUS].s, "ok") != 0 ? "\001" : r.f[RSPEC].s);
+		    strcmp(r.f[RSTATUS].s, "ok") == 0 ? "\001" : r.f[RSPEC].s);
 		for (i = RPARAMS; i < RNF; i++)
 			buf_tabs(b, r.f[i].s);
 		buf_emit(stdout, b);

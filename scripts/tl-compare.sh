@@ -236,17 +236,30 @@ for t in $names; do
 		udie "invalid tag '$t': no backslash, TAB or CR in a tag" ;;
 	esac
 done
+# tagof I: the Ith tag.  A tag may be empty, as in TraceLens (its
+# columns are then ::time ms and time ms___diff), which a for loop over
+# $names would skip: loops over the tags count.
+tagof() {
+	printf '%s' "$names" | sed -n "$1p"
+}
 n=0 seen=$nl
-for t in $names; do
+while [ "$n" -lt "$nrep" ]; do
 	n=$((n + 1))
+	t=$(tagof "$n")
 	case $seen in *"$nl$t$nl"*) udie "tags must be unique: use --names" ;; esac
 	seen=$seen$t$nl
+	# (tl-summary, tl's own, reads TAG::time ms)
+	[ "$summary" = 0 ] || [ -n "$t" ] || udie "--summary needs non-empty tags: use --names"
 done
-[ "$n" = "$nrep" ] || udie "tags must be non-empty: use --names"
 set -- $kinds
+n=0
 for r in $reports; do
+	n=$((n + 1))
 	[ "$1" = r ] || [ -e "$r" ] || die "$r: no such report directory, workbook or trace"
 	[ "$1" = r ] || tl_input "$r" nodir
+	# (a trace's report goes to OUT_DIR/reports/TAG)
+	[ "$1" != t ] || [ -n "$(tagof "$n")" ] ||
+		udie "tags must be non-empty for traces: use --names"
 	shift
 done
 base=${names%%"$nl"*}
@@ -498,11 +511,12 @@ joinsheet() {
 	done
 	set -- $bookjoin
 	for k in $keys; do set -- "$@" -k "$k"; done
-	for t in $names; do set -- "$@" -t "$t"; done
+	i=0
+	while [ "$i" -lt "$nrep" ]; do i=$((i + 1)); set -- "$@" -t "$(tagof "$i")"; done
 	for d in $dcols; do set -- "$@" -d "$d"; done
 	for f in $origs; do set -- "$@" -n "$f"; done
 	i=0
-	for t in $names; do i=$((i + 1)); set -- "$@" "$tmp/s.$i"; done
+	while [ "$i" -lt "$nrep" ]; do i=$((i + 1)); set -- "$@" "$tmp/s.$i"; done
 	if ! "$join" "$@" >"$tmp/m" 2>"$tmp/err"; then
 		cat "$tmp/err" >&2
 		exit 1
@@ -614,9 +628,10 @@ csv() {
 
 # splits NAME: TraceLens's three sheets per variant, from $tmp/m.
 splits() {
-	for t in $names; do
-		[ "$t" = "$base" ] && continue
-		csv 0 "$tmp/m" -s "$1" "$t"
+	_sp_i=1
+	while [ "$_sp_i" -lt "$nrep" ]; do
+		_sp_i=$((_sp_i + 1))
+		csv 0 "$tmp/m" -s "$1" "$(tagof "$_sp_i")"
 	done
 }
 

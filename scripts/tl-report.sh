@@ -93,19 +93,78 @@ case ${0##*/} in
 TraceLens_generate_perf_report_rocprof) force=1 tlrp=1 ;;
 TraceLens_*) ksum=0 force=1 ;;
 esac
-# TraceLens's option names (of both its reports), and tl's own: the
-# former may be cut to a unique prefix, as argparse allows (--output_csvs d).
-tlnames='--profile-json-path --output-xlsx-path --output-csvs-dir
+# TraceLens's option names, of its PyTorch report and of its rocprof
+# report, and tl's own: the former may be cut to a unique prefix, as
+# argparse allows (--output_csvs d), among the options of the report
+# the input selects (its content, or TraceLens's program name).
+ptnames='--profile-json-path --output-xlsx-path --output-csvs-dir
 --include-unlinked-kernels --micro-idle-thresh-us --disable-coll-analysis
 --enable-kernel-summary --short-kernel-study --short-kernel-threshold-us
 --short-kernel-histogram-bins --topk-short-kernels --enable-pseudo-ops
 --topk-ops --topk-roofline-ops --comparison-json-path --extension-file
 --python-path --gpu-arch-json-path --gpu-arch-platform --group-by-num-kernels
 --enable-origami --inductor-cache-dir --include-overlap-info
---detect-recompute --include-first-occurrence-time --include-call-stack
+--detect-recompute --include-first-occurrence-time --include-call-stack --help'
+rpnames='--profile-json-path --output-xlsx-path --output-csvs-dir
+--short-kernel-study --short-kernel-threshold-us --short-kernel-histogram-bins
 --disable-kernel-summary --kernel-details --topk-kernels --help'
 tlown='--version --force --quiet --exact-time --tracelens-compat
 --no-coll-analysis --no-kernel-summary --gpu-arch --output-xlsx --comparison'
+# the options that take a value (either report's, and tl's)
+tlvalued='--profile-json-path --output-xlsx-path --output-csvs-dir
+--micro-idle-thresh-us --short-kernel-threshold-us --short-kernel-histogram-bins
+--topk-short-kernels --topk-ops --topk-roofline-ops --comparison-json-path
+--extension-file --python-path --gpu-arch-json-path --gpu-arch-platform
+--inductor-cache-dir --topk-kernels --gpu-arch --output-xlsx --comparison'
+# findtrace ARG...: the trace the arguments name (--profile_json_path or
+# the first operand), read before the options are: their prefixes are
+# matched among both reports' (a prefix of several options that all
+# take a value, or none, is skipped as they are); empty when it cannot
+# tell.
+findtrace() {
+	_ft_t=
+	while tl_opt "$@"; do
+		case " $(echo $tlown) " in
+		*" $opt "*) ;;
+		*)	if ! tl_abbrev $tlnames; then
+				case " $(echo $tlvalued) " in
+				*" ${TL_ABBREV%% *} "*) _ft_v=1 ;;
+				*) _ft_v=0 ;;
+				esac
+				for _ft_o in $TL_ABBREV; do
+					case " $(echo $tlvalued) " in
+					*" $_ft_o "*) [ "$_ft_v" = 1 ] || return 0 ;;
+					*) [ "$_ft_v" = 0 ] || return 0 ;;
+					esac
+				done
+				opt=${TL_ABBREV%% *}
+			fi ;;
+		esac
+		case " $(echo $tlvalued) " in
+		*" $opt "*)
+			[ "$_tl_hasinline" = 1 ] || [ $# -ge 2 ] || return 0
+			[ "$_tl_hasinline" = 1 ] || optn=2
+			if [ "$opt" = --profile-json-path ]; then
+				if [ "$_tl_hasinline" = 1 ]; then _ft_t=$_tl_inline; else _ft_t=$2; fi
+			fi ;;
+		esac
+		shift "$optn"
+	done
+	shift "$optn"
+	[ -n "$_ft_t" ] || [ $# -eq 0 ] || _ft_t=$1
+	printf '%s\n' "$_ft_t"
+}
+# (both reports' names, each once: while the input is not known)
+tlnames=$(printf '%s\n' $ptnames $rpnames | awk '!seen[$0]++')
+case $tlrp:${0##*/} in
+1:*) tlnames=$rpnames ;;
+*:TraceLens_*) tlnames=$ptnames ;;
+*)	# (a trace that is no file, a pipe, is not read twice)
+	t=$(findtrace "$@")
+	if [ -f "$t" ]; then
+		if isrocprof "$t"; then tlnames=$rpnames; else tlnames=$ptnames; fi
+	fi ;;
+esac
 while tl_opt "$@"; do
 	optname=${1%%=*}
 	# (tl's own are taken whole: --gpu-arch is no prefix here)
@@ -162,6 +221,10 @@ shift "$optn"
 # fails there on fewer than one: a usage error here).
 # (A plain decimal by now: its sign tells, however many digits.)
 case $short:$bins in 1:-* | 1:0) usage_die "$binsopt must be positive" ;; esac
+# tl-histogram's bins are at most 2^24 (TraceLens's numpy takes more,
+# memory allowing): refused here, once, before any stage runs.
+[ "$short" = 0 ] || { [ ${#bins} -le 8 ] && [ "$bins" -le 16777216 ]; } ||
+	usage_die "$binsopt must be at most 16777216"
 # TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
 # by the program GEMM_SIMULATOR_PATH names (run by --python_path's
 # interpreter) when that is set.  Without them these options change

@@ -424,6 +424,26 @@ p_shape(struct mresult *r, const char *k, const struct shape *sh, int tuple)
 	vshape(&r->params, sh, tuple);
 }
 
+void
+p_shapeb(struct mresult *r, const char *k, const struct shape *sh, unsigned bools)
+{
+	size_t i;
+
+	pkey(r, k);
+	buf_addc(&r->params, '(');
+	for (i = 0; i < sh->n; i++) {
+		if (i > 0)
+			buf_adds(&r->params, ", ");
+		if (bools & (1u << i))
+			buf_adds(&r->params, sh->d[i] ? "True" : "False");
+		else
+			vint(&r->params, sh->d[i]);
+	}
+	if (sh->n == 1)
+		buf_addc(&r->params, ',');
+	buf_addc(&r->params, ')');
+}
+
 /* A tuple of up to three dtype strings (NULL = None). */
 void
 p_dtypes(struct mresult *r, const char *k, size_t n, const char *const *t)

@@ -334,3 +334,19 @@ conv_bias(const struct opargs *a, struct mresult *r, const struct model *m, int 
 	}
 	return M_OK;
 }
+
+/*
+ * ConvBias_Backward, ConvBiasReLU_Backward: TraceLens takes the params
+ * that the forward op of the same Sequence number (ConvBias_,
+ * ConvBiasReLU_) cached when its model was built, and the backward
+ * formulas whatever bwd says.  a->fwd holds that op's args (tl-roofline
+ * -f); without them TraceLens's model fails to build.
+ */
+int
+conv_bias_bwd(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
+{
+	(void)bwd;
+	if (a->fwd == NULL)
+		return fail(r, "no forward op of its sequence number");
+	return conv_bias(a->fwd, r, m, 1);
+}

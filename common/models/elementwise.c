@@ -62,15 +62,15 @@ elt_unary(const struct opargs *a, struct mresult *r, const struct model *m, int 
  */
 static int
 resize(const struct opargs *a, struct mresult *r, const struct shape *in,
-    const struct shape *out, const struct shape *pad, const char *dt)
+    const struct shape *out, unsigned bools, const struct shape *pad, const char *dt)
 {
 	int bpe;
 
 	p_shape(r, "input_shape", in, 1);
-	p_shape(r, "output_shape", out, 1);
+	p_shapeb(r, "output_shape", out, bools);
 	if (pad != NULL)
 		p_shape(r, "padding", pad, 0);
-	p_shape(r, "op_shape", out, 1);
+	p_shapeb(r, "op_shape", out, bools);
 	p_dtypes(r, "dtype_in_out", 2, (const char *[]){ dt, dt });
 	if (p_stride(a, r, "stride_input", 0, 0) < 0)
 		return M_FAIL;
@@ -118,21 +118,26 @@ elt_pad(const struct opargs *a, struct mresult *r, const struct model *m, int bw
 		out.d[idx] = add(r, I(out.d[idx]), add(r, I(pad.d[2 * i]),
 		    I(pad.d[2 * i + 1]))).i;
 	}
-	return resize(a, r, &in, &out, &pad, dt);
+	return resize(a, r, &in, &out, 0, &pad, dt);
 }
 
-/* aten::upsample_nearest{1,2,3}d: output size at Concrete Inputs[1]. */
+/*
+ * aten::upsample_nearest{1,2,3}d: output size at Concrete Inputs[1], as
+ * ast.literal_eval reads it: ints, or bools (1 and 0 in the sums, True
+ * and False in the shapes).
+ */
 int
 elt_upsample(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
 {
 	struct shape in, out, sp;
 	const char *dt, *s;
+	unsigned bools;
 	size_t i;
 
 	if (arg_shape(a, r, 0, &in) < 0 || arg_str(a, r, FD_TYPES, 0, &dt) < 0 ||
 	    field(a, r, FD_STRIDES) == NULL || arg_ci(a, r, 1, &s) < 0)
 		return M_FAIL;
-	if (shape_pylist(s, &sp) < 0)
+	if (shape_pysize(s, &sp, &bools) < 0)
 		return fail(r, "Concrete Inputs[1] is not an output size");
 	out.n = 0;
 	for (i = 0; i < in.n && i < 2; i++)
@@ -141,7 +146,7 @@ elt_upsample(const struct opargs *a, struct mresult *r, const struct model *m, i
 		return fail(r, "output shape too long");
 	for (i = 0; i < sp.n; i++)
 		out.d[out.n++] = sp.d[i];
-	return resize(a, r, &in, &out, NULL, dt);
+	return resize(a, r, &in, &out, bools << (out.n - sp.n), NULL, dt);
 }
 
 /* Right-aligned broadcast of two shapes; -1 when not broadcastable. */

@@ -174,6 +174,8 @@ void p_str(struct mresult *r, const char *k, const char *s);
 void vshape(struct buf *b, const struct shape *sh, int tuple);
 /* A shape as a tuple or a list. */
 void p_shape(struct mresult *r, const char *k, const struct shape *sh, int tuple);
+/* p_shape of a tuple whose entry i is a Python bool when bit i of bools is set. */
+void p_shapeb(struct mresult *r, const char *k, const struct shape *sh, unsigned bools);
 /* A tuple of n dtype strings (NULL: None). */
 void p_dtypes(struct mresult *r, const char *k, size_t n, const char *const *t);
 /* tuple(Input Strides[idx]); opt: a missing Input Strides gives None. */
@@ -202,7 +204,7 @@ mformula grouped_gemm, grouped_gemm_vk;
 /* sdpa.c */
 mformula sdpa_flash, sdpa_flash_bwd, sdpa_varlen, sdpa_aten, sdpa_aiter, sdpa_evoformer;
 /* conv.c */
-mformula conv_aten, conv_bias;
+mformula conv_aten, conv_bias, conv_bias_bwd;
 /* elementwise.c */
 mformula elt_unary, elt_pad, elt_upsample, elt_binary, elt_act_and_mul, elt_mixed_sample;
 /* quant.c */

@@ -90,9 +90,9 @@ enum { NMATCHERS = 3 };
 static const struct model models[] = {
 	/* exact names, in byte order: model_find is a binary search */
 	R("ConvBiasReLU_", "ConvBiasReLU_", &F_CONV, conv_bias, BWD_OWN, 0),
-	R("ConvBiasReLU_Backward", "ConvBiasReLU_Backward", &F_CONV_B, NULL, BWD_OWN, 0),
+	R("ConvBiasReLU_Backward", "ConvBiasReLU_Backward", &F_CONV_B, conv_bias_bwd, BWD_OWN, 0),
 	R("ConvBias_", "ConvBias_", &F_CONV, conv_bias, BWD_OWN, 0),
-	R("ConvBias_Backward", "ConvBias_Backward", &F_CONV_B, NULL, BWD_OWN, 0),
+	R("ConvBias_Backward", "ConvBias_Backward", &F_CONV_B, conv_bias_bwd, BWD_OWN, 0),
 	R("CrossEntropyFunction", "cross_entropy_fwd", &F_XENT,
 	    cross_entropy, BWD_FAIL, 0),
 	R("DaoAILab::_causal_conv1d_fwd_cpp", "causal_conv1d_fwd", &F_SSM,

@@ -17,7 +17,7 @@
 # metrics).
 # in: forest.tsv forest_fwd_keys.tsv bwd_metrics.tsv bwd_modelled_ops.tsv
 # out: collected_ops.tsv collected_keys.tsv sole_bwd_metrics.tsv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 collected() {
 	: >bwd_eligible.tsv
 	if [ -f bwd_metrics.tsv ]; then

@@ -10,7 +10,7 @@
 # lca_name t1 t2 n2, by row (zero-padded), with a header.
 # in: comparison/lca_totals.tsv kernel_map.tsv
 # out: comparison_rows.tsv
-# when: comparison=1 roofline=1 cpu_ops=1 gpu_events=1
+# when: comparison=1 roofline=1 cpu_ops=1 gpu_work=1
 comparison_rows() {
 	# trace1 GPU event (zero-padded: one byte key), then the totals record
 	st awkt 'NR > 1 { printf "%012d\t%s\n", $1, $0 }' comparison/lca_totals.tsv |

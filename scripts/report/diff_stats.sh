@@ -4,7 +4,7 @@
 # (TraceLens writes it only beside a unified_perf_summary).
 # in: comparison/diff_stats.csv unified.tsv
 # out: diff_stats.csv
-# when: comparison=1 roofline=1 cpu_ops=1 gpu_events=1
+# when: comparison=1 roofline=1 cpu_ops=1 gpu_work=1
 diff_stats() {
 	tl_rows unified.tsv || return 0
 	[ -f comparison/diff_stats.csv ] || return 0

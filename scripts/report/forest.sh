@@ -13,7 +13,7 @@
 # line (fwd_targets.tsv, UID order).
 # in: ops.tsv fwd.tsv comm.tsv modelled_keys.tsv
 # out: forest.tsv forest_fwd_keys.tsv fwd_links.tsv fwd_targets.tsv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 forest() {
 	st tl_sort -t "$TAB" -k1,1n fwd.tsv >fwd_links.tsv; ok
 	st awk -F '\t' '$1 != p { p = $1; print $1 }' fwd_links.tsv >fwd_targets.tsv; ok

@@ -9,7 +9,7 @@
 # this was a table); that onto each GPU event's op (by UID).
 # in: unified.tsv unified_rows.tsv collected_intervals.tsv synthetic_ops.tsv
 # out: kernel_map.tsv
-# when: comparison=1 roofline=1 cpu_ops=1 gpu_events=1
+# when: comparison=1 roofline=1 cpu_ops=1 gpu_work=1
 kernel_map() {
 	# gseq TAB row, by gseq
 	st awkt 'NR > 1 { print $1, NR - 1 }' unified.tsv |

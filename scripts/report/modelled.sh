@@ -17,7 +17,7 @@
 # depth).
 # in: ops.tsv dropped_ops.tsv sel.tsv trace.facts
 # out: modelled_ops.tsv modelled_keys.tsv annotations.tsv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 modelled() {
 	if tl_rows dropped_ops.tsv; then
 		# the cpu_ops out of the tree too, in UID order: TraceLens's

@@ -12,7 +12,7 @@
 # Normalization ops are modelled for their metrics, with no sheet rows).
 # in: forest.tsv fwd_links.tsv fwd_targets.tsv modelled_ops.tsv intervals.tsv gpuev.tsv meta.tsv annotations.tsv
 # out: perf_rows_bwd.tsv bwd_metrics.tsv bwd_modelled_ops.tsv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 perf_bwd() {
 	: >perf_rows_bwd.tsv
 	[ -s fwd_targets.tsv ] || return 0

@@ -6,9 +6,66 @@
 # (fwd_metrics.tsv, for unified_perf_summary).
 # in: modelled_ops.tsv modelled_keys.tsv intervals.tsv gpuev.tsv meta.tsv annotations.tsv
 # out: perf_rows.tsv fwd_metrics.tsv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 perf_fwd() {
+	perf_convfwd
 	# (the kernels go to perf_model through a pipe, not a file)
 	st tl-pick -s -b -G gpuev.tsv -k modelled_keys.tsv intervals.tsv |
-	perf_model modelled_ops.tsv /dev/stdin F fwd_metrics.tsv >perf_rows.tsv; ok
+	perf_model modelled_ops.tsv /dev/stdin F fwd_metrics.tsv fwd_args.tsv >perf_rows.tsv; ok
+	tl_drop fwd_args.tsv
+}
+
+# perf_convfwd: fwd_args.tsv (header UID Input Dims Input type Input
+# Strides Concrete Inputs sheet, by UID): for each ConvBias_Backward and
+# ConvBiasReLU_Backward op, the args of the op whose params TraceLens's
+# model takes: the ConvBias_ (ConvBiasReLU_) op of the same Sequence
+# number with the greatest UID below its own whose model builds (its
+# fwd_pass_cache, filled as its CONV sheet reads the ops in trace
+# order), sheet 1; with none, the greatest UID of all, sheet 0 (its
+# unified_perf_summary, built after the sheets, finds that one in the
+# cache; its sheet none).  Memory: sort's buffer, and the backward ops
+# of one number before its first forward op.  Empty, and nearly free,
+# when there is no such backward op.
+perf_convfwd() {
+	: >fwd_args.tsv
+	grep -q -F _Backward modelled_ops.tsv || return 0
+	# the candidate forward ops (tl-roofline records) to convfwd.tsv;
+	# class seq UID of the backward ops on stdout
+	st awkt '
+	NR == 1 {
+		for (i = 1; i <= NF; i++) col[$i] = i
+		print "UID", "name", "Sequence number", "Input Dims", "Input type",
+		    "Input Strides", "Concrete Inputs" >fw
+		next
+	}
+	$col["Sequence number"] == "" { next }
+	$col["name"] ~ /^ConvBias(ReLU)?_$/ {
+		print $col["UID"], $col["name"], $col["Sequence number"], $col["Input Dims"],
+		    $col["Input type"], $col["Input Strides"], $col["Concrete Inputs"] >fw
+	}
+	$col["name"] ~ /^ConvBias(ReLU)?_Backward$/ {
+		print substr($col["name"], 1, length($col["name"]) - 8),
+		    $col["Sequence number"], $col["UID"], 1
+	}' fw=convfwd.tsv modelled_ops.tsv >convbwd.tsv; ok
+	if [ -s convbwd.tsv ]; then
+		# (the forward ops' own notices come with the sheet's run)
+		{ st tl-roofline convfwd.tsv 2>convfwd.err |
+		  st awkt 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		  $col["model_status"] == "ok" { print $2, $3, $1, 0, $4, $5, $6, $7 }'
+		  cat convbwd.tsv; } |
+		st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3n |
+		st awkt '
+		BEGIN { print "UID", "Input Dims", "Input type", "Input Strides", "Concrete Inputs", "sheet" }
+		$1 != c || $2 != s { late(); c = $1; s = $2; a = ""; np = 0 }
+		$4 == 0 { a = $5 "\t" $6 "\t" $7 "\t" $8; next }
+		a != "" { print $3, a, 1; next }
+		{ P[++np] = $3 }
+		END { late() }
+		# the backward ops before every forward op of their number: by
+		# unified_perf_summary the cache holds the last of them
+		function late(   i) { if (a != "") for (i = 1; i <= np; i++) print P[i], a, 0 }' |
+		hsort -t "$TAB" -k1,1n >fwd_args.tsv || echo "sort: failed" >>"$TL_FAIL"
+		[ ! -s "$TL_FAIL" ] || { cat convfwd.err >&2; exit 1; }
+	fi
+	tl_drop convfwd.tsv convbwd.tsv convfwd.err
 }

@@ -10,20 +10,22 @@ perf_kinfo() {
 	tl-aggregate -g tag:n 'kt=union:ts,dur' 'kd=list:name,dur,stream' 'kn=count'
 }
 
-# perf_model OPS KINFO KIND METRICS: the op records of OPS (UID order)
+# perf_model OPS KINFO KIND METRICS [FWDARGS]: the op records of OPS (UID order)
 # with their process and thread names (meta.tsv), kernel time, kernel
 # list and number of kernels (KINFO, tag order; ops without one get
 # time 0, no kernels and num_kernels 0)
 # and annotation (annotations.tsv; empty for ops without one), through
 # tl-roofline (--bwd for KIND B).  Writes the sheet rows (kind F or B,
 # the input columns, the model columns), and the model columns of every
-# op to METRICS.
+# op to METRICS.  FWDARGS, a file with records: tl-roofline's
+# --fwd-args (the args of the forward ops of ConvBias_Backward ...).
 perf_model() {
 	# tl-roofline's options: --gpu-arch with a GPU spec, --bwd for B
 	# (set here, not by command substitutions: each is a process)
-	_pm_arch= _pm_bwd=
+	_pm_arch= _pm_bwd= _pm_fwd=
 	[ -z "$arch" ] || _pm_arch=--gpu-arch=$arch
 	[ "$3" != B ] || _pm_bwd=--bwd
+	[ -z "${5:-}" ] || ! tl_rows "$5" || _pm_fwd=--fwd-args=$5
 	st awkt '
 	FILENAME == meta { if (FNR > 1) META[$1, $2, $3] = $4; next }
 	FNR == 1 {
@@ -56,7 +58,8 @@ perf_model() {
 	function name(pid, tid, k) { return ((pid, tid, k) in META) ? META[pid, tid, k] : "Unknown" }
 	' kind="$3" meta=meta.tsv kin="$2" an=annotations.tsv meta.tsv "$1" |
 	# (a model with no sheet, such as Triton's, is for unified_perf_summary only)
-	st tl-roofline ${_pm_arch:+"$_pm_arch"} $_pm_bwd --sheet-rows --metrics "$4"
+	st tl-roofline ${_pm_arch:+"$_pm_arch"} $_pm_bwd ${_pm_fwd:+"$_pm_fwd"} \
+	    --sheet-rows --metrics "$4"
 }
 
 # PERF_HAS: awk's has(f, u): u is in the file f of UIDs, one a line,

@@ -20,7 +20,7 @@
 # out: elementwise_fwd.csv elementwise_bwd.csv FusedRoPE_fwd.csv FusedRoPE_bwd.csv
 # out: CustomCollective_fwd.csv CustomCollective_bwd.csv mHC_fwd.csv mHC_bwd.csv
 # out: InferenceAttention_fwd.csv InferenceAttention_bwd.csv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 perf_sheets() {
 	keys=kind,sheet,name,params u=5
 	[ "$gbnk" != 1 ] || keys=$keys,num_kernels u=6

@@ -16,7 +16,7 @@
 # with it (first_kernels.tsv).
 # in: gpu.tsv trace.facts ops.tsv collected_keys.tsv intervals.tsv
 # out: synthetic_ops.tsv synthetic_kernels.tsv first_kernels.tsv collected_intervals.tsv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 synthetic() {
 	if [ "$comparison" = 1 ]; then
 		st tl-pick -s -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv

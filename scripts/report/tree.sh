@@ -3,7 +3,8 @@
 # TraceLens's call tree of the trace (tl_tree_stage, tl-tree(1)): the
 # tree records of tl(7), and the facts the later stages decide by:
 # cpu_ops (some cpu_op or python_function event: TraceLens's test for
-# a GPU-only trace), gpu_events (gpu.tsv has a record) and last_uid
+# a GPU-only trace), gpu_events (gpu.tsv has a record), gpu_work (some
+# GPU event is a kernel or linked: what the perf models need) and last_uid
 # (the trace's last UID, after which the synthetic ops are numbered).
 # (The trace may be /dev/stdin: tl-report's standard input is fd 9.)
 # The parsed events (tl-parse's records) are the stage's own: they go
@@ -35,5 +36,14 @@ tree() {
 	tl_drop events.tsv &
 	gpu=0
 	! tl_rows gpu.tsv || gpu=1
-	printf 'cpu_ops=%s\ngpu_events=%s\nlast_uid=%s\n' "$cpu" "$gpu" "$last" >trace.facts
+	# gpu_work: some GPU event that TraceLens's timeline takes, a kernel
+	# or one linked to its launch (any, with --include-unlinked-kernels):
+	# without one TraceLens stops before its perf models, and tl reports
+	# health alone.  (Most traces tell by their first GPU event.)
+	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	    unl || $col["cat"] == "kernel" || $col["linked"] == 1 { w = 1; exit }
+	    END { print w + 0 }' unl="$unlinked" gpu.tsv >tree.work || return 1
+	read -r work <tree.work
+	tl_drop tree.work
+	printf 'cpu_ops=%s\ngpu_events=%s\ngpu_work=%s\nlast_uid=%s\n' "$cpu" "$gpu" "$work" "$last" >trace.facts
 }

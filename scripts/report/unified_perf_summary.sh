@@ -9,7 +9,7 @@
 # (TraceLens adds none otherwise).
 # in: unified.tsv unified_fdur unified.facts comparison_rows.tsv
 # out: unified_perf_summary.csv
-# when: roofline=1 cpu_ops=1 gpu_events=1
+# when: roofline=1 cpu_ops=1 gpu_work=1
 unified_perf_summary() {
 	tl_rows unified.tsv || return 0
 	hasm=$unified_metrics hasr=$unified_roofline
@@ -45,9 +45,9 @@ unified_perf_summary() {
 	    "Kernel Time (µs)_max=$ifmt:kt_max" 'kernel_details_summary=t:kd_kstats' \
 	    'trunc_kernel_details=t:kd_ktrunc' 'perf_params=t:params' 'has_perf_model=t:has' \
 	    'Percentage (%)=pct:kt_sum' 'Cumulative Percentage (%)=cum:kt_sum'
-	# Each row with its comparison fields (by row number), and the spec
-	# of a row without a model and without a spec (the byte 001, which
-	# the grouping took for a value) empty.
+	# Each row with its comparison fields (by row number), and the empty
+	# spec of a model that ran (the byte 001, which the grouping took
+	# for a value, as pandas takes "") empty.
 	st awkt '
 	function cnext() {
 		if ((getline cl <cf) > 0) { split(cl, cv, "\t"); cn = cv[1] + 0 } else cn = -1
