@@ -233,6 +233,15 @@ feed(struct csvr *r)
 	r->lineno++;
 	s = r->line;
 	if (r->fmt == CSVR_UNKNOWN) {
+		/*
+		 * gzip's magic first: its header holds the file's mtime,
+		 * whose bytes may be a TAB, which would make it a TSV.
+		 */
+		if (n >= 2 && (unsigned char)s[0] == 0x1f &&
+		    (unsigned char)s[1] == 0x8b) {
+			r->err = "compressed with gzip: gunzip it first";
+			return -1;
+		}
 		if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
 			s += 3;	/* a UTF-8 byte-order mark, as pandas skips it */
 			n -= 3;
@@ -264,11 +273,7 @@ feed(struct csvr *r)
 		return 1;
 	}
 	if (badutf8((const unsigned char *)s, (size_t)n) != (size_t)n) {
-		if (r->lineno == 1 && n >= 2 && (unsigned char)s[0] == 0x1f &&
-		    (unsigned char)s[1] == 0x8b)
-			r->err = "compressed with gzip: gunzip it first";
-		else
-			r->err = "not UTF-8 text (a CSV in Latin-1? iconv -f latin1 -t utf-8 converts it)";
+		r->err = "not UTF-8 text (a CSV in Latin-1? iconv -f latin1 -t utf-8 converts it)";
 		return -1;
 	}
 	inquote = r->cp.quoted;	/* at a line start: inside quotes */
