@@ -84,6 +84,7 @@ static size_t ncats;		/* how many categories */
 static size_t maxevent = JSCAN_MAXEVENT;	/* -m */
 static int salvage;		/* --salvage */
 static const char *progpath;	/* -P: where progress lines go, or NULL */
+static const char *inname;	/* -N: the input's name in messages, or NULL */
 
 /* Records not yet written; only whole records are flushed. */
 struct obuf {
@@ -167,8 +168,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout, "usage: %s [-c cat[,cat ...]] "
-	    "[-f field[,field ...]] [-m size] [-P file] [--salvage] "
-	    "[trace ...]\n",
+	    "[-f field[,field ...]] [-m size] [-N name] [-P file] "
+	    "[--salvage] [trace ...]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -1403,7 +1404,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	argc = longopt(argc, argv);
-	while ((c = getopt(argc, argv, "c:f:hm:P:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:hm:N:P:")) != -1) {
 		switch (c) {
 		case 'c':
 			setcats(optarg);
@@ -1416,6 +1417,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			maxevent = sizearg(optarg);
+			break;
+		case 'N':
+			inname = optarg;
 			break;
 		case 'P':
 			progpath = optarg;
@@ -1430,14 +1434,16 @@ main(int argc, char *argv[])
 		argc = 1;
 		argv = stdinv;
 	}
+	if (inname != NULL && argc != 1)
+		usage(TL_EUSAGE);
 
 	fd = opentraces(argc, argv);
 	memset(&ps, 0, sizeof(ps));
 	ps.pr.fd = progressopen(progpath);
 	for (i = 0; i < argc; i++) {
 		progressinit(&ps.pr, fd[i], i);
-		parsefd(&ps, fd[i], strcmp(argv[i], "-") == 0 ? "<stdin>" :
-		    argv[i]);
+		parsefd(&ps, fd[i], inname != NULL ? inname :
+		    strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i]);
 		if (fd[i] != STDIN_FILENO)
 			close(fd[i]);
 	}

@@ -909,7 +909,7 @@ tl_parse() {
 	"$(tl_prog tl-parse)" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
 }
 
-# tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
+# tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
 # OUTDIR receives gpu.tsv, ops.tsv, dropped_ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
 # health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
@@ -917,12 +917,14 @@ tl_parse() {
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
-# passes of the forward links and of the overlap fact.
+# passes of the forward links and of the overlap fact.  NAME is what
+# tl-parse's messages call TRACE: the name the user gave a trace that
+# came on a pipe, when TRACE is the work copy of it.
 tl_tree_stage() {
-	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
-	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||
+	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-} _tt_nm=${4:-}
+	if [ $# -lt 2 ] || [ $# -gt 4 ] || [ ! -d "$_tt_out" ] ||
 	    { [ -z "$_tt_tr" ] && [ ! -r "$_tt_ev" ]; }; then
-		echo "tl_tree_stage: usage: tl_tree_stage EVENTS OUTDIR [TRACE]" \
+		echo "tl_tree_stage: usage: tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]" \
 			"(a readable file, an existing directory)" >&2
 		return 2
 	fi
@@ -1018,7 +1020,7 @@ _tl_tree_run() {
 	# reads tl-parse's records as they come, and keeps the copy that
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		{ tl_parse ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
 		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else
