@@ -108,7 +108,7 @@ listtraces() {
 	_l=$1
 	shift
 	if [ -n "$tglob" ]; then
-		globtraces >"$_l" || exit 1
+		globtraces >"$_l" || exit
 		return 0
 	fi
 	_r=0
@@ -143,7 +143,7 @@ listtraces() {
 # their absolute paths, or in the folder of that path when it is a file.
 defaultbook() {
 	if [ -n "$tglob" ]; then
-		_g=$(globtraces) || exit 1
+		_g=$(globtraces) || exit
 		printf '%s\n' "$_g" | cut -f 2-
 	else
 		_i=0
@@ -186,7 +186,13 @@ globtraces() {
 	use strict; use warnings; use File::Find;
 	my ($glob, $re, $world) = @ARGV;
 	$re =~ s/\(\?P</(?</g;
-	my $rx = eval { qr/$re/ } or do { print STDERR "tl-ranks: --rank-regex: $@"; exit 2 };
+	# (perl says where in its own program, and marks the place with
+	# <-- HERE: the message is the one line of what is wrong)
+	my $rx = eval { local $SIG{__WARN__} = sub { die @_ }; qr/$re/ } or do {
+		(my $e = $@) =~ s/;? marked by <-- HERE.*//s;
+		$e =~ s/ in regex.*//s;
+		$e =~ s/ at -e line \d+.*//s;
+		print STDERR "tl-ranks: --rank-regex: $ARGV[1]: $e\n"; exit 2 };
 	# the glob as a regex: ** any directories, * and ? within one name,
 	# no name starting with a dot unless the pattern says so
 	my @parts = split m{/}, $glob, -1;
@@ -218,10 +224,21 @@ globtraces() {
 	}
 	my $prefix = @fixed ? join("/", @fixed) . "/" : "";
 	my $full = qr/^\Q$prefix\E$r$/;
+	# without **, a match is as many names deep below base as the
+	# glob has parts: no deeper directory is walked (the glob
+	# rank*.json in a home directory reads that one directory only)
+	my $deep = grep { $_ eq "**" } @parts;
+	my $blen = length $base;
 	my @m;
 	if (-d $base) {
 		find({ no_chdir => 1, wanted => sub {
-			my $f = $File::Find::name; $f =~ s{^\./}{} if $base eq ".";
+			my $f = $File::Find::name;
+			if (!$deep && -d $f && $f ne $base) {
+				my $d = (substr($f, $blen) =~ tr{/}{});
+				$d++ if $base =~ m{/$};
+				$File::Find::prune = 1 if $d >= @parts;
+			}
+			$f =~ s{^\./}{} if $base eq ".";
 			push @m, $f if $f =~ $full;
 		} }, $base);
 	}
