@@ -676,16 +676,47 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 }
 
 /* Write one rocprofv3 record (rocprof.h). */
+/*
+ * A dispatch's or copy's timestamp that is there but not a number (a
+ * string, null, a list) stops TraceLens (a TypeError in end - start),
+ * and makes no timeline: name it here, where the file and the record
+ * are known.  (A missing one is TraceLens's 0.)
+ */
+static void
+rptime(struct parse *ps, const struct rprec *r, int f, const char *key)
+{
+	const struct rpval *v = &r->v[f];
+
+	if (v->how == 0 || (v->how == 'j' && (v->s[0] == '-' ||
+	    (v->s[0] >= '0' && v->s[0] <= '9'))))
+		return;
+	oflushall(&ps->out);
+	tl_die("%s: record %" PRIu64 ": %s is not a number: %s%.*s%s",
+	    ps->name, ps->rp.nrec, key, v->how == 's' ? "\"" : "",
+	    (int)MIN(v->n, 40), v->s, v->how == 's' ? "\"" : "");
+}
+
 static void
 onrecord(void *arg, const struct rprec *r)
 {
 	struct parse *ps = arg;
-	const struct rpval *c = &r->v[RF_CAT];
+	const struct rpval *c = &r->v[RF_CAT], *v;
+	int bad;
 
 	if (ncats > 0 && findkey(cats, ncats, c->s, c->n) < 0)
 		return;
+	if (r->v[RF_PH].n == 1 && r->v[RF_PH].s[0] == 'X') {
+		rptime(ps, r, RF_START, "start_timestamp");
+		rptime(ps, r, RF_END, "end_timestamp");
+	}
 	buf_reset(&ps->rec);
-	rp_format(&ps->rec, r, ps->rpmap, nfields);
+	if ((bad = rp_format(&ps->rec, r, ps->rpmap, nfields)) != 0) {
+		v = &r->v[ps->rpmap[bad - 1]];
+		oflushall(&ps->out);
+		tl_die("%s: record %" PRIu64 ": %s: number too large: %.*s",
+		    ps->name, ps->rp.nrec, fieldname[bad - 1],
+		    (int)MIN(v->n, 40), v->s);
+	}
 	memcpy(oroom(&ps->out, ps->rec.len), ps->rec.s, ps->rec.len);
 	ps->out.len += ps->rec.len;
 	if (ps->out.len >= OUTBUF)
