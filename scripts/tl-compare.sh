@@ -137,6 +137,7 @@ while [ $# -gt 0 ]; do
 		namesgiven=1
 		while [ $# -gt 0 ]; do
 			case $1 in -?*) break ;; esac
+			case $1 in *"$nl"*) udie "invalid tag: no newline in a tag" ;; esac
 			names=$names$1$nl
 			nnames=$((nnames + 1))
 			shift
@@ -160,6 +161,10 @@ while [ $# -gt 0 ]; do
 	*) reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
 	esac
 done
+# (the inputs are a list of lines: a name holding a newline would be
+# taken for two)
+[ "$(printf '%s' "$reports" | wc -l)" = "$nrep" ] ||
+	udie "a report's name holds a newline: not supported (rename it)"
 
 IFS=$nl
 # -o BOOK.xlsx: a workbook, and CSV files only with --output_csvs_dir.
