@@ -392,8 +392,14 @@ mergestage() {
 	# every rank's files (a few processes, not a few per rank)
 	_miss=$(ls "$work" | awk -v n="$world" '/^[0-9]+$/ { have[$0 + 0] = 1 }
 	    END { for (r = 0; r < n; r++) if (!(r in have)) { print r; exit } }')
-	[ -z "$_miss" ] ||
+	# (a job that failed said why in RANK.err: its first line says it)
+	if [ -n "$_miss" ]; then
+		_why=
+		[ ! -s "$work/$_miss.err" ] || IFS= read -r _why <"$work/$_miss.err" || :
+		[ -z "$_why" ] ||
+			die "${from:-$work}: rank $_miss: its job failed: $_why"
 		die "${from:-$work}: rank $_miss: no records (its job did not run, or failed)"
+	fi
 	awk -v n="$world" -v w="$work" 'BEGIN { for (r = 0; r < n; r++) print w "/" r }' >"$W/dirs"
 	sed 's|$|/coll|' "$W/dirs" | tr '\n' '\0' >"$W/files0" &&
 		sed 's|$|/facts|' "$W/dirs" | tr '\n' '\0' | xargs -0 cat >"$W/facts" &&
