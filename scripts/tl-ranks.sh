@@ -366,10 +366,16 @@ runjobs() {
 			fi
 			_r=$((_r + 1))
 		done
-		[ ! -s "$work/parallel.err" ] ||
-			sed 's/^/tl-ranks: /' "$work/parallel.err" | grep -v '^tl-ranks: *$' >&2
 		tl_nospace "$work" "$out" && exit 1
-		die "the jobs failed (GNU parallel: exit $_st)"
+		# no job said why: GNU parallel's own first error (ssh's, a
+		# login file's), without its warnings and the job's command
+		# line, which names work files
+		_why=
+		[ ! -s "$work/parallel.err" ] || _why=$(awk '
+		    /^parallel: Warning:/ || /^parallel: This job failed:/ { next }
+		    /^[ \t]*$/ || index($0, "--batch ") { next }
+		    { sub(/^parallel: (Error: )?/, ""); print; exit }' "$work/parallel.err")
+		die "the jobs failed (GNU parallel: exit $_st)${_why:+: $_why}"
 	fi
 	# the warnings of the jobs, in rank order
 	_r=0
@@ -693,6 +699,10 @@ if [ -n "$from" ]; then
 else
 	work=$TL_STAGE/work
 	mkdir -- "$work" || die "cannot write in $TL_STAGE"
+	# (GNU parallel makes its files in TMPDIR before any job runs: a
+	# TMPDIR that is not there is said as the merge would say it)
+	[ -d "${TMPDIR:-/tmp}" ] && [ -w "${TMPDIR:-/tmp}" ] ||
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
 	listtraces "$work/list" "$@"
 	runjobs "$work/list"
 fi

@@ -75,8 +75,8 @@ if [ -n "$plots" ]; then
 		die "--plots needs gnuplot; run: apt-get install gnuplot-nox"
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX") ||
-	die "cannot make a temporary directory"
+work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX" 2>/dev/null) ||
+	die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
 pub=
 trap 'rm -rf "$work" ${pub:+"$pub"}' EXIT
 trap 'exit 130' INT
