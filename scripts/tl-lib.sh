@@ -85,6 +85,11 @@ tl_init() {
 	trap 'tl_signal 130' INT
 	trap 'tl_signal 143' TERM
 	trap 'tl_signal 129' HUP
+	# A reader of our standard error that went away (the terminal's
+	# pipeline killed with us) must not kill us on a note's write,
+	# before the cleanup: the write fails and the line is lost
+	# (caught, not ignored, so the programs we run still die of it).
+	trap : PIPE
 }
 
 # ---- options ----

@@ -82,6 +82,9 @@ trap 'rm -rf "$work" ${pub:+"$pub"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
+# (a closed standard error must not kill us on die's write, before the
+# EXIT trap: caught, so that the programs we run still die of it)
+trap : PIPE
 
 # group FILE KEYFIELD OUT [tl-join -p options]: the sheet as records,
 # the header first, the rows sorted stably by the key field's bytes.
