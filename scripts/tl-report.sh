@@ -162,6 +162,13 @@ shift "$optn"
 # fails there on fewer than one: a usage error here).
 # (A plain decimal by now: its sign tells, however many digits.)
 case $short:$bins in 1:-* | 1:0) usage_die "$binsopt must be positive" ;; esac
+# (tl-histogram holds a count per bin: at most 2^24 of them, said here
+# rather than by the stage, two lines later)
+case $short:$bins in
+1:?????????* | 1:1677721[7-9] | 1:167772[2-9]? | 1:16777[3-9]?? | 1:1677[89]??? | \
+1:167[89]???? | 1:16[89]????? | 1:1[7-9]?????? | 1:[2-9]???????)
+	usage_die "$binsopt: at most 16777216" ;;
+esac
 # TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
 # by the program GEMM_SIMULATOR_PATH names (run by --python_path's
 # interpreter) when that is set.  Without them these options change
