@@ -216,6 +216,12 @@ for r in $reports; do
 done
 [ "$tracediff" = 0 ] || [ "$ntrace" -ge 2 ] ||
 	udie "--tracediff needs two traces among the inputs"
+# (the gates' syntax before the comparison is made, not after)
+if [ -n "$gates" ]; then
+	set --
+	for g in $gates; do set -- "$@" -g "$g"; done
+	tl-rank -c "$@" || exit 2
+fi
 case $jobs in
 '') jobs=$(nproc 2>/dev/null) || jobs=2 ;;
 *[!0-9]* | 0*) udie "-j: not a positive whole number: $jobs" ;;
