@@ -13,6 +13,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
@@ -474,6 +475,47 @@ bookdie(struct book *bk, const char *fmt, ...)
 	exit(TL_EDATA);
 }
 
+/*
+ * Is out a file to write into, not to replace: a device or a fifo
+ * (/dev/null, a pipe), or a link to one, or a link in /dev or /proc
+ * (/dev/stdout)?  Renaming the workbook onto it would replace the
+ * node itself, which root may do: /dev/null would become a workbook.
+ */
+static int
+writeinto(const char *out)
+{
+	struct stat st;
+
+	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return 1;
+	return lstat(out, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0);
+}
+
+/* Copy the finished workbook bk->tmp into out (writeinto), then drop it. */
+static void
+copyinto(struct book *bk, const char *out)
+{
+	char b[65536];
+	ssize_t n, w, off;
+	int in, fd;
+
+	if ((in = open(bk->tmp, O_RDONLY)) < 0)
+		bookdie(bk, "%s: %s", out, strerror(errno));
+	if ((fd = open(out, O_WRONLY | O_TRUNC)) < 0)
+		bookdie(bk, "%s: %s", out, strerror(errno));
+	while ((n = read(in, b, sizeof(b))) > 0)
+		for (off = 0; off < n; off += w)
+			if ((w = write(fd, b + off, (size_t)(n - off))) < 0)
+				bookdie(bk, "%s: %s", out, strerror(errno));
+	if (n < 0)
+		bookdie(bk, "%s: %s", bk->tmp, strerror(errno));
+	if (close(fd) != 0)
+		bookdie(bk, "%s: %s", out, strerror(errno));
+	close(in);
+	unlink(bk->tmp);
+}
+
 static void
 readpats(struct colpats *cp, const char *path)
 {
@@ -736,7 +778,8 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 	mode_t um;
 	size_t i, j, k, n;
 	lxw_error err;
-	int fd;
+	int fd, into;
+	const char *tmpdir;
 
 	memset(&bk, 0, sizeof(bk));
 	bk.out = out;
@@ -744,7 +787,8 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 		readpats(&bk.hide, hide);
 	if (text != NULL)
 		readpats(&bk.text, text);
-	if (!fflag && stat(out, &st) == 0)
+	into = writeinto(out);
+	if (!fflag && !into && stat(out, &st) == 0)
 		tl_die("%s: exists (use -f to replace it)", out);
 	s = tl_calloc(nfiles, sizeof(*s));
 	for (i = 0; i < nfiles; i++) {
@@ -755,9 +799,20 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 		if (access(files[i], R_OK) != 0)
 			tl_die("%s:", files[i]);
 	}
-	bk.tmp = besidetemp(out);
-	if ((fd = mkstemp(bk.tmp)) < 0)
-		tl_die("%s: cannot make a file beside it:", out);
+	if (into) {
+		/* (not beside a device: in TMPDIR, where we may write) */
+		tmpdir = getenv("TMPDIR");
+		if (tmpdir == NULL || *tmpdir == '\0')
+			tmpdir = "/tmp";
+		bk.tmp = tl_malloc(strlen(tmpdir) + 32);
+		sprintf(bk.tmp, "%s/.tl-xlsx.XXXXXX", tmpdir);
+		if ((fd = mkstemp(bk.tmp)) < 0)
+			tl_die("%s: cannot make a temporary file:", tmpdir);
+	} else {
+		bk.tmp = besidetemp(out);
+		if ((fd = mkstemp(bk.tmp)) < 0)
+			tl_die("%s: cannot make a file beside it:", out);
+	}
 	um = umask(0);
 	umask(um);
 	(void)fchmod(fd, 0666 & ~um);
@@ -786,7 +841,9 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 	}
 	if ((err = workbook_close(bk.wb)) != LXW_NO_ERROR)
 		bookdie(&bk, "%s: %s", out, lxw_strerror(err));
-	if (rename(bk.tmp, out) != 0)
+	if (into)
+		copyinto(&bk, out);
+	else if (rename(bk.tmp, out) != 0)
 		bookdie(&bk, "%s: %s", out, strerror(errno));
 	for (i = 0; i < nfiles; i++) {
 		free(s[i].name);

@@ -428,6 +428,20 @@ tl_outbook() {
 	_tb_parent=${TL_BOOK%/*}
 	[ -n "$_tb_parent" ] || _tb_parent=/
 	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"
+	# A device or a fifo (/dev/null, a pipe), a link to one, or a link
+	# in /dev or /proc (/dev/stdout) is written into, as a shell's >
+	# would: renaming onto it would replace the node itself, which
+	# root may do (/dev/null a workbook).  It replaces no data: no
+	# FORCE needed; the workbook is made in TMPDIR.
+	TL_BOOKINTO=
+	if { [ -e "$TL_BOOK" ] && [ ! -f "$TL_BOOK" ] && [ ! -d "$TL_BOOK" ]; } ||
+	    { [ -L "$TL_BOOK" ] && case $TL_BOOK in /dev/* | /proc/*) true ;; *) false ;; esac; }; then
+		TL_BOOKINTO=1
+		TL_BOOKSTAGE=$(mktemp -d -- "$(tl_abs "${TMPDIR:-/tmp}")/.$prog.XXXXXX" 2>/dev/null) ||
+			die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+		_tl_dirs="$_tl_dirs$TL_BOOKSTAGE$NL"
+		return 0
+	fi
 	if [ -e "$TL_BOOK" ] || [ -L "$TL_BOOK" ]; then
 		[ "$_tb_force" = 1 ] || die "$_tb_book: exists (use --force to replace it)"
 		[ ! -d "$TL_BOOK" ] || die "$_tb_book: exists and is a directory"
@@ -493,8 +507,14 @@ tl_book_dir() {
 }
 
 # tl_book_publish: the workbook tl_book_write wrote becomes TL_BOOK, by
-# one rename: it appears complete or not at all.
+# one rename: it appears complete or not at all (a device or a fifo,
+# TL_BOOKINTO: written into, whole once the workbook is done).
 tl_book_publish() {
+	if [ -n "$TL_BOOKINTO" ]; then
+		cat -- "$TL_BOOKSTAGE/book.xlsx" >"$TL_BOOK" 2>/dev/null ||
+			die "$TL_BOOKNAME: cannot write the workbook into it"
+		return 0
+	fi
 	mv -f -T -- "$TL_BOOKSTAGE/book.xlsx" "$TL_BOOK" 2>/dev/null ||
 		die "cannot rename the workbook into $TL_BOOK"
 }
