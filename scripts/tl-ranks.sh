@@ -125,6 +125,9 @@ listtraces() {
 		_r=0
 	fi
 	for _t; do
+		[ ! -d "$_t" ] || die "$_t: rank $_r: a directory, not a trace"
+		[ ! -e "$_t" ] || [ -f "$_t" ] ||
+			die "$_t: rank $_r: not a regular file (each rank's job reads its trace where it runs)"
 		[ -f "$_t" ] || die "$_t: rank $_r: no such trace (expected trace file not found)"
 		case $_t in
 		*"$NL"* | *"$TAB"*) die "$_t: rank $_r: a path with a newline or tab is not supported" ;;
@@ -286,6 +289,13 @@ rankjob() {
 	(
 		TMPDIR=$jt TL_FAIL=$jt/fail
 		tl-meta "$trace" >"$jt/meta.t" || exit 1
+		# rocprofv3 results (tl-parse reads them too, told by their
+		# first key) have no collectives: not "a rank without them"
+		if tl_parse -- "$trace" 2>/dev/null | head -n 1 |
+		    grep -q "${TAB}process${TAB}"; then
+			echo "$prog: $trace: rank $r: rocprofv3 results, not a PyTorch trace" >&2
+			exit 1
+		fi
 		# a bare array of events: tl-report's notice, once a rank
 		tl_bare "$trace" "$trace"
 		st tl_parse -c kernel -f 'UID,name,ts,dur,args' -- "$trace" |
