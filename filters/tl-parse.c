@@ -1127,6 +1127,18 @@ compressed(const char *buf, size_t n)
 	return NULL;
 }
 
+/* Does buf[0..n) hold the string s? */
+static int
+hasbytes(const char *buf, size_t n, const char *s)
+{
+	size_t i, len = strlen(s);
+
+	for (i = 0; i + len <= n; i++)
+		if (buf[i] == s[0] && memcmp(buf + i, s, len) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 parsefd(struct parse *ps, int fd, const char *name)
 {
@@ -1144,6 +1156,12 @@ parsefd(struct parse *ps, int fd, const char *name)
 	if ((what = compressed(buf, n)) != NULL) {
 		unsniff(ps);	/* (the header, as for any trace) */
 		oflushall(&ps->out);
+		/* (a workbook is a zip too: a TraceLens report given as a trace) */
+		if (strcmp(what, "zip") == 0 &&
+		    (hasbytes(buf, n, "[Content_Types].xml") ||
+		    hasbytes(buf, n, "xl/workbook.xml")))
+			tl_die("%s: an Excel workbook, not a trace "
+			    "(tl-xlsx(1) reads workbooks)", name);
 		tl_die("%s: compressed with %s: decompress it first", name, what);
 	}
 	if (n >= 2 && (unsigned char)buf[0] == 0x1f &&
