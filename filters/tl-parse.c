@@ -85,6 +85,7 @@ static size_t maxevent = JSCAN_MAXEVENT;	/* -m */
 static int salvage;		/* --salvage */
 static const char *progpath;	/* -P: where progress lines go, or NULL */
 static const char *inname;	/* -N: the input's name in messages, or NULL */
+static int kinetoonly;		/* -K: rocprofv3 results are an error */
 
 /* Records not yet written; only whole records are flushed. */
 struct obuf {
@@ -167,7 +168,7 @@ struct gz {
 static void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: %s [-c cat[,cat ...]] "
+	fprintf(status ? stderr : stdout, "usage: %s [-K] [-c cat[,cat ...]] "
 	    "[-f field[,field ...]] [-m size] [-N name] [-P file] "
 	    "[--salvage] [trace ...]\n",
 	    tl_progname());
@@ -770,6 +771,10 @@ decide(struct parse *ps, int kind)
 	size_t i;
 
 	ps->kind = kind;
+	if (kind == 'r' && kinetoonly) {
+		oflushall(&ps->out);
+		tl_die("%s: rocprofv3 results, not a PyTorch trace", ps->name);
+	}
 	if (!ps->started) {
 		if (fields == NULL) {
 			deflist = tl_strdup(kind == 'r' ? rp_deffields : deffields);
@@ -1453,7 +1458,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	argc = longopt(argc, argv);
-	while ((c = getopt(argc, argv, "c:f:hm:N:P:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:hKm:N:P:")) != -1) {
 		switch (c) {
 		case 'c':
 			setcats(optarg);
@@ -1466,6 +1471,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			maxevent = sizearg(optarg);
+			break;
+		case 'K':
+			kinetoonly = 1;
 			break;
 		case 'N':
 			inname = optarg;
