@@ -394,11 +394,13 @@ esac
 [ "$allbooks" = 1 ] && bookjoin=-w
 # sheetname N SHEET: report N's SHEET, as the user knows it.
 sheetname() {
-	if [ "$(printf '%s' "$kinds" | sed -n "${1}p")" = b ]; then
-		echo "$(printf '%s' "$given" | sed -n "${1}p") (sheet $2)"
-	else
-		shown "$(printf '%s' "$reports" | sed -n "${1}p")/$2.csv"
-	fi
+	case $(printf '%s' "$kinds" | sed -n "${1}p") in
+	b) echo "$(printf '%s' "$given" | sed -n "${1}p") (sheet $2)" ;;
+	# (a trace's report is made here, and is gone if we fail)
+	t) echo "$(printf '%s' "$given" | sed -n "${1}p") (its report's $2.csv)" ;;
+	*)
+		shown "$(printf '%s' "$reports" | sed -n "${1}p")/$2.csv" ;;
+	esac
 }
 
 # ---- helpers ----
@@ -420,6 +422,7 @@ havesheet() {
 		if [ ! -f "$r/$1.csv" ]; then
 			case $o in
 			*" (sheet $1)") o="${o% (sheet $1)} has no sheet $1" ;;
+			*" (its report's $1.csv)") o="${o% (its report*}'s report has no $1.csv" ;;
 			*) o="${o%/*} has no $1.csv" ;;
 			esac
 			skip "$1" "$o" "$o"
@@ -495,7 +498,8 @@ joinsheet() {
 	i=0
 	for f in $files; do
 		i=$((i + 1))
-		set -- -p
+		# (messages name the report's file as the user knows it)
+		set -- -p -n "$(printf '%s' "$origs" | sed -n "${i}p")"
 		for k in $keys; do set -- "$@" -k "$k"; done
 		for x in $dropall; do set -- "$@" -x "$x"; done
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done
