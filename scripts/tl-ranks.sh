@@ -714,6 +714,15 @@ else
 	[ -d "${TMPDIR:-/tmp}" ] && [ -w "${TMPDIR:-/tmp}" ] ||
 		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
 	listtraces "$work/list" "$@"
+	# (a workbook that --force replaces may not be one of the traces:
+	# those of --trace-dir, a pattern or a glob are known only now;
+	# two processes, whatever the number of ranks)
+	if [ -n "$xlsx" ] && [ -z "$TL_BOOKINTO" ] && [ -e "$TL_BOOK" ]; then
+		_br=$(realpath -e -- "$TL_BOOK") || _br=$TL_BOOK
+		cut -f 2- "$work/list" | tr '\n' '\0' |
+		    xargs -0 realpath -e -- 2>/dev/null | grep -Fxq -- "$_br" &&
+			die "$xlsx: is one of the traces: not replaced"
+	fi
 	runjobs "$work/list"
 fi
 mergestage
