@@ -336,6 +336,28 @@ besidetemp(const char *path)
 	return b.s;
 }
 
+/*
+ * Is the file path inside the directory dir (at any depth)?  -f
+ * replaces dir whole: the workbook read would go with it.
+ */
+static int
+inside(const char *path, const char *dir)
+{
+	char *p, *d;
+	size_t n;
+	int in;
+
+	if ((p = realpath(path, NULL)) == NULL || (d = realpath(dir, NULL)) == NULL) {
+		free(p);
+		return 0;
+	}
+	n = strlen(d);
+	in = strncmp(p, d, n) == 0 && (p[n] == '/' || (n == 1 && d[0] == '/'));
+	free(p);
+	free(d);
+	return in;
+}
+
 static int
 alldir(const char *path, const char *dir)
 {
@@ -352,6 +374,8 @@ alldir(const char *path, const char *dir)
 			tl_die("%s: exists (use -f to replace it)", dir);
 		if (!S_ISDIR(st.st_mode))
 			tl_die("%s: exists and is not a directory", dir);
+		if (inside(path, dir))
+			tl_die("%s: holds the input %s: not replaced", dir, path);
 	}
 	openbook(&x, path);
 	for (i = 0; i < x.nsheet && bad == NULL; i++) {
