@@ -702,6 +702,7 @@ place(struct book *bk)
 	for (k = 0; k < bk->nrows; k++)
 		if (bk->rows[k].dest >= 0 && bk->tab[bk->rows[k].table].dtflt)
 			bk->dst[bk->rows[k].dest].dtflt = 1;
+	buf_free(&path);
 }
 
 /*
