@@ -209,5 +209,13 @@ EOF
 			die "$plots: cannot write there"
 	done
 fi
-cat "$work/summary.md" || exit 1
+cat "$work/summary.md" 2>"$work/cat.err"
+cs=$?
+# (a reader that went away, | head -1, is no error: as for the tl
+# programs, which exit 0 on it; the gates' verdict stands.  A failed
+# write is ours to say, in one line.)
+if [ "$cs" != 0 ] && [ "$cs" != 141 ]; then
+	IFS= read -r why <"$work/cat.err" || :
+	die "<stdout>: ${why#cat: }"
+fi
 exit "$st"
