@@ -61,6 +61,14 @@ usage_die() {
 # its writer waiting on a fifo).
 tl_init() {
 	prog=$1
+	# A standard descriptor that is closed (2>&-) would be the first
+	# file we open, and our messages or a program's output would go
+	# into it: /dev/null takes its place (the lines are lost, not the
+	# run).  (The test dups it, and says nothing: true, not the special
+	# built-in :, whose failed redirection would end the shell.)
+	{ true; } 2>/dev/null 3<&0 || exec </dev/null
+	{ true; } 2>/dev/null 3>&1 || exec >/dev/null
+	{ true; } 3>&2 || exec 2>/dev/null
 	LC_ALL=C
 	export LC_ALL
 	TAB='	' NL='
