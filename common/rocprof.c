@@ -968,11 +968,21 @@ rp_end(struct rpscan *s)
 
 /* ---- output ---- */
 
-void
+/* Is the JSON value text s[0..n) a number with an exponent? */
+static int
+hasexp(const char *s, size_t n)
+{
+	if (n == 0 || (*s != '-' && (*s < '0' || *s > '9')))
+		return 0;
+	return memchr(s, 'e', n) != NULL || memchr(s, 'E', n) != NULL;
+}
+
+int
 rp_format(struct buf *b, const struct rprec *r, const int *map, size_t n)
 {
 	const struct rpval *v;
-	size_t i;
+	char num[RP_NUMMAX];
+	size_t i, len;
 
 	for (i = 0; i < n; i++) {
 		if (i > 0)
@@ -986,6 +996,18 @@ rp_format(struct buf *b, const struct rprec *r, const int *map, size_t n)
 			b->len += jstr_tsv(b->s + b->len, v->s, v->n);
 			break;
 		case 'j':
+			/*
+			 * A number with an exponent as the plain decimal of
+			 * its value, as tl-parse writes a trace's: sort -n
+			 * and the later stages read no exponent.
+			 */
+			if (hasexp(v->s, v->n)) {
+				if ((len = num_plain(num, sizeof(num), v->s,
+				    v->n)) == 0)
+					return (int)i + 1;
+				buf_add(b, num, len);
+				break;
+			}
 			b->len += jval_tsv(b->s + b->len, v->s, v->n);
 			break;
 		default:
@@ -996,4 +1018,5 @@ rp_format(struct buf *b, const struct rprec *r, const int *map, size_t n)
 		b->s[b->len] = '\0';
 	}
 	buf_addc(b, '\n');
+	return 0;
 }

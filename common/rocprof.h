@@ -29,6 +29,7 @@
 
 #define RP_KEY "rocprofiler-sdk-tool"	/* the top-level key */
 #define RP_MAXDEPTH 1024		/* deepest nesting accepted */
+#define RP_NUMMAX 1024			/* longest number written without exponent */
 
 struct buf;
 
@@ -132,7 +133,9 @@ void rp_free(struct rpscan *s);
 /*
  * Append record r to b as one tl(7) line: the fields map[0..n) (RF_
  * indexes, -1 for a field it has not), TAB-separated, then a newline.
+ * A number with an exponent is written as a plain decimal; 0, or i + 1
+ * when field i is one too large for RP_NUMMAX bytes (b is then partial).
  */
-void rp_format(struct buf *b, const struct rprec *r, const int *map, size_t n);
+int rp_format(struct buf *b, const struct rprec *r, const int *map, size_t n);
 
 #endif

@@ -115,7 +115,7 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-join [-qw] [-d field] [-k field] [-n name] [-t tag] [-W books]\n"
 	    "               file ...\n"
-	    "       tl-join -p [-crw] [-k field] [-x field] [file]\n");
+	    "       tl-join -p [-crw] [-k field] [-n name] [-x field] [file]\n");
 	exit(status);
 }
 
@@ -1236,7 +1236,7 @@ dojoin(int argc, char *argv[])
 
 /* -p: type the key columns, then write every row behind its sort key. */
 static int
-prepare(const char *path)
+prepare(const char *path, const char *name)
 {
 	struct input in = { 0 };
 	struct csvr *r = &in.rd;
@@ -1244,7 +1244,7 @@ prepare(const char *path)
 	int *keep;
 
 	in.path = path;
-	in.name = path;
+	in.name = name != NULL ? name : path;
 	in.book = wflag;
 	in.fp = nkeys ? openseekable(path) : tl_fopen(path, "r");
 	start(&in);
@@ -1319,10 +1319,10 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (pflag) {
-		if (argc > 1 || ntags || ndiffs || qflag || nlabels || books ||
-		    nkeys > 64)
+		if (argc > 1 || ntags || ndiffs || qflag || nlabels > 1 ||
+		    books || nkeys > 64)
 			usage(TL_EUSAGE);
-		rc = prepare(argc ? argv[0] : "-");
+		rc = prepare(argc ? argv[0] : "-", nlabels ? labels[0] : NULL);
 	} else {
 		if (argc < 1 || cflag || rflag || nexcl || (books && wflag))
 			usage(TL_EUSAGE);

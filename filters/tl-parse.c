@@ -84,6 +84,8 @@ static size_t ncats;		/* how many categories */
 static size_t maxevent = JSCAN_MAXEVENT;	/* -m */
 static int salvage;		/* --salvage */
 static const char *progpath;	/* -P: where progress lines go, or NULL */
+static const char *inname;	/* -N: the input's name in messages, or NULL */
+static int kinetoonly;		/* -K: rocprofv3 results are an error */
 
 /* Records not yet written; only whole records are flushed. */
 struct obuf {
@@ -166,9 +168,9 @@ struct gz {
 static void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: %s [-c cat[,cat ...]] "
-	    "[-f field[,field ...]] [-m size] [-P file] [--salvage] "
-	    "[trace ...]\n",
+	fprintf(status ? stderr : stdout, "usage: %s [-K] [-c cat[,cat ...]] "
+	    "[-f field[,field ...]] [-m size] [-N name] [-P file] "
+	    "[--salvage] [trace ...]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -675,16 +677,47 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 }
 
 /* Write one rocprofv3 record (rocprof.h). */
+/*
+ * A dispatch's or copy's timestamp that is there but not a number (a
+ * string, null, a list) stops TraceLens (a TypeError in end - start),
+ * and makes no timeline: name it here, where the file and the record
+ * are known.  (A missing one is TraceLens's 0.)
+ */
+static void
+rptime(struct parse *ps, const struct rprec *r, int f, const char *key)
+{
+	const struct rpval *v = &r->v[f];
+
+	if (v->how == 0 || (v->how == 'j' && (v->s[0] == '-' ||
+	    (v->s[0] >= '0' && v->s[0] <= '9'))))
+		return;
+	oflushall(&ps->out);
+	tl_die("%s: record %" PRIu64 ": %s is not a number: %s%.*s%s",
+	    ps->name, ps->rp.nrec, key, v->how == 's' ? "\"" : "",
+	    (int)MIN(v->n, 40), v->s, v->how == 's' ? "\"" : "");
+}
+
 static void
 onrecord(void *arg, const struct rprec *r)
 {
 	struct parse *ps = arg;
-	const struct rpval *c = &r->v[RF_CAT];
+	const struct rpval *c = &r->v[RF_CAT], *v;
+	int bad;
 
 	if (ncats > 0 && findkey(cats, ncats, c->s, c->n) < 0)
 		return;
+	if (r->v[RF_PH].n == 1 && r->v[RF_PH].s[0] == 'X') {
+		rptime(ps, r, RF_START, "start_timestamp");
+		rptime(ps, r, RF_END, "end_timestamp");
+	}
 	buf_reset(&ps->rec);
-	rp_format(&ps->rec, r, ps->rpmap, nfields);
+	if ((bad = rp_format(&ps->rec, r, ps->rpmap, nfields)) != 0) {
+		v = &r->v[ps->rpmap[bad - 1]];
+		oflushall(&ps->out);
+		tl_die("%s: record %" PRIu64 ": %s: number too large: %.*s",
+		    ps->name, ps->rp.nrec, fieldname[bad - 1],
+		    (int)MIN(v->n, 40), v->s);
+	}
 	memcpy(oroom(&ps->out, ps->rec.len), ps->rec.s, ps->rec.len);
 	ps->out.len += ps->rec.len;
 	if (ps->out.len >= OUTBUF)
@@ -738,6 +771,10 @@ decide(struct parse *ps, int kind)
 	size_t i;
 
 	ps->kind = kind;
+	if (kind == 'r' && kinetoonly) {
+		oflushall(&ps->out);
+		tl_die("%s: rocprofv3 results, not a PyTorch trace", ps->name);
+	}
 	if (!ps->started) {
 		if (fields == NULL) {
 			deflist = tl_strdup(kind == 'r' ? rp_deffields : deffields);
@@ -1095,6 +1132,18 @@ compressed(const char *buf, size_t n)
 	return NULL;
 }
 
+/* Does buf[0..n) hold the string s? */
+static int
+hasbytes(const char *buf, size_t n, const char *s)
+{
+	size_t i, len = strlen(s);
+
+	for (i = 0; i + len <= n; i++)
+		if (buf[i] == s[0] && memcmp(buf + i, s, len) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 parsefd(struct parse *ps, int fd, const char *name)
 {
@@ -1112,6 +1161,12 @@ parsefd(struct parse *ps, int fd, const char *name)
 	if ((what = compressed(buf, n)) != NULL) {
 		unsniff(ps);	/* (the header, as for any trace) */
 		oflushall(&ps->out);
+		/* (a workbook is a zip too: a TraceLens report given as a trace) */
+		if (strcmp(what, "zip") == 0 &&
+		    (hasbytes(buf, n, "[Content_Types].xml") ||
+		    hasbytes(buf, n, "xl/workbook.xml")))
+			tl_die("%s: an Excel workbook, not a trace "
+			    "(tl-xlsx(1) reads workbooks)", name);
 		tl_die("%s: compressed with %s: decompress it first", name, what);
 	}
 	if (n >= 2 && (unsigned char)buf[0] == 0x1f &&
@@ -1403,7 +1458,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	argc = longopt(argc, argv);
-	while ((c = getopt(argc, argv, "c:f:hm:P:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:hKm:N:P:")) != -1) {
 		switch (c) {
 		case 'c':
 			setcats(optarg);
@@ -1416,6 +1471,12 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			maxevent = sizearg(optarg);
+			break;
+		case 'K':
+			kinetoonly = 1;
+			break;
+		case 'N':
+			inname = optarg;
 			break;
 		case 'P':
 			progpath = optarg;
@@ -1430,14 +1491,16 @@ main(int argc, char *argv[])
 		argc = 1;
 		argv = stdinv;
 	}
+	if (inname != NULL && argc != 1)
+		usage(TL_EUSAGE);
 
 	fd = opentraces(argc, argv);
 	memset(&ps, 0, sizeof(ps));
 	ps.pr.fd = progressopen(progpath);
 	for (i = 0; i < argc; i++) {
 		progressinit(&ps.pr, fd[i], i);
-		parsefd(&ps, fd[i], strcmp(argv[i], "-") == 0 ? "<stdin>" :
-		    argv[i]);
+		parsefd(&ps, fd[i], inname != NULL ? inname :
+		    strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i]);
 		if (fd[i] != STDIN_FILENO)
 			close(fd[i]);
 	}

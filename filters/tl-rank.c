@@ -37,8 +37,9 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: %s [-n rows] [-w width] [-g gate]... [-k kernels] "
 	    "[-l lcas]\n"
-	    "       [-p datadir] [-L linkdir] comparison_dir\n",
-	    tl_progname());
+	    "       [-p datadir] [-L linkdir] comparison_dir\n"
+	    "       %s -c [-g gate]...\n",
+	    tl_progname(), tl_progname());
 	exit(status);
 }
 
@@ -49,15 +50,16 @@ main(int argc, char *argv[])
 	struct ctx c;
 	struct stat sb;
 	size_t i, k;
-	int ch, st;
+	int ch, st, check = 0;
 
 	memset(&opt, 0, sizeof(opt));
 	opt.topn = 10;
 	opt.width = 80;
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "g:k:l:L:n:p:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "cg:k:l:L:n:p:w:")) != -1) {
 		switch (ch) {
+		case 'c': check = 1; break;
 		case 'g': gate_parse(&opt, optarg); break;
 		case 'k': opt.kpath = optarg; break;
 		case 'l': opt.lpath = optarg; break;
@@ -70,6 +72,15 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	/* (-c: the gates' syntax only, before a comparison is made) */
+	if (check) {
+		if (argc != 0)
+			usage(TL_EUSAGE);
+		for (k = 0; k < opt.ngate; k++)
+			free(opt.gates[k].key);
+		free(opt.gates);
+		return TL_OK;
+	}
 	if (argc != 1)
 		usage(TL_EUSAGE);
 

@@ -13,6 +13,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
@@ -335,6 +336,28 @@ besidetemp(const char *path)
 	return b.s;
 }
 
+/*
+ * Is the file path inside the directory dir (at any depth)?  -f
+ * replaces dir whole: the workbook read would go with it.
+ */
+static int
+inside(const char *path, const char *dir)
+{
+	char *p, *d;
+	size_t n;
+	int in;
+
+	if ((p = realpath(path, NULL)) == NULL || (d = realpath(dir, NULL)) == NULL) {
+		free(p);
+		return 0;
+	}
+	n = strlen(d);
+	in = strncmp(p, d, n) == 0 && (p[n] == '/' || (n == 1 && d[0] == '/'));
+	free(p);
+	free(d);
+	return in;
+}
+
 static int
 alldir(const char *path, const char *dir)
 {
@@ -351,6 +374,8 @@ alldir(const char *path, const char *dir)
 			tl_die("%s: exists (use -f to replace it)", dir);
 		if (!S_ISDIR(st.st_mode))
 			tl_die("%s: exists and is not a directory", dir);
+		if (inside(path, dir))
+			tl_die("%s: holds the input %s: not replaced", dir, path);
 	}
 	openbook(&x, path);
 	for (i = 0; i < x.nsheet && bad == NULL; i++) {
@@ -472,6 +497,47 @@ bookdie(struct book *bk, const char *fmt, ...)
 	if (bk->tmp != NULL)
 		unlink(bk->tmp);
 	exit(TL_EDATA);
+}
+
+/*
+ * Is out a file to write into, not to replace: a device or a fifo
+ * (/dev/null, a pipe), or a link to one, or a link in /dev or /proc
+ * (/dev/stdout)?  Renaming the workbook onto it would replace the
+ * node itself, which root may do: /dev/null would become a workbook.
+ */
+static int
+writeinto(const char *out)
+{
+	struct stat st;
+
+	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return 1;
+	return lstat(out, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (strncmp(out, "/dev/", 5) == 0 || strncmp(out, "/proc/", 6) == 0);
+}
+
+/* Copy the finished workbook bk->tmp into out (writeinto), then drop it. */
+static void
+copyinto(struct book *bk, const char *out)
+{
+	char b[65536];
+	ssize_t n, w, off;
+	int in, fd;
+
+	if ((in = open(bk->tmp, O_RDONLY)) < 0)
+		bookdie(bk, "%s: %s", out, strerror(errno));
+	if ((fd = open(out, O_WRONLY | O_TRUNC)) < 0)
+		bookdie(bk, "%s: %s", out, strerror(errno));
+	while ((n = read(in, b, sizeof(b))) > 0)
+		for (off = 0; off < n; off += w)
+			if ((w = write(fd, b + off, (size_t)(n - off))) < 0)
+				bookdie(bk, "%s: %s", out, strerror(errno));
+	if (n < 0)
+		bookdie(bk, "%s: %s", bk->tmp, strerror(errno));
+	if (close(fd) != 0)
+		bookdie(bk, "%s: %s", out, strerror(errno));
+	close(in);
+	unlink(bk->tmp);
 }
 
 static void
@@ -736,7 +802,8 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 	mode_t um;
 	size_t i, j, k, n;
 	lxw_error err;
-	int fd;
+	int fd, into;
+	const char *tmpdir;
 
 	memset(&bk, 0, sizeof(bk));
 	bk.out = out;
@@ -744,7 +811,8 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 		readpats(&bk.hide, hide);
 	if (text != NULL)
 		readpats(&bk.text, text);
-	if (!fflag && stat(out, &st) == 0)
+	into = writeinto(out);
+	if (!fflag && !into && stat(out, &st) == 0)
 		tl_die("%s: exists (use -f to replace it)", out);
 	s = tl_calloc(nfiles, sizeof(*s));
 	for (i = 0; i < nfiles; i++) {
@@ -755,9 +823,20 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 		if (access(files[i], R_OK) != 0)
 			tl_die("%s:", files[i]);
 	}
-	bk.tmp = besidetemp(out);
-	if ((fd = mkstemp(bk.tmp)) < 0)
-		tl_die("%s: cannot make a file beside it:", out);
+	if (into) {
+		/* (not beside a device: in TMPDIR, where we may write) */
+		tmpdir = getenv("TMPDIR");
+		if (tmpdir == NULL || *tmpdir == '\0')
+			tmpdir = "/tmp";
+		bk.tmp = tl_malloc(strlen(tmpdir) + 32);
+		sprintf(bk.tmp, "%s/.tl-xlsx.XXXXXX", tmpdir);
+		if ((fd = mkstemp(bk.tmp)) < 0)
+			tl_die("%s: cannot make a temporary file:", tmpdir);
+	} else {
+		bk.tmp = besidetemp(out);
+		if ((fd = mkstemp(bk.tmp)) < 0)
+			tl_die("%s: cannot make a file beside it:", out);
+	}
 	um = umask(0);
 	umask(um);
 	(void)fchmod(fd, 0666 & ~um);
@@ -786,7 +865,9 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 	}
 	if ((err = workbook_close(bk.wb)) != LXW_NO_ERROR)
 		bookdie(&bk, "%s: %s", out, lxw_strerror(err));
-	if (rename(bk.tmp, out) != 0)
+	if (into)
+		copyinto(&bk, out);
+	else if (rename(bk.tmp, out) != 0)
 		bookdie(&bk, "%s: %s", out, strerror(errno));
 	for (i = 0; i < nfiles; i++) {
 		free(s[i].name);

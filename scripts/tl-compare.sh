@@ -137,6 +137,7 @@ while [ $# -gt 0 ]; do
 		namesgiven=1
 		while [ $# -gt 0 ]; do
 			case $1 in -?*) break ;; esac
+			case $1 in *"$nl"*) udie "invalid tag: no newline in a tag" ;; esac
 			names=$names$1$nl
 			nnames=$((nnames + 1))
 			shift
@@ -160,6 +161,10 @@ while [ $# -gt 0 ]; do
 	*) reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
 	esac
 done
+# (the inputs are a list of lines: a name holding a newline would be
+# taken for two)
+[ "$(printf '%s' "$reports" | wc -l)" = "$nrep" ] ||
+	udie "a report's name holds a newline: not supported (rename it)"
 
 IFS=$nl
 # -o BOOK.xlsx: a workbook, and CSV files only with --output_csvs_dir.
@@ -211,6 +216,12 @@ for r in $reports; do
 done
 [ "$tracediff" = 0 ] || [ "$ntrace" -ge 2 ] ||
 	udie "--tracediff needs two traces among the inputs"
+# (the gates' syntax before the comparison is made, not after)
+if [ -n "$gates" ]; then
+	set --
+	for g in $gates; do set -- "$@" -g "$g"; done
+	tl-rank -c "$@" || exit 2
+fi
 case $jobs in
 '') jobs=$(nproc 2>/dev/null) || jobs=2 ;;
 *[!0-9]* | 0*) udie "-j: not a positive whole number: $jobs" ;;
@@ -396,11 +407,13 @@ esac
 [ "$allbooks" = 1 ] && bookjoin=-w
 # sheetname N SHEET: report N's SHEET, as the user knows it.
 sheetname() {
-	if [ "$(printf '%s' "$kinds" | sed -n "${1}p")" = b ]; then
-		echo "$(printf '%s' "$given" | sed -n "${1}p") (sheet $2)"
-	else
-		shown "$(printf '%s' "$reports" | sed -n "${1}p")/$2.csv"
-	fi
+	case $(printf '%s' "$kinds" | sed -n "${1}p") in
+	b) echo "$(printf '%s' "$given" | sed -n "${1}p") (sheet $2)" ;;
+	# (a trace's report is made here, and is gone if we fail)
+	t) echo "$(printf '%s' "$given" | sed -n "${1}p") (its report's $2.csv)" ;;
+	*)
+		shown "$(printf '%s' "$reports" | sed -n "${1}p")/$2.csv" ;;
+	esac
 }
 
 # ---- helpers ----
@@ -422,6 +435,7 @@ havesheet() {
 		if [ ! -f "$r/$1.csv" ]; then
 			case $o in
 			*" (sheet $1)") o="${o% (sheet $1)} has no sheet $1" ;;
+			*" (its report's $1.csv)") o="${o% (its report*}'s report has no $1.csv" ;;
 			*) o="${o%/*} has no $1.csv" ;;
 			esac
 			skip "$1" "$o" "$o"
@@ -497,7 +511,8 @@ joinsheet() {
 	i=0
 	for f in $files; do
 		i=$((i + 1))
-		set -- -p
+		# (messages name the report's file as the user knows it)
+		set -- -p -n "$(printf '%s' "$origs" | sed -n "${i}p")"
 		for k in $keys; do set -- "$@" -k "$k"; done
 		for x in $dropall; do set -- "$@" -x "$x"; done
 		[ "$i" = 1 ] || for x in $dropvar; do set -- "$@" -x "$x"; done

@@ -61,6 +61,14 @@ usage_die() {
 # its writer waiting on a fifo).
 tl_init() {
 	prog=$1
+	# A standard descriptor that is closed (2>&-) would be the first
+	# file we open, and our messages or a program's output would go
+	# into it: /dev/null takes its place (the lines are lost, not the
+	# run).  (The test dups it, and says nothing: true, not the special
+	# built-in :, whose failed redirection would end the shell.)
+	{ true; } 2>/dev/null 3<&0 || exec </dev/null
+	{ true; } 2>/dev/null 3>&1 || exec >/dev/null
+	{ true; } 3>&2 || exec 2>/dev/null
 	LC_ALL=C
 	export LC_ALL
 	TAB='	' NL='
@@ -85,6 +93,11 @@ tl_init() {
 	trap 'tl_signal 130' INT
 	trap 'tl_signal 143' TERM
 	trap 'tl_signal 129' HUP
+	# A reader of our standard error that went away (the terminal's
+	# pipeline killed with us) must not kill us on a note's write,
+	# before the cleanup: the write fails and the line is lost
+	# (caught, not ignored, so the programs we run still die of it).
+	trap : PIPE
 }
 
 # ---- options ----
@@ -423,6 +436,20 @@ tl_outbook() {
 	_tb_parent=${TL_BOOK%/*}
 	[ -n "$_tb_parent" ] || _tb_parent=/
 	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"
+	# A device or a fifo (/dev/null, a pipe), a link to one, or a link
+	# in /dev or /proc (/dev/stdout) is written into, as a shell's >
+	# would: renaming onto it would replace the node itself, which
+	# root may do (/dev/null a workbook).  It replaces no data: no
+	# FORCE needed; the workbook is made in TMPDIR.
+	TL_BOOKINTO=
+	if { [ -e "$TL_BOOK" ] && [ ! -f "$TL_BOOK" ] && [ ! -d "$TL_BOOK" ]; } ||
+	    { [ -L "$TL_BOOK" ] && case $TL_BOOK in /dev/* | /proc/*) true ;; *) false ;; esac; }; then
+		TL_BOOKINTO=1
+		TL_BOOKSTAGE=$(mktemp -d -- "$(tl_abs "${TMPDIR:-/tmp}")/.$prog.XXXXXX" 2>/dev/null) ||
+			die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+		_tl_dirs="$_tl_dirs$TL_BOOKSTAGE$NL"
+		return 0
+	fi
 	if [ -e "$TL_BOOK" ] || [ -L "$TL_BOOK" ]; then
 		[ "$_tb_force" = 1 ] || die "$_tb_book: exists (use --force to replace it)"
 		[ ! -d "$TL_BOOK" ] || die "$_tb_book: exists and is a directory"
@@ -488,8 +515,14 @@ tl_book_dir() {
 }
 
 # tl_book_publish: the workbook tl_book_write wrote becomes TL_BOOK, by
-# one rename: it appears complete or not at all.
+# one rename: it appears complete or not at all (a device or a fifo,
+# TL_BOOKINTO: written into, whole once the workbook is done).
 tl_book_publish() {
+	if [ -n "$TL_BOOKINTO" ]; then
+		cat -- "$TL_BOOKSTAGE/book.xlsx" >"$TL_BOOK" 2>/dev/null ||
+			die "$TL_BOOKNAME: cannot write the workbook into it"
+		return 0
+	fi
 	mv -f -T -- "$TL_BOOKSTAGE/book.xlsx" "$TL_BOOK" 2>/dev/null ||
 		die "cannot rename the workbook into $TL_BOOK"
 }
@@ -909,7 +942,7 @@ tl_parse() {
 	"$(tl_prog tl-parse)" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
 }
 
-# tl_tree_stage EVENTS OUTDIR [TRACE]: TraceLens's tree of a trace
+# tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
 # OUTDIR receives gpu.tsv, ops.tsv, dropped_ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
 # health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
@@ -917,12 +950,14 @@ tl_parse() {
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
-# passes of the forward links and of the overlap fact.
+# passes of the forward links and of the overlap fact.  NAME is what
+# tl-parse's messages call TRACE: the name the user gave a trace that
+# came on a pipe, when TRACE is the work copy of it.
 tl_tree_stage() {
-	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-}
-	if [ $# -lt 2 ] || [ $# -gt 3 ] || [ ! -d "$_tt_out" ] ||
+	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-} _tt_nm=${4:-}
+	if [ $# -lt 2 ] || [ $# -gt 4 ] || [ ! -d "$_tt_out" ] ||
 	    { [ -z "$_tt_tr" ] && [ ! -r "$_tt_ev" ]; }; then
-		echo "tl_tree_stage: usage: tl_tree_stage EVENTS OUTDIR [TRACE]" \
+		echo "tl_tree_stage: usage: tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]" \
 			"(a readable file, an existing directory)" >&2
 		return 2
 	fi
@@ -1018,7 +1053,7 @@ _tl_tree_run() {
 	# reads tl-parse's records as they come, and keeps the copy that
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		{ tl_parse -K ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
 		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else

@@ -108,7 +108,7 @@ listtraces() {
 	_l=$1
 	shift
 	if [ -n "$tglob" ]; then
-		globtraces >"$_l" || exit 1
+		globtraces >"$_l" || exit
 		return 0
 	fi
 	_r=0
@@ -125,6 +125,9 @@ listtraces() {
 		_r=0
 	fi
 	for _t; do
+		[ ! -d "$_t" ] || die "$_t: rank $_r: a directory, not a trace"
+		[ ! -e "$_t" ] || [ -f "$_t" ] ||
+			die "$_t: rank $_r: not a regular file (each rank's job reads its trace where it runs)"
 		[ -f "$_t" ] || die "$_t: rank $_r: no such trace (expected trace file not found)"
 		case $_t in
 		*"$NL"* | *"$TAB"*) die "$_t: rank $_r: a path with a newline or tab is not supported" ;;
@@ -143,7 +146,7 @@ listtraces() {
 # their absolute paths, or in the folder of that path when it is a file.
 defaultbook() {
 	if [ -n "$tglob" ]; then
-		_g=$(globtraces) || exit 1
+		_g=$(globtraces) || exit
 		printf '%s\n' "$_g" | cut -f 2-
 	else
 		_i=0
@@ -186,7 +189,13 @@ globtraces() {
 	use strict; use warnings; use File::Find;
 	my ($glob, $re, $world) = @ARGV;
 	$re =~ s/\(\?P</(?</g;
-	my $rx = eval { qr/$re/ } or do { print STDERR "tl-ranks: --rank-regex: $@"; exit 2 };
+	# (perl says where in its own program, and marks the place with
+	# <-- HERE: the message is the one line of what is wrong)
+	my $rx = eval { local $SIG{__WARN__} = sub { die @_ }; qr/$re/ } or do {
+		(my $e = $@) =~ s/;? marked by <-- HERE.*//s;
+		$e =~ s/ in regex.*//s;
+		$e =~ s/ at -e line \d+.*//s;
+		print STDERR "tl-ranks: --rank-regex: $ARGV[1]: $e\n"; exit 2 };
 	# the glob as a regex: ** any directories, * and ? within one name,
 	# no name starting with a dot unless the pattern says so
 	my @parts = split m{/}, $glob, -1;
@@ -218,10 +227,21 @@ globtraces() {
 	}
 	my $prefix = @fixed ? join("/", @fixed) . "/" : "";
 	my $full = qr/^\Q$prefix\E$r$/;
+	# without **, a match is as many names deep below base as the
+	# glob has parts: no deeper directory is walked (the glob
+	# rank*.json in a home directory reads that one directory only)
+	my $deep = grep { $_ eq "**" } @parts;
+	my $blen = length $base;
 	my @m;
 	if (-d $base) {
 		find({ no_chdir => 1, wanted => sub {
-			my $f = $File::Find::name; $f =~ s{^\./}{} if $base eq ".";
+			my $f = $File::Find::name;
+			if (!$deep && -d $f && $f ne $base) {
+				my $d = (substr($f, $blen) =~ tr{/}{});
+				$d++ if $base =~ m{/$};
+				$File::Find::prune = 1 if $d >= @parts;
+			}
+			$f =~ s{^\./}{} if $base eq ".";
 			push @m, $f if $f =~ $full;
 		} }, $base);
 	}
@@ -269,6 +289,13 @@ rankjob() {
 	(
 		TMPDIR=$jt TL_FAIL=$jt/fail
 		tl-meta "$trace" >"$jt/meta.t" || exit 1
+		# rocprofv3 results (tl-parse reads them too, told by their
+		# first key) have no collectives: not "a rank without them"
+		if tl_parse -- "$trace" 2>/dev/null | head -n 1 |
+		    grep -q "${TAB}process${TAB}"; then
+			echo "$prog: $trace: rank $r: rocprofv3 results, not a PyTorch trace" >&2
+			exit 1
+		fi
 		# a bare array of events: tl-report's notice, once a rank
 		tl_bare "$trace" "$trace"
 		st tl_parse -c kernel -f 'UID,name,ts,dur,args' -- "$trace" |
@@ -349,10 +376,16 @@ runjobs() {
 			fi
 			_r=$((_r + 1))
 		done
-		[ ! -s "$work/parallel.err" ] ||
-			sed 's/^/tl-ranks: /' "$work/parallel.err" | grep -v '^tl-ranks: *$' >&2
 		tl_nospace "$work" "$out" && exit 1
-		die "the jobs failed (GNU parallel: exit $_st)"
+		# no job said why: GNU parallel's own first error (ssh's, a
+		# login file's), without its warnings and the job's command
+		# line, which names work files
+		_why=
+		[ ! -s "$work/parallel.err" ] || _why=$(awk '
+		    /^parallel: Warning:/ || /^parallel: This job failed:/ { next }
+		    /^[ \t]*$/ || index($0, "--batch ") { next }
+		    { sub(/^parallel: (Error: )?/, ""); print; exit }' "$work/parallel.err")
+		die "the jobs failed (GNU parallel: exit $_st)${_why:+: $_why}"
 	fi
 	# the warnings of the jobs, in rank order
 	_r=0
@@ -375,8 +408,14 @@ mergestage() {
 	# every rank's files (a few processes, not a few per rank)
 	_miss=$(ls "$work" | awk -v n="$world" '/^[0-9]+$/ { have[$0 + 0] = 1 }
 	    END { for (r = 0; r < n; r++) if (!(r in have)) { print r; exit } }')
-	[ -z "$_miss" ] ||
+	# (a job that failed said why in RANK.err: its first line says it)
+	if [ -n "$_miss" ]; then
+		_why=
+		[ ! -s "$work/$_miss.err" ] || IFS= read -r _why <"$work/$_miss.err" || :
+		[ -z "$_why" ] ||
+			die "${from:-$work}: rank $_miss: its job failed: $_why"
 		die "${from:-$work}: rank $_miss: no records (its job did not run, or failed)"
+	fi
 	awk -v n="$world" -v w="$work" 'BEGIN { for (r = 0; r < n; r++) print w "/" r }' >"$W/dirs"
 	sed 's|$|/coll|' "$W/dirs" | tr '\n' '\0' >"$W/files0" &&
 		sed 's|$|/facts|' "$W/dirs" | tr '\n' '\0' | xargs -0 cat >"$W/facts" &&
@@ -670,7 +709,20 @@ if [ -n "$from" ]; then
 else
 	work=$TL_STAGE/work
 	mkdir -- "$work" || die "cannot write in $TL_STAGE"
+	# (GNU parallel makes its files in TMPDIR before any job runs: a
+	# TMPDIR that is not there is said as the merge would say it)
+	[ -d "${TMPDIR:-/tmp}" ] && [ -w "${TMPDIR:-/tmp}" ] ||
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
 	listtraces "$work/list" "$@"
+	# (a workbook that --force replaces may not be one of the traces:
+	# those of --trace-dir, a pattern or a glob are known only now;
+	# two processes, whatever the number of ranks)
+	if [ -n "$xlsx" ] && [ -z "$TL_BOOKINTO" ] && [ -e "$TL_BOOK" ]; then
+		_br=$(realpath -e -- "$TL_BOOK") || _br=$TL_BOOK
+		cut -f 2- "$work/list" | tr '\n' '\0' |
+		    xargs -0 realpath -e -- 2>/dev/null | grep -Fxq -- "$_br" &&
+			die "$xlsx: is one of the traces: not replaced"
+	fi
 	runjobs "$work/list"
 fi
 mergestage

@@ -251,6 +251,11 @@ if [ -z "$out" ] && [ -z "$xlsx" ]; then
 			xlsx=$(tl_rpbookname "$trace")
 		fi ;;
 	esac
+	# (a trace on /dev/stdin or /dev/fd/N has no folder of its own: its
+	# workbook goes in the current one, not into /dev)
+	case $trace in
+	/dev/* | /proc/*) [ -n "$xlsx" ] || xlsx=$(tl_bookname "${trace##*/}") ;;
+	esac
 	[ -n "$xlsx" ] || xlsx=$(tl_bookname "$trace")
 fi
 

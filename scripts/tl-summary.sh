@@ -75,13 +75,16 @@ if [ -n "$plots" ]; then
 		die "--plots needs gnuplot; run: apt-get install gnuplot-nox"
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX") ||
-	die "cannot make a temporary directory"
+work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX" 2>/dev/null) ||
+	die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
 pub=
 trap 'rm -rf "$work" ${pub:+"$pub"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
+# (a closed standard error must not kill us on die's write, before the
+# EXIT trap: caught, so that the programs we run still die of it)
+trap : PIPE
 
 # group FILE KEYFIELD OUT [tl-join -p options]: the sheet as records,
 # the header first, the rows sorted stably by the key field's bytes.
@@ -113,7 +116,11 @@ if [ -n "$td" ]; then
 fi
 if [ -n "$plots" ]; then
 	mkdir "$work/data" || exit 1
-	set -- "$@" -p "$work/data" -L "${plots%/}"
+	# the links as Markdown reads them: a space or a parenthesis would
+	# end them, and a % starts an escape
+	link=$(printf '%s\n' "${plots%/}" |
+	    sed 's/%/%25/g; s/ /%20/g; s/(/%28/g; s/)/%29/g') || exit 1
+	set -- "$@" -p "$work/data" -L "$link"
 fi
 tl-rank "$@" -- "$cmp" >"$work/summary.md"
 st=$?
@@ -184,17 +191,31 @@ EOF
 	bars categories "Op categories by change in kernel time" "change (ms)"
 	cd - >/dev/null || exit 1
 	# each chart appears whole: written beside it, then renamed
-	mkdir -p "$plots" || die "$plots: cannot make the directory"
-	pub=$(mktemp -d "$plots/.tl-summary.XXXXXX") ||
+	# (one line of ours for each failure, not the tool's too; a name
+	# starting with "-" is no option of theirs)
+	pd=$plots
+	case $pd in -*) pd=./$pd ;; esac
+	mkdir -p -- "$pd" 2>/dev/null || die "$plots: cannot make the directory"
+	pub=$(mktemp -d "$pd/.tl-summary.XXXXXX" 2>/dev/null) ||
 		die "$plots: cannot write there"
 	for f in timeline ops categories; do
 		[ ! -f "$work/data/$f.svg" ] ||
-			cp "$work/data/$f.svg" "$pub/" || die "$plots: cannot write there"
+			cp "$work/data/$f.svg" "$pub/" 2>/dev/null ||
+			die "$plots: cannot write there"
 	done
 	for f in timeline ops categories; do
 		[ ! -f "$pub/$f.svg" ] ||
-			mv -f "$pub/$f.svg" "$plots/" || die "$plots: cannot write there"
+			mv -f "$pub/$f.svg" "$pd/" 2>/dev/null ||
+			die "$plots: cannot write there"
 	done
 fi
-cat "$work/summary.md" || exit 1
+cat "$work/summary.md" 2>"$work/cat.err"
+cs=$?
+# (a reader that went away, | head -1, is no error: as for the tl
+# programs, which exit 0 on it; the gates' verdict stands.  A failed
+# write is ours to say, in one line.)
+if [ "$cs" != 0 ] && [ "$cs" != 141 ]; then
+	IFS= read -r why <"$work/cat.err" || :
+	die "<stdout>: ${why#cat: }"
+fi
 exit "$st"

@@ -6,14 +6,16 @@
 # a GPU-only trace), gpu_events (gpu.tsv has a record), gpu_work (some
 # GPU event is a kernel or linked: what the perf models need) and last_uid
 # (the trace's last UID, after which the synthetic ops are numbered).
-# (The trace may be /dev/stdin: tl-report's standard input is fd 9.)
+# (The trace may be /dev/stdin: tl-report's standard input is fd 9.
+# A trace that came on a pipe is read from its work copy, but named in
+# messages as the user gave it.)
 # The parsed events (tl-parse's records) are the stage's own: they go
 # right after it, before the sheets write their files (on a VM, the
 # page cache so freed is what the next files reuse).
 # in:
 # out: gpu.tsv ops.tsv dropped_ops.tsv intervals.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv trace.facts
 tree() {
-	(cd "$cwd" && tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace") <&9
+	(cd "$cwd" && tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace" "$trace_name") <&9
 	case $? in
 	0) ;;
 	3) return 1 ;;	# tl-parse could not read the trace, and has said why

@@ -20,7 +20,7 @@ rp_dispatches() {
 	f=$f,grid_x,grid_y,grid_z,block_x,block_y,block_z
 	# the records, split by kind (awk: field selection and defaults
 	# only), the dispatches on to tl-calc
-	(cd "$cwd" && st tl_parse -f "$f" -- "$trace") | st awkt '
+	(cd "$cwd" && st tl_parse -f "$f" -N "$trace_name" -- "$trace") | st awkt '
 	function d(v, x) { return v == "" ? x : v }
 	NR == 1 {
 		print "UID", "name", "start", "end", "stream", "dispatch_id",
