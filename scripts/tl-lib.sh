@@ -294,18 +294,18 @@ tl_outdir() {
 			esac
 		done
 	fi
-	TL_STAGE=$(mktemp -d -- "$_to_parent/.$prog.XXXXXX" 2>/dev/null) ||
+	tl_mkdtemp "$_to_parent/.$prog.XXXXXX" ||
 		die "cannot make a temporary directory in $_to_parent"
-	_tl_dirs="$_tl_dirs$TL_STAGE$NL"
+	TL_STAGE=$_tl_made
 }
 
 # tl_workdir: the work directory, in TMPDIR (default /tmp), for the
 # work files and sort's spills: TL_WORK, and TMPDIR from now on.
 tl_workdir() {
 	_tw_tmp=$(tl_abs "${TMPDIR:-/tmp}")
-	TL_WORK=$(mktemp -d -- "$_tw_tmp/$prog.XXXXXX" 2>/dev/null) ||
+	tl_mkdtemp "$_tw_tmp/$prog.XXXXXX" ||
 		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
-	_tl_dirs="$_tl_dirs$TL_WORK$NL"
+	TL_WORK=$_tl_made
 	TMPDIR=$TL_WORK
 	export TMPDIR TL_WORK
 }
@@ -445,9 +445,9 @@ tl_outbook() {
 	if { [ -e "$TL_BOOK" ] && [ ! -f "$TL_BOOK" ] && [ ! -d "$TL_BOOK" ]; } ||
 	    { [ -L "$TL_BOOK" ] && case $TL_BOOK in /dev/* | /proc/*) true ;; *) false ;; esac; }; then
 		TL_BOOKINTO=1
-		TL_BOOKSTAGE=$(mktemp -d -- "$(tl_abs "${TMPDIR:-/tmp}")/.$prog.XXXXXX" 2>/dev/null) ||
+		tl_mkdtemp "$(tl_abs "${TMPDIR:-/tmp}")/.$prog.XXXXXX" ||
 			die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
-		_tl_dirs="$_tl_dirs$TL_BOOKSTAGE$NL"
+		TL_BOOKSTAGE=$_tl_made
 		return 0
 	fi
 	if [ -e "$TL_BOOK" ] || [ -L "$TL_BOOK" ]; then
@@ -459,9 +459,9 @@ tl_outbook() {
 				die "$_tb_book: is the input $_tb_in: not replaced"
 		done
 	fi
-	TL_BOOKSTAGE=$(mktemp -d -- "$_tb_parent/.$prog.XXXXXX" 2>/dev/null) ||
+	tl_mkdtemp "$_tb_parent/.$prog.XXXXXX" ||
 		die "cannot make a temporary directory in $_tb_parent"
-	_tl_dirs="$_tl_dirs$TL_BOOKSTAGE$NL"
+	TL_BOOKSTAGE=$_tl_made
 }
 
 # tl_book_write HIDDEN TEXT FILE...: the workbook of the CSV files, one
@@ -618,6 +618,20 @@ _tl_stopgroup() {
 
 # tl_cleanup: on every exit: the groups stopped, the progress line
 # cleared, the background jobs waited for, the directories removed.
+# tl_mkdtemp TEMPLATE: a new directory, as mktemp -d TEMPLATE makes it,
+# its name in _tl_made and on the list tl_cleanup removes.  A signal
+# that comes meanwhile is acted on once the name is listed: otherwise
+# its trap could run after mktemp made the directory and before the
+# name was listed, and leave the directory behind.
+tl_mkdtemp() {
+	_tl_hold=1 _tl_held=
+	_tl_made=$(mktemp -d -- "$1" 2>/dev/null) || _tl_made=
+	[ -z "$_tl_made" ] || _tl_dirs="$_tl_dirs$_tl_made$NL"
+	_tl_hold=0
+	[ -z "$_tl_held" ] || tl_signal "$_tl_held"
+	[ -n "$_tl_made" ]
+}
+
 tl_cleanup() {
 	# (first, while $? is still the script's status)
 	[ "$?" = 0 ] || [ -z "$_tl_spc" ] || _tl_spacesay
@@ -633,6 +647,11 @@ tl_cleanup() {
 	_tl_dirs=
 }
 tl_signal() {
+	# (held while tl_mkdtemp lists what mktemp made)
+	if [ "${_tl_hold:-0}" = 1 ]; then
+		_tl_held=$1
+		return
+	fi
 	trap '' INT TERM HUP
 	_tl_spc=
 	tl_cleanup

@@ -75,13 +75,15 @@ if [ -n "$plots" ]; then
 		die "--plots needs gnuplot; run: apt-get install gnuplot-nox"
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX" 2>/dev/null) ||
-	die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
-pub=
-trap 'rm -rf "$work" ${pub:+"$pub"}' EXIT
+# (the traps first: a signal's trap runs once the assignment that
+# holds mktemp is done, and finds the name)
+work= pub=
+trap 'rm -rf ${work:+"$work"} ${pub:+"$pub"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
+work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX" 2>/dev/null) ||
+	die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
 # (a closed standard error must not kill us on die's write, before the
 # EXIT trap: caught, so that the programs we run still die of it)
 trap : PIPE
