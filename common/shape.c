@@ -435,19 +435,7 @@ pyiter_next(struct pyiter *it, const char **b, const char **e)
 int
 shape_pylist(const char *s, struct shape *sh)
 {
-	struct pyiter it;
-	const char *b, *e;
-	int r;
-
-	sh->n = 0;
-	if (pyiter_init(&it, s) < 0)
-		return -1;
-	while ((r = pyiter_next(&it, &b, &e)) > 0) {
-		if (sh->n >= SHAPE_MAX || pyint(b, e - b, &sh->d[sh->n]) < 0)
-			return -1;
-		sh->n++;
-	}
-	return r;
+	return shape_pysize(s, sh, NULL);
 }
 
 int
@@ -458,14 +446,15 @@ shape_pysize(const char *s, struct shape *sh, unsigned *bools)
 	int r;
 
 	sh->n = 0;
-	*bools = 0;
+	if (bools)
+		*bools = 0;
 	if (pyiter_init(&it, s) < 0)
 		return -1;
 	while ((r = pyiter_next(&it, &b, &e)) > 0) {
 		if (sh->n >= SHAPE_MAX)
 			return -1;
-		if ((e - b == 4 && memcmp(b, "True", 4) == 0) ||
-		    (e - b == 5 && memcmp(b, "False", 5) == 0)) {
+		if (bools && ((e - b == 4 && memcmp(b, "True", 4) == 0) ||
+		    (e - b == 5 && memcmp(b, "False", 5) == 0))) {
 			sh->d[sh->n] = e - b == 4;
 			*bools |= 1u << sh->n;
 		} else if (pyint(b, e - b, &sh->d[sh->n]) < 0)

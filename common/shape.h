@@ -94,7 +94,8 @@ int shape_prod(const struct shape *sh, int64_t *p);
 int shape_pylist(const char *s, struct shape *sh);
 /*
  * shape_pylist, but an item may also be True or False (Python's bools
- * are ints: 1 and 0), whose bit i of *bools is then set.
+ * are ints: 1 and 0), whose bit i of *bools is then set; with bools
+ * NULL, shape_pylist itself.
  */
 int shape_pysize(const char *s, struct shape *sh, unsigned *bools);
 /*
