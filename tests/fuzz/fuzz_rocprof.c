@@ -55,10 +55,18 @@ onrec(void *arg, const struct rprec *rec)
 	struct result *r = arg;
 	struct buf b = {0};
 	size_t i, tabs = 0;
+	int bad;
 
 	for (i = 0; i < NRF; i++)
 		map[i] = (int)i;
-	rp_format(&b, rec, map, NRF);
+	/* (a number too large to write plainly: tl-parse's error) */
+	if ((bad = rp_format(&b, rec, map, NRF)) != 0) {
+		CHECK(bad >= 1 && bad <= NRF);
+		r->hash = fnv(r->hash, &bad, sizeof(bad));
+		r->nrec++;
+		buf_free(&b);
+		return;
+	}
 	CHECK(b.len > 0 && b.s[b.len - 1] == '\n');
 	for (i = 0; i + 1 < b.len; i++) {
 		CHECK(b.s[i] != '\n' && b.s[i] != '\r' && b.s[i] != '\0');
