@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "tl.h"
+#include "rocprof.h"
 #include "tmeta.h"
 
 #define CHUNK (64 << 10)	/* bytes read at a time */
@@ -39,7 +40,7 @@ meta(const char *path, char *buf, int top)
 	const char *msg;
 	char num[32];
 	gzFile z;
-	int n = 0, zerr;
+	int n = 0, zerr, rp = 0;
 
 	errno = 0;
 	z = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb") :
@@ -49,8 +50,12 @@ meta(const char *path, char *buf, int top)
 	tmeta_init(&s);
 	/* (-t: the first bytes tell; an object is not read through) */
 	while (!s.done && !(top && s.top != 0) &&
-	    (n = gzread(z, buf, CHUNK)) > 0)
+	    (n = gzread(z, buf, CHUNK)) > 0) {
+		/* -t: rocprofv3 results, told by their first key */
+		if (top && s.top == 0)
+			rp = rp_sniff(buf, (size_t)n) == 1;
 		tmeta_feed(&s, buf, (size_t)n);
+	}
 	if (!s.done && n < 0) {
 		msg = gzerror(z, &zerr);
 		if (zerr == Z_ERRNO)
@@ -65,7 +70,8 @@ meta(const char *path, char *buf, int top)
 	rec_puts(stdout, path);
 	putchar('\t');
 	if (top) {
-		puts(s.top == '{' ? "object" : s.top == '[' ? "array" : "");
+		puts(rp ? "rocprofv3" : s.top == '{' ? "object" :
+		    s.top == '[' ? "array" : "");
 		return;
 	}
 	if (s.ndev >= 0) {

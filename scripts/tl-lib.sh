@@ -243,9 +243,15 @@ tl_input() {
 # caller has said it (tl-ranks, of the tl-report it runs on a rank).
 tl_bare() {
 	[ -f "$1" ] && [ "${TL_BARE_SAID:-}" != 1 ] || return 0
-	[ "$(tl-meta -t -- "$1" 2>/dev/null | sed -n "2s/.*$TAB//p")" = array ] ||
-		return 0
+	[ "$(tl_top "$1")" = array ] || return 0
 	echo "$prog: $2: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
+}
+
+# tl_top FILE: the kind of FILE's top-level value, as tl-meta -t gives
+# it (object, array, rocprofv3, or empty), in one process.
+tl_top() {
+	_tl_topr=$(tl-meta -t -- "$1" 2>/dev/null) || return 0
+	printf '%s\n' "${_tl_topr##*"$TAB"}"
 }
 
 # tl_real PATH: the directory of PATH with every symbolic link resolved,

@@ -290,14 +290,14 @@ rankjob() {
 		TMPDIR=$jt TL_FAIL=$jt/fail
 		tl-meta "$trace" >"$jt/meta.t" || exit 1
 		# rocprofv3 results (tl-parse reads them too, told by their
-		# first key) have no collectives: not "a rank without them"
-		if tl_parse -- "$trace" 2>/dev/null | head -n 1 |
-		    grep -q "${TAB}process${TAB}"; then
-			echo "$prog: $trace: rank $r: rocprofv3 results, not a PyTorch trace" >&2
-			exit 1
-		fi
+		# first key) have no collectives: not "a rank without them";
 		# a bare array of events: tl-report's notice, once a rank
-		tl_bare "$trace" "$trace"
+		case $(tl_top "$trace") in
+		rocprofv3)
+			echo "$prog: $trace: rank $r: rocprofv3 results, not a PyTorch trace" >&2
+			exit 1 ;;
+		array) tl_bare "$trace" "$trace" ;;
+		esac
 		st tl_parse -c kernel -f 'UID,name,ts,dur,args' -- "$trace" |
 			st tl-coll -r "$r" -F "$jt/facts" |
 			st tl_sort -t "$TAB" -k1,1 -k2,2 |
