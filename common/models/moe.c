@@ -173,6 +173,25 @@ moe_metrics(struct mresult *r, const struct moe *m, int kind, struct pynum ib,
 	return M_OK;
 }
 
+/*
+ * The end of the models whose output has the input's dtype: the
+ * dtypes at Input type 0 (input) and wslot (weights), the params (with
+ * gated when gated), the metrics of kind.
+ */
+static int
+moe_sameout(const struct opargs *a, struct mresult *r, struct moe *mo,
+    int wslot, int gated, int kind)
+{
+	struct pynum ib;
+
+	if (arg_str(a, r, FD_TYPES, 0, &mo->din) < 0 ||
+	    arg_str(a, r, FD_TYPES, wslot, &mo->dw) < 0)
+		return M_FAIL;
+	moe_params(r, mo, gated, 2);
+	ib = moe_bpe(mo->din, 2);
+	return moe_metrics(r, mo, kind, ib, moe_bpe(mo->dw, 1), ib);
+}
+
 /* aiter::moe_cktile2stages_gemm1_ck: x (M, K), w1 (E, ., .), out (., topk, N). */
 int
 moe_cktile_up(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
@@ -217,7 +236,6 @@ moe_ck_stage1(const struct opargs *a, struct mresult *r, const struct model *m, 
 {
 	struct shape x, w1, w2, o;
 	struct moe mo = { 0 };
-	struct pynum ib;
 
 	if (arg_shape(a, r, 0, &x) < 0 || arg_shape(a, r, 1, &w1) < 0 ||
 	    shape_n(a, r, 2, 3, &w2) < 0 || arg_shape(a, r, 6, &o) < 0)
@@ -228,11 +246,7 @@ moe_ck_stage1(const struct opargs *a, struct mresult *r, const struct model *m, 
 	mo.N = mul(r, I(w2.d[2]), fdiv(r, I(mo.K), I(w1.d[w1.n - 1]))).i;
 	mo.topk = o.d[1];
 	mo.gated = w1.d[1] == 2 * mo.N;
-	if (arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 1, &mo.dw) < 0)
-		return M_FAIL;
-	moe_params(r, &mo, 1, 2);
-	ib = moe_bpe(mo.din, 2);
-	return moe_metrics(r, &mo, 0, ib, moe_bpe(mo.dw, 1), ib);
+	return moe_sameout(a, r, &mo, 1, 1, 0);
 }
 
 /*
@@ -248,7 +262,6 @@ moe_flydsl(const struct opargs *a, struct mresult *r, const struct model *m, int
 {
 	struct shape x, w1, w2, tw;
 	struct moe mo = { 0 };
-	struct pynum ib;
 	int st;
 
 	if (arg_shape(a, r, 0, &x) < 0 || arg_shape(a, r, 1, &w1) < 0 ||
@@ -267,11 +280,7 @@ moe_flydsl(const struct opargs *a, struct mresult *r, const struct model *m, int
 	mo.topk = tw.d[1];
 	mo.E = w1.d[0];
 	mo.gated = w1.d[1] == 2 * mo.N;
-	if (arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 1, &mo.dw) < 0)
-		return M_FAIL;
-	moe_params(r, &mo, 1, 2);
-	ib = moe_bpe(mo.din, 2);
-	st = moe_metrics(r, &mo, m->arg[0], ib, moe_bpe(mo.dw, 1), ib);
+	st = moe_sameout(a, r, &mo, 1, 1, m->arg[0]);
 	if (m->arg[1])
 		r->dtype = mo.dw != NULL && *mo.dw ? mo.dw : NULL;
 	return st;
@@ -283,18 +292,13 @@ moe_ck_stage2(const struct opargs *a, struct mresult *r, const struct model *m, 
 {
 	struct shape x, w1, w2;
 	struct moe mo = { 0 };
-	struct pynum ib;
 
 	if (shape_n(a, r, 0, 3, &x) < 0 || arg_shape(a, r, 1, &w1) < 0 ||
 	    shape_n(a, r, 2, 3, &w2) < 0)
 		return M_FAIL;
 	mo.M = x.d[0], mo.topk = x.d[1], mo.E = w2.d[0], mo.K = w2.d[1];
 	mo.N = w1.n > 0 ? mul(r, I(x.d[2]), fdiv(r, I(mo.K), I(w1.d[w1.n - 1]))).i : x.d[2];
-	if (arg_str(a, r, FD_TYPES, 0, &mo.din) < 0 || arg_str(a, r, FD_TYPES, 2, &mo.dw) < 0)
-		return M_FAIL;
-	moe_params(r, &mo, 0, 2);
-	ib = moe_bpe(mo.din, 2);
-	return moe_metrics(r, &mo, 1, ib, moe_bpe(mo.dw, 1), ib);
+	return moe_sameout(a, r, &mo, 2, 0, 1);
 }
 
 /*
