@@ -7,20 +7,18 @@
  * to a record buffer written out in large blocks of whole records.
  * Gzip input is inflated by a second thread so that parsing overlaps
  * decompression.  With -P, the bytes read of each trace (compressed or
- * not) go to a file a few times a second, for a progress line.  A
+ * not) go to a file a few times a second, for a progress line (both
+ * in tl-parse/input.c).  A
  * rocprofv3 results file, told by its first key, goes to the rocprof
  * reader (rocprof.c) instead, which writes its records.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -28,15 +26,12 @@
 #include "jscan.h"
 #include "rocprof.h"
 #include "tl.h"
+#include "tl-parse/input.h"
 
 #define INBUF (1 << 20)		/* bytes per read() of plain input */
-#define ZINBUF (256 << 10)	/* bytes per read() of gzip input */
-#define SLOTS 4			/* inflated chunks in flight */
-#define SLOTSZ (1 << 20)	/* bytes of text in one chunk */
 #define OUTBUF (1 << 20)	/* records are written in blocks of this */
 #define SNIFFMAX (64 << 10)	/* bytes looked at to tell a rocprofv3 file */
 #define NUMMAX 1024		/* longest number written without exponent */
-#define PROGNS 250000000L	/* -P: at most one line in this many ns */
 #define BOM "\xef\xbb\xbf"	/* the UTF-8 byte-order mark */
 
 /* Top-level keys of an event that can be fields. */
@@ -94,15 +89,6 @@ struct obuf {
 	size_t cap;	/* bytes allocated */
 };
 
-/* How much of one trace has been read, for -P. */
-struct progress {
-	int fd;			/* -P's file, or -1: none */
-	char id[48];		/* the trace's id: our pid, a dot, its number */
-	uint64_t read;		/* bytes read of it so far */
-	char size[24];		/* its size in decimal; empty when unknown */
-	struct timespec last;	/* when the last line went; 0: none yet */
-};
-
 /* A field's member (parse.slot) that is not one: the UID, the count. */
 #define M_UID (-2)
 #define M_LONE (-3)
@@ -141,28 +127,6 @@ struct parse {
 	struct obuf out;	/* records to write */
 	size_t room;		/* room reserved for the record being written */
 	struct progress pr;	/* the current trace's bytes read (-P) */
-};
-
-/* One buffer of inflated text passed from the inflater to the parser. */
-struct slot {
-	char *b;	/* SLOTSZ bytes, owned by the gz */
-	size_t len;	/* bytes of text in b */
-	int full;	/* 1: the parser's turn; 0: the inflater's */
-	int last;	/* no slot follows this one */
-	const char *err;	/* after the last slot: what went wrong, or NULL */
-	int errnum;	/* ... or a read error's errno */
-	int trunc;	/* the error is a truncated stream */
-};
-
-/* Inflating one gzip file in a thread of its own. */
-struct gz {
-	pthread_mutex_t mu;	/* guards full in the slots */
-	pthread_cond_t cv;	/* signalled when a slot changes hands */
-	struct slot slot[SLOTS];	/* filled in turn */
-	int fd;			/* the compressed input, not owned */
-	struct progress *pr;	/* its bytes read, counted by the thread */
-	unsigned char *in;	/* compressed input buffer, owned */
-	size_t inlen;		/* bytes already in it when the thread starts */
 };
 
 static void
@@ -875,63 +839,6 @@ finish(struct parse *ps)
 		    ps->kind == 'r' ? ps->rp.truncated : ps->js.truncated);
 }
 
-/*
- * -P: n more bytes of the trace read.  A line "read ID BYTES SIZE"
- * goes out at the first call, at most every PROGNS after, and with
- * last set; it is dropped rather than waited for (a full fifo), and a
- * failed write is no error: progress is for the eye.
- */
-static void
-progress(struct progress *p, size_t n, int last)
-{
-	struct timespec now;
-	char line[128];
-	int len;
-
-	p->read += n;
-	if (p->fd < 0)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!last && (p->last.tv_sec != 0 || p->last.tv_nsec != 0) &&
-	    (now.tv_sec - p->last.tv_sec) * 1000000000L +
-	    (now.tv_nsec - p->last.tv_nsec) < PROGNS)
-		return;
-	p->last = now;
-	len = snprintf(line, sizeof(line), "read\t%s\t%" PRIu64 "\t%s\n",
-	    p->id, p->read, p->size);
-	if (write(p->fd, line, (size_t)len) < 0)
-		return;
-}
-
-/* -P: a new trace, the i-th operand, on fd. */
-static void
-progressinit(struct progress *p, int fd, int i)
-{
-	struct stat st;
-
-	p->read = 0;
-	p->last.tv_sec = p->last.tv_nsec = 0;
-	snprintf(p->id, sizeof(p->id), "%ld.%d", (long)getpid(), i + 1);
-	p->size[0] = '\0';
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		snprintf(p->size, sizeof(p->size), "%lld", (long long)st.st_size);
-}
-
-/* -P's file: opened once; none when it is a fifo nobody reads. */
-static int
-progressopen(const char *path)
-{
-	int fd;
-
-	if (path == NULL)
-		return -1;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC,
-	    0666);
-	if (fd < 0 && errno != ENXIO)
-		tl_die("-P: %s:", path);
-	return fd;
-}
-
 static size_t
 xread(struct parse *ps, int fd, void *buf, size_t n)
 {
@@ -947,143 +854,19 @@ xread(struct parse *ps, int fd, void *buf, size_t n)
 	return (size_t)r;
 }
 
-static void
-slotput(struct gz *g, struct slot *sl)
-{
-	pthread_mutex_lock(&g->mu);
-	sl->full = 1;
-	pthread_cond_broadcast(&g->cv);
-	pthread_mutex_unlock(&g->mu);
-}
-
-/* The inflater thread: fills the slots in turn until the stream ends. */
-static void *
-inflater(void *arg)
-{
-	struct gz *g = arg;
-	struct slot *sl;
-	z_stream z;
-	ssize_t r;
-	int i, zr, ended = 0, last = 0, padded = 0;
-
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		g->slot[0].err = "zlib: cannot initialise";
-		g->slot[0].last = 1;
-		slotput(g, &g->slot[0]);
-		return NULL;
-	}
-	z.next_in = g->in;
-	z.avail_in = (uInt)g->inlen;
-	for (i = 0; !last; i = (i + 1) % SLOTS) {
-		sl = &g->slot[i];
-		pthread_mutex_lock(&g->mu);
-		while (sl->full)
-			pthread_cond_wait(&g->cv, &g->mu);
-		pthread_mutex_unlock(&g->mu);
-		z.next_out = (unsigned char *)sl->b;
-		z.avail_out = SLOTSZ;
-		while (z.avail_out > 0 && !last) {
-			if (z.avail_in == 0) {
-				while ((r = read(g->fd, g->in, ZINBUF)) < 0 &&
-				    errno == EINTR)
-					;
-				if (r < 0) {
-					sl->errnum = errno;
-					last = 1;
-				} else if (r > 0) {
-					progress(g->pr, (size_t)r, 0);
-				} else {
-					if (!ended) {
-						sl->err = "unexpected end of "
-						    "gzip data (truncated?)";
-						sl->trunc = 1;
-					}
-					last = 1;
-				}
-				z.next_in = g->in;
-				z.avail_in = r > 0 ? (uInt)r : 0;
-				continue;
-			}
-			if (ended && (padded || z.next_in[0] == 0)) {
-				/* Zeros to the end, as gzip -t allows (tar pads so). */
-				padded = 1;
-				while (z.avail_in > 0 && z.next_in[0] == 0) {
-					z.next_in++;
-					z.avail_in--;
-				}
-				if (z.avail_in == 0)
-					continue;
-				sl->err = "trailing garbage after gzip data";
-				last = 1;
-				continue;
-			}
-			if (ended) {
-				/* Another gzip member, as gzip -d allows. */
-				if (z.next_in[0] != 0x1f || (z.avail_in > 1 &&
-				    z.next_in[1] != 0x8b)) {
-					sl->err = "trailing garbage after "
-					    "gzip data";
-					last = 1;
-					continue;
-				}
-				inflateReset(&z);
-				ended = 0;
-			}
-			zr = inflate(&z, Z_NO_FLUSH);
-			if (zr == Z_STREAM_END) {
-				ended = 1;
-			} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-				sl->err = z.msg ? z.msg : "gzip data error";
-				last = 1;
-			}
-		}
-		sl->len = SLOTSZ - z.avail_out;
-		sl->last = last;
-		slotput(g, sl);
-	}
-	inflateEnd(&z);
-	return NULL;
-}
-
 /* Parse gzip input; buf[0..n) holds its first bytes. */
 static void
 gunzip(struct parse *ps, int fd, char *buf, size_t n)
 {
 	struct gz g;
 	struct slot *sl;
-	pthread_t th;
 	char what[160];
-	int i;
 
-	memset(&g, 0, sizeof(g));
-	pthread_mutex_init(&g.mu, NULL);
-	pthread_cond_init(&g.cv, NULL);
-	for (i = 0; i < SLOTS; i++)
-		g.slot[i].b = tl_malloc(SLOTSZ);
-	g.fd = fd;
-	g.pr = &ps->pr;
-	g.in = tl_malloc(MAX(n, ZINBUF));
-	g.inlen = n;
-	memcpy(g.in, buf, n);
-	if ((errno = pthread_create(&th, NULL, inflater, &g)) != 0)
-		tl_die("pthread_create:");
-	for (i = 0;; i = (i + 1) % SLOTS) {
-		sl = &g.slot[i];
-		pthread_mutex_lock(&g.mu);
-		while (!sl->full)
-			pthread_cond_wait(&g.cv, &g.mu);
-		pthread_mutex_unlock(&g.mu);
+	gz_start(&g, fd, buf, n, &ps->pr);
+	while ((sl = gz_next(&g)) != NULL)
 		if (sl->len > 0)
 			feed(ps, sl->b, sl->len);
-		if (sl->last)
-			break;
-		pthread_mutex_lock(&g.mu);
-		sl->full = 0;
-		pthread_cond_broadcast(&g.cv);
-		pthread_mutex_unlock(&g.mu);
-	}
-	pthread_join(th, NULL);
+	sl = gz_end(&g);
 	if (sl->errnum != 0) {
 		oflushall(&ps->out);
 		errno = sl->errnum;
@@ -1102,11 +885,7 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 	} else {
 		finish(ps);
 	}
-	for (i = 0; i < SLOTS; i++)
-		free(g.slot[i].b);
-	free(g.in);
-	pthread_mutex_destroy(&g.mu);
-	pthread_cond_destroy(&g.cv);
+	gz_free(&g);
 }
 
 /* The compression other than gzip that buf[0..n) starts with, or NULL. */
