@@ -71,16 +71,15 @@ struct parse {
 	struct buf text;	/* collected text (P_RELS, P_BOOK, P_SST) */
 	/* P_RELS: the relationships found */
 	struct rel *rels;	/* owned */
-	size_t nrels;
-	size_t relcap;
+	size_t nrels;		/* entries in rels */
+	size_t relcap;		/* entries allocated */
 	const char *base;	/* directory targets are relative to */
 	/* P_BOOK: the sheets (names and relationship ids) */
 	char **names;		/* owned */
 	char **ids;		/* owned */
-	size_t nnames;
-	size_t namecap;
-	/* P_SST: bytes spilled so far */
-	uint64_t sstoff;
+	size_t nnames;		/* entries in names and ids */
+	size_t namecap;		/* entries allocated */
+	uint64_t sstoff;	/* P_SST: bytes spilled so far */
 	/* P_SHEET */
 	struct xrow row;	/* the row being read */
 	size_t lastrow;		/* number of the last row handed out */

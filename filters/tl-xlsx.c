@@ -456,7 +456,7 @@ struct colpat {
 /* The lines of a -H or -T file. */
 struct colpats {
 	struct colpat *p;	/* owned */
-	size_t n;
+	size_t n;		/* lines in p */
 };
 
 /* One CSV file being written into a sheet. */

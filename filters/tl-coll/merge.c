@@ -125,9 +125,9 @@ struct merge {
 	struct health h;	/* counts */
 	struct buf t, u, v;	/* scratch */
 	int64_t *ranks;		/* scratch for Process Group Ranks */
-	size_t rcap;
+	size_t rcap;		/* entries allocated in ranks */
 	int64_t *spl;		/* scratch for split sizes */
-	size_t scap;
+	size_t scap;		/* entries allocated in spl */
 };
 
 #define CELL(g, mb, c) ((g)->data.s + (mb)->off[c])

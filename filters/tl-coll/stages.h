@@ -25,9 +25,9 @@ struct opts {
 	const char *sortcol;	/* -s */
 	long drop;		/* -c: leading fields not written */
 	const char **div;	/* -D: columns divided by 1000 */
-	size_t ndiv;
+	size_t ndiv;		/* entries in div */
 	const char **ints;	/* -I: columns written as integers */
-	size_t nints;
+	size_t nints;		/* entries in ints */
 };
 
 /* The cells of a collective record, after its four key fields. */
