@@ -41,15 +41,101 @@ str(struct buf *b, const char *s, size_t len)
 	free(t);
 }
 
+/*
+ * Write record r as the next leaf of the nesting: close the lists and
+ * objects of the keys it does not share with the last record (prev,
+ * nkeys keys), open its own, and add its value.  first: no record yet.
+ */
+static void
+leaf(struct buf *b, const struct rec_reader *r, struct buf *prev,
+    int nkeys, int indent, int first)
+{
+	const char *s;
+	size_t len;
+	int j, d;
+
+	buf_reset(b);
+	buf_adds(b, "");
+	/* the first key that differs from the last record's */
+	for (d = 0; !first && d < nkeys; d++) {
+		s = rec_get(r, d, &len);
+		if (prev[d].len != len || (len > 0 && memcmp(prev[d].s, s, len) != 0))
+			break;
+	}
+	if (first) {
+		buf_addc(b, '{');
+		d = 0;
+	} else if (d == nkeys) {
+		buf_addc(b, ',');
+	} else {
+		nl(b, indent, nkeys);
+		buf_addc(b, ']');
+		for (j = nkeys - 1; j > d; j--) {
+			nl(b, indent, j);
+			buf_addc(b, '}');
+		}
+		buf_addc(b, ',');
+	}
+	for (j = d; j < nkeys; j++) {
+		nl(b, indent, j + 1);
+		s = rec_get(r, j, &len);
+		str(b, s, len);
+		buf_adds(b, j + 1 < nkeys ? ": {" : ": [");
+		buf_reset(&prev[j]);
+		buf_add(&prev[j], s, len);
+	}
+	nl(b, indent, nkeys + 1);
+	s = rec_get(r, nkeys, &len);
+	str(b, s, len);
+	fwrite(b->s, 1, b->len, stdout);
+}
+
+/*
+ * The records of r as one JSON object.  The object at depth j holds
+ * the keys of field j at indent j + 1; the list of the last key's
+ * values is at depth nkeys.  Memory: the last record's keys.
+ */
+static void
+nest(struct rec_reader *r, int nkeys, int indent)
+{
+	struct buf b = {0}, *prev;
+	int i, first = 1;
+
+	rec_read_header(r);
+	if ((int)r->nhdr < nkeys + 1)
+		tl_die("%s: %d keys and a value want %d fields, not %zu", r->name,
+		    nkeys, nkeys + 1, r->nhdr);
+	prev = tl_calloc((size_t)nkeys, sizeof(*prev));
+	while (rec_read(r)) {
+		rec_check_width(r);
+		leaf(&b, r, prev, nkeys, indent, first);
+		first = 0;
+	}
+	buf_reset(&b);
+	buf_adds(&b, "");
+	if (first) {
+		buf_adds(&b, "{}");
+	} else {
+		nl(&b, indent, nkeys);
+		buf_addc(&b, ']');
+		for (i = nkeys - 1; i >= 0; i--) {
+			nl(&b, indent, i);
+			buf_addc(&b, '}');
+		}
+	}
+	fwrite(b.s, 1, b.len, stdout);
+	for (i = 0; i < nkeys; i++)
+		buf_free(&prev[i]);
+	free(prev);
+	buf_free(&b);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct rec_reader r;
-	struct buf b = {0}, *prev;
 	FILE *in = stdin;
-	const char *s;
-	size_t len;
-	int c, i, j, d, nkeys = 1, indent = 2, first = 1;
+	int c, nkeys = 1, indent = 2;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
@@ -72,71 +158,7 @@ main(int argc, char *argv[])
 	if (argc == 1)
 		in = tl_fopen(argv[0], "r");
 	rec_open(&r, in, argc == 1 ? argv[0] : "<stdin>");
-	rec_read_header(&r);
-	if ((int)r.nhdr < nkeys + 1)
-		tl_die("%s: %d keys and a value want %d fields, not %zu", r.name,
-		    nkeys, nkeys + 1, r.nhdr);
-	prev = tl_calloc((size_t)nkeys, sizeof(*prev));
-
-	/*
-	 * The object at depth j holds the keys of field j at indent
-	 * j + 1; the list of the last key's values is at depth nkeys.
-	 */
-	while (rec_read(&r)) {
-		rec_check_width(&r);
-		buf_reset(&b);
-		buf_adds(&b, "");
-		/* the first key that differs from the last record's */
-		for (d = 0; !first && d < nkeys; d++) {
-			s = rec_get(&r, d, &len);
-			if (prev[d].len != len || (len > 0 && memcmp(prev[d].s, s, len) != 0))
-				break;
-		}
-		if (first) {
-			buf_addc(&b, '{');
-			d = 0;
-		} else if (d == nkeys) {
-			buf_addc(&b, ',');
-		} else {
-			nl(&b, indent, nkeys);
-			buf_addc(&b, ']');
-			for (j = nkeys - 1; j > d; j--) {
-				nl(&b, indent, j);
-				buf_addc(&b, '}');
-			}
-			buf_addc(&b, ',');
-		}
-		for (j = d; j < nkeys; j++) {
-			nl(&b, indent, j + 1);
-			s = rec_get(&r, j, &len);
-			str(&b, s, len);
-			buf_adds(&b, j + 1 < nkeys ? ": {" : ": [");
-			buf_reset(&prev[j]);
-			buf_add(&prev[j], s, len);
-		}
-		nl(&b, indent, nkeys + 1);
-		s = rec_get(&r, nkeys, &len);
-		str(&b, s, len);
-		fwrite(b.s, 1, b.len, stdout);
-		first = 0;
-	}
-	buf_reset(&b);
-	buf_adds(&b, "");
-	if (first) {
-		buf_adds(&b, "{}");
-	} else {
-		nl(&b, indent, nkeys);
-		buf_addc(&b, ']');
-		for (i = nkeys - 1; i >= 0; i--) {
-			nl(&b, indent, i);
-			buf_addc(&b, '}');
-		}
-	}
-	fwrite(b.s, 1, b.len, stdout);
-	for (i = 0; i < nkeys; i++)
-		buf_free(&prev[i]);
-	free(prev);
-	buf_free(&b);
+	nest(&r, nkeys, indent);
 	rec_close(&r);
 	if (in != stdin)
 		fclose(in);
