@@ -43,13 +43,91 @@ usage(int status)
 	exit(status);
 }
 
+/* Read the comparison in c->dir: every sheet the options ask for. */
+static void
+readall(struct ctx *c)
+{
+	const struct opts *opt = c->opt;
+	struct stat sb;
+	size_t i, k;
+
+	if (stat(c->dir, &sb) != 0)
+		tl_die("%s:", c->dir);
+	if (!S_ISDIR(sb.st_mode))
+		tl_die("%s: not a directory", c->dir);
+	timeline(c);
+	ops(c);
+	if (opt->kpath != NULL)
+		kernels(c);
+	if (c->tagsrc == NULL)
+		tl_die("%s: no gpu_timeline, ops_summary or kernel_summary "
+		    "sheet", c->dir);
+	c->roof = tl_calloc(c->ntag, sizeof(*c->roof));
+	for (i = 1; i < c->ntag; i++)
+		roofline(c, i);
+	cats(c);
+	for (k = 0; k < opt->ngate; k++)
+		if (!opt->gates[k].seen && strcmp(opt->gates[k].key, "*") != 0)
+			tl_die("gate %s: %s is in no report's %s",
+			    opt->gates[k].spec, opt->gates[k].key,
+			    opt->gates[k].sheet);
+	if (opt->lpath != NULL)
+		lcas(c);
+}
+
+/* Rank every table of c, largest change first. */
+static void
+rankall(struct ctx *c)
+{
+	size_t i;
+
+	top_sort(&c->ops.both);
+	top_sort(&c->ops.one);
+	top_sort(&c->kern.both);
+	top_sort(&c->kern.one);
+	top_sort(&c->cats.both);
+	top_sort(&c->cats.one);
+	top_sort(&c->lca.both);
+	for (i = 1; i < c->ntag; i++)
+		top_sort(&c->roof[i]);
+}
+
+static void
+ctx_free(struct ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < LEN(c->tl); i++)
+		ent_free(&c->tl[i]);
+	section_free(&c->ops);
+	section_free(&c->kern);
+	section_free(&c->cats);
+	section_free(&c->lca);
+	for (i = 0; i < c->ntag; i++) {
+		if (c->roof != NULL)
+			top_free(&c->roof[i]);
+		free(c->tag[i]);
+	}
+	free(c->roof);
+	free(c->tag);
+	free(c->tagsrc);
+}
+
+static void
+gates_free(struct opts *opt)
+{
+	size_t k;
+
+	for (k = 0; k < opt->ngate; k++)
+		free(opt->gates[k].key);
+	free(opt->gates);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct opts opt;
 	struct ctx c;
-	struct stat sb;
-	size_t i, k;
 	int ch, st, check = 0;
 
 	memset(&opt, 0, sizeof(opt));
@@ -73,71 +151,23 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	/* (-c: the gates' syntax only, before a comparison is made) */
+	if (argc != (check ? 0 : 1))
+		usage(TL_EUSAGE);
 	if (check) {
-		if (argc != 0)
-			usage(TL_EUSAGE);
-		for (k = 0; k < opt.ngate; k++)
-			free(opt.gates[k].key);
-		free(opt.gates);
+		gates_free(&opt);
 		return TL_OK;
 	}
-	if (argc != 1)
-		usage(TL_EUSAGE);
 
-	if (stat(argv[0], &sb) != 0)
-		tl_die("%s:", argv[0]);
-	if (!S_ISDIR(sb.st_mode))
-		tl_die("%s: not a directory", argv[0]);
 	memset(&c, 0, sizeof(c));
 	c.opt = &opt;
 	c.dir = argv[0];
-	timeline(&c);
-	ops(&c);
-	if (opt.kpath != NULL)
-		kernels(&c);
-	if (c.tagsrc == NULL)
-		tl_die("%s: no gpu_timeline, ops_summary or kernel_summary "
-		    "sheet", c.dir);
-	c.roof = tl_calloc(c.ntag, sizeof(*c.roof));
-	for (i = 1; i < c.ntag; i++)
-		roofline(&c, i);
-	cats(&c);
-	for (k = 0; k < opt.ngate; k++)
-		if (!opt.gates[k].seen && strcmp(opt.gates[k].key, "*") != 0)
-			tl_die("gate %s: %s is in no report's %s",
-			    opt.gates[k].spec, opt.gates[k].key,
-			    opt.gates[k].sheet);
-	if (opt.lpath != NULL)
-		lcas(&c);
-	top_sort(&c.ops.both);
-	top_sort(&c.ops.one);
-	top_sort(&c.kern.both);
-	top_sort(&c.kern.one);
-	top_sort(&c.cats.both);
-	top_sort(&c.cats.one);
-	top_sort(&c.lca.both);
-	for (i = 1; i < c.ntag; i++)
-		top_sort(&c.roof[i]);
+	readall(&c);
+	rankall(&c);
 	markdown(stdout, &c);
 	st = opt.datadir != NULL ? plotdata(&c) : 0;
 	st |= tl_fshut(stdout, "<stdout>");
-
-	for (k = 0; k < LEN(c.tl); k++)
-		ent_free(&c.tl[k]);
-	section_free(&c.ops);
-	section_free(&c.kern);
-	section_free(&c.cats);
-	section_free(&c.lca);
-	for (i = 0; i < c.ntag; i++) {
-		top_free(&c.roof[i]);
-		free(c.tag[i]);
-	}
-	free(c.roof);
-	free(c.tag);
-	free(c.tagsrc);
-	for (k = 0; k < opt.ngate; k++)
-		free(opt.gates[k].key);
-	free(opt.gates);
+	ctx_free(&c);
+	gates_free(&opt);
 	if (st != 0)
 		return st;
 	return c.over > 0 ? TL_EGATE : TL_OK;
