@@ -410,147 +410,51 @@ getnum(const char *what, const char *s, int scaled)
 	return (int64_t)v * m;
 }
 
-int
-main(int argc, char *argv[])
+/* A bad option argument: say which, and the usage; exit 2. */
+static void
+badarg(const char *what, const char *arg)
 {
-	/* static: what it holds, never freed, stays reachable to the end */
-	static struct gen model = { .next_ext = 1, .next_py = 3,
-	    .next_corr = 1, .next_fb = 1 };
-	struct gen *gen = &model;
-	uint64_t last, sz;
-	int64_t n;
-	const char *worst = NULL;	/* -w KIND:N: a worst-case trace (worst.c) */
-	const char *oname;		/* -o, or stdout, for messages */
-	FILE *ofp;
-	char *e;
-	int c, i;
+	fprintf(stderr, "tl-gentrace: bad %s: %s\n", what, arg);
+	usage(stderr);
+	exit(2);
+}
 
-	tl_setprogname(argv[0]);
-	/* Long options are not getopt's: look for them first. */
+/*
+ * --help and --version, anywhere before "--" (getopt does not know
+ * long options): look for them first, skipping option arguments.
+ */
+static void
+longopts(int argc, char *argv[])
+{
+	int i;
+
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			break;
 		if (strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
-			return 0;
+			exit(0);
 		}
 		if (strcmp(argv[i], "--version") == 0) {
 			puts("tl-gentrace " TL_VERSION);
-			return 0;
+			exit(0);
 		}
 		if (argv[i][0] == '-' && argv[i][1] != '\0' &&
 		    argv[i][2] == '\0' && strchr("csSngorwRF", argv[i][1]) != NULL)
 			i++;
 	}
+}
 
-	opt.seed = 1;
-	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:R:F:")) != -1)
-		switch (c) {
-		case 'F':
-			if (strcmp(optarg, "kineto") == 0)
-				opt.rocprof = 0;
-			else if (strcmp(optarg, "rocprof") == 0)
-				opt.rocprof = 1;
-			else {
-				fprintf(stderr, "tl-gentrace: bad format: %s\n",
-				    optarg);
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'z':
-			opt.gz = 1;
-			break;
-		case 'c':
-			if (change_add(optarg) != 0) {
-				fprintf(stderr, "tl-gentrace: bad change: %s\n",
-				    optarg);
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 's':
-			opt.gpu = 1;
-			errno = 0;
-			opt.seed = strtoull(optarg, &e, 10);
-			if (e == optarg || *e != '\0' || errno == ERANGE ||
-			    *optarg == '-') {
-				fprintf(stderr, "tl-gentrace: bad seed: %s\n",
-				    optarg);
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'S':
-			opt.size = getnum("size", optarg, 1);
-			break;
-		case 'n':
-			opt.steps = getnum("step count", optarg, 0);
-			break;
-		case 'g':
-			opt.gpu = 1;
-			if (strcmp(optarg, "nvidia") == 0)
-				opt.amd = 0;
-			else if (strcmp(optarg, "amd") == 0)
-				opt.amd = 1;
-			else {
-				fprintf(stderr, "tl-gentrace: bad gpu: %s\n",
-				    optarg);
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'o':
-			opt.out = optarg;
-			break;
-		case 'w':
-			worst = optarg;
-			break;
-		case 'r':
-			opt.real = optarg;
-			break;
-		case 'R':
-			if (rank_parse(optarg, &opt.rank, &opt.world) < 0) {
-				fprintf(stderr, "tl-gentrace: bad rank/world: "
-				    "%s\n", optarg);
-				usage(stderr);
-				return 2;
-			}
-			break;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	if (optind != argc || (opt.real != NULL && (opt.gpu || opt.rocprof))) {
-		usage(stderr);
-		return 2;
-	}
+/*
+ * The generated trace: steps until -n of them, or the one nearest the
+ * -S size, or two.
+ */
+static void
+generate(struct gen *gen)
+{
+	uint64_t last, sz;
+	int64_t n;
 
-	if (opt.out != NULL && strcmp(opt.out, "-") != 0) {
-		if ((ofp = fopen(opt.out, "wb")) == NULL)
-			tl_die("%s: %s", opt.out, strerror(errno));
-		oname = opt.out;
-	} else {
-		ofp = stdout;
-		oname = "stdout";
-	}
-	if (worst != NULL) {
-		if (worst_write(ofp, worst) < 0) {
-			fprintf(stderr, "tl-gentrace: bad -w: %s\n", worst);
-			usage(stderr);
-			return 2;
-		}
-		return tl_fshut(ofp, oname);
-	}
-	out_start(ofp, oname, opt.gz);
-
-	if (opt.real != NULL) {
-		replicate(opt.real, opt.steps, opt.size);
-		goto done;
-	}
 	setup(gen);
 	json_layout(gen->tr.style, gen->tr.indw);
 	if (opt.rocprof)
@@ -580,7 +484,106 @@ main(int argc, char *argv[])
 		rocprof_end(gen);
 	else
 		endtrace(gen);
-done:
+}
+
+int
+main(int argc, char *argv[])
+{
+	/* static: what it holds, never freed, stays reachable to the end */
+	static struct gen model = { .next_ext = 1, .next_py = 3,
+	    .next_corr = 1, .next_fb = 1 };
+	const char *worst = NULL;	/* -w KIND:N: a worst-case trace (worst.c) */
+	const char *oname;		/* -o, or stdout, for messages */
+	FILE *ofp;
+	char *e;
+	int c;
+
+	tl_setprogname(argv[0]);
+	longopts(argc, argv);
+	opt.seed = 1;
+	while ((c = getopt(argc, argv, "hzc:s:S:n:g:o:r:w:R:F:")) != -1)
+		switch (c) {
+		case 'F':
+			if (strcmp(optarg, "kineto") == 0)
+				opt.rocprof = 0;
+			else if (strcmp(optarg, "rocprof") == 0)
+				opt.rocprof = 1;
+			else
+				badarg("format", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'z':
+			opt.gz = 1;
+			break;
+		case 'c':
+			if (change_add(optarg) != 0)
+				badarg("change", optarg);
+			break;
+		case 's':
+			opt.gpu = 1;
+			errno = 0;
+			opt.seed = strtoull(optarg, &e, 10);
+			if (e == optarg || *e != '\0' || errno == ERANGE ||
+			    *optarg == '-')
+				badarg("seed", optarg);
+			break;
+		case 'S':
+			opt.size = getnum("size", optarg, 1);
+			break;
+		case 'n':
+			opt.steps = getnum("step count", optarg, 0);
+			break;
+		case 'g':
+			opt.gpu = 1;
+			if (strcmp(optarg, "nvidia") == 0)
+				opt.amd = 0;
+			else if (strcmp(optarg, "amd") == 0)
+				opt.amd = 1;
+			else
+				badarg("gpu", optarg);
+			break;
+		case 'o':
+			opt.out = optarg;
+			break;
+		case 'w':
+			worst = optarg;
+			break;
+		case 'r':
+			opt.real = optarg;
+			break;
+		case 'R':
+			if (rank_parse(optarg, &opt.rank, &opt.world) < 0)
+				badarg("rank/world", optarg);
+			break;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	if (optind != argc || (opt.real != NULL && (opt.gpu || opt.rocprof))) {
+		usage(stderr);
+		return 2;
+	}
+
+	if (opt.out != NULL && strcmp(opt.out, "-") != 0) {
+		if ((ofp = fopen(opt.out, "wb")) == NULL)
+			tl_die("%s: %s", opt.out, strerror(errno));
+		oname = opt.out;
+	} else {
+		ofp = stdout;
+		oname = "stdout";
+	}
+	if (worst != NULL) {
+		if (worst_write(ofp, worst) < 0)
+			badarg("-w", worst);
+		return tl_fshut(ofp, oname);
+	}
+	out_start(ofp, oname, opt.gz);
+	if (opt.real != NULL)
+		replicate(opt.real, opt.steps, opt.size);
+	else
+		generate(&model);
 	out_finish();
 	return 0;
 }
