@@ -11,27 +11,35 @@
 #include "tl.h"
 #include "treeio.h"
 
-void
-ivin_open(struct ivin *in, const char *path, const char *gvpath)
+/* The header of in's file; gv: the GPU events' reader, or NULL. */
+static void
+ivin_header(struct ivin *in, struct fetch *gv)
 {
 	static const char *const names[INCOL] = {
 		"op", "kind", "ts", "dur", "name", "stream", "gpu", "ref",
-		"launch"
+		"launch", "span"
 	};
 	size_t i;
 
-	in->fp = io_open(path, "r", in->iob);
-	rec_open(&in->r, in->fp, io_name(path));
 	rec_read_header(&in->r);
-	in->hasgv = gvpath != NULL;
+	in->gvp = gv;
 	for (i = 0; i < INCOL; i++)
-		in->c[i] = (i == IREF && !in->hasgv) || i == ILAUNCH ?
+		in->c[i] = (i == IREF && gv == NULL) || i >= ILAUNCH ?
 		    rec_col(&in->r, names[i]) : rec_need(&in->r, names[i]);
 	in->op = -1;
-	if (in->hasgv) {
+}
+
+void
+ivin_open(struct ivin *in, const char *path, const char *gvpath)
+{
+	in->fp = io_open(path, "r", in->iob);
+	rec_open(&in->r, in->fp, io_name(path));
+	in->owngv = gvpath != NULL;
+	if (gvpath != NULL) {
 		fetch_open(&in->gv, gvpath);
 		in->gvname = rec_need(&in->gv.hdr, "name");
 	}
+	ivin_header(in, gvpath != NULL ? &in->gv : NULL);
 }
 
 void
@@ -39,8 +47,116 @@ ivin_close(struct ivin *in)
 {
 	rec_close(&in->r);
 	fclose(in->fp);
-	if (in->hasgv)
+	if (in->owngv)
 		fetch_close(&in->gv);
+}
+
+/* ---- a subtree record's kernels, from walk.tsv ---- */
+
+void
+walkin_open(struct walkin *w, const char *path)
+{
+	w->fp = tl_fopen(path, "r");
+	w->path = path;
+}
+
+void
+walkin_close(struct walkin *w)
+{
+	fclose(w->fp);
+	free(w->ent);
+	buf_free(&w->b);
+	buf_free(&w->out);
+}
+
+/* By ts (as the arithmetic sees it), launch, GPU UID, then line. */
+static int
+wentcmp(const void *a, const void *b)
+{
+	const struct went *x = a, *y = b;
+	int c = ival_cmp(x->exact, x->ts, y->ts);
+
+	if (c != 0)
+		return c;
+	if (x->launch != y->launch)
+		return x->launch < y->launch ? -1 : 1;
+	if (x->gpu != y->gpu)
+		return x->gpu < y->gpu ? -1 : 1;
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+void
+ivin_expand(struct ivin *in, struct walkin *w, struct ivin *sub, int exact)
+{
+	const struct rec_reader *r = &in->r;
+	long long ref, span;
+	char *p, *e, *t;
+	struct went *x;
+	size_t i, n = 0;
+
+	if (in->c[ISPAN] < 0)
+		tl_die("%s: no span column (not the tree stage's "
+		    "intervals.tsv of this version)", r->name);
+	ref = atoid(rec_get(r, in->c[IREF], NULL));
+	span = atoid(rec_get(r, in->c[ISPAN], NULL));
+	buf_reset(&w->b);
+	tl_grow((void **)&w->b.s, &w->b.cap, (size_t)span + 1, 1);
+	if (fseeko(w->fp, (off_t)ref, SEEK_SET) != 0 ||
+	    fread(w->b.s, 1, (size_t)span, w->fp) != (size_t)span)
+		tl_die("%s: cannot read bytes %lld to %lld (op %lld)", w->path,
+		    ref, ref + span, in->op);
+	w->b.len = (size_t)span;
+	/* lines: kind ts dur gpu stream cat ref launch */
+	for (p = w->b.s, e = p + span; p < e; p = t + 1) {
+		char *f[8];
+		size_t k;
+
+		if ((t = memchr(p, '\n', (size_t)(e - p))) == NULL)
+			tl_die("%s: byte %lld: not a line", w->path,
+			    ref + (long long)(p - w->b.s));
+		f[0] = p;
+		for (k = 1; k < 8; k++) {
+			f[k] = memchr(f[k - 1], '\t', (size_t)(t - f[k - 1]));
+			if (f[k] == NULL)
+				tl_die("%s: byte %lld: not a walk line", w->path,
+				    ref + (long long)(p - w->b.s));
+			f[k]++;
+		}
+		tl_grow((void **)&w->ent, &w->entcap, n + 1, sizeof(*w->ent));
+		x = &w->ent[n++];
+		x->exact = exact;
+		if (ival_parse(exact, f[1], (size_t)(f[2] - 1 - f[1]), &x->ts) < 0)
+			tl_die("%s: byte %lld: ts is not a time", w->path,
+			    ref + (long long)(p - w->b.s));
+		x->gpu = atoid(f[3]);
+		x->launch = atoid(f[7]);
+		x->off = (size_t)(p - w->b.s);
+		x->len = (size_t)(t - p);
+		x->gpuf = (size_t)(f[3] - p);
+	}
+	qsort(w->ent, n, sizeof(*w->ent), wentcmp);
+	/* the op's s and n records, as intervals.tsv's */
+	buf_reset(&w->out);
+	buf_adds(&w->out, "op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\t"
+	    "launch\n");
+	for (i = 0; i < n; i++) {
+		const char *l = w->b.s + w->ent[i].off;
+
+		buf_num(&w->out, in->op);
+		buf_tab(&w->out);
+		/* kind ts dur gpu, an empty name, then stream cat ref launch */
+		t = memchr(l + w->ent[i].gpuf, '\t', w->ent[i].len - w->ent[i].gpuf);
+		buf_add(&w->out, l, (size_t)(t - l));
+		buf_addc(&w->out, '\t');
+		buf_add(&w->out, t, w->ent[i].len - (size_t)(t - l));
+		buf_addc(&w->out, '\n');
+	}
+	memset(sub, 0, sizeof(*sub));
+	if ((sub->fp = fmemopen(w->out.s, w->out.len, "r")) == NULL)
+		tl_die("fmemopen:");
+	rec_open(&sub->r, sub->fp, r->name);
+	sub->gvname = in->gvname;
+	ivin_header(sub, in->gvp);
 }
 
 const char *
@@ -48,9 +164,9 @@ ivin_gvname(struct ivin *in, size_t *len)
 {
 	const struct rec_reader *r = &in->r;
 
-	fetch_line(&in->gv, atoid(rec_get(r, in->c[IREF], NULL)),
+	fetch_line(in->gvp, atoid(rec_get(r, in->c[IREF], NULL)),
 	    atoid(rec_get(r, in->c[IGPU], NULL)));
-	return fetch_field(&in->gv, in->gvname, len);
+	return fetch_field(in->gvp, in->gvname, len);
 }
 
 void

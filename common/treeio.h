@@ -308,17 +308,20 @@ fetch_field(const struct fetch *ft, int col, size_t *len)
  * The intervals.tsv columns the readers take (ref only with -G; launch
  * only for lists in launch order, kacc's launch).
  */
-enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, IREF, ILAUNCH, INCOL };
+enum { IOP, IKIND, ITS, IDUR, INAME, ISTREAM, IGPU, IREF, ILAUNCH, ISPAN,
+    INCOL };
 
 /* intervals.tsv (sorted by op), read record by record. */
 struct ivin {
 	struct rec_reader r;	/* the file */
 	FILE *fp;		/* its stream, owned */
-	int c[INCOL];		/* the columns I*, in r (IREF -1: none) */
+	int c[INCOL];		/* the columns I*, in r (IREF, ILAUNCH,
+				   ISPAN -1: none) */
 	long long op;		/* op of the current record; -1 before */
-	int hasgv;		/* s records' names come from gv */
-	struct fetch gv;	/* the GPU events, when hasgv */
-	int gvname;		/* the name column of gv's lines */
+	struct fetch *gvp;	/* where s records' names are, or NULL */
+	int owngv;		/* gvp is gv, opened by ivin_open */
+	struct fetch gv;	/* the GPU events, when owngv */
+	int gvname;		/* the name column of gvp's lines */
 	char iob[TL_IOBUF];	/* stdio's, for the file */
 };
 
@@ -330,6 +333,40 @@ struct ivin {
 void ivin_open(struct ivin *in, const char *path, const char *gvpath);
 /* Close the file (and the GPU events); the struct stays the caller's. */
 void ivin_close(struct ivin *in);
+
+/* A kernel line of walk.tsv, sorted into an op's s records. */
+struct went {
+	int exact;		/* ts in exact ns, not doubles */
+	union tv ts;		/* its start */
+	long long launch;	/* the launching runtime event's UID */
+	long long gpu;		/* the GPU event's UID */
+	size_t off;		/* the line's place in the walkin's b */
+	size_t len;		/* its length, without the newline */
+	size_t gpuf;		/* offset of its gpu field in the line */
+};
+
+/* walk.tsv (tl(7)), read range by range for the r records of intervals.tsv. */
+struct walkin {
+	FILE *fp;		/* the file, owned */
+	const char *path;	/* its name, not owned */
+	struct buf b;		/* the lines of the range being read */
+	struct went *ent;	/* those lines, in s-record order */
+	size_t entcap;		/* entries allocated */
+	struct buf out;		/* the s records made of them, with a header */
+};
+
+void walkin_open(struct walkin *w, const char *path);
+void walkin_close(struct walkin *w);
+/*
+ * The current record of in, of kind r, as its op's s and n records,
+ * sorted as intervals.tsv sorts records (by ts, as doubles or with exact
+ * as exact ns, then launch and GPU UID): opened in sub as an
+ * intervals.tsv of that op alone,
+ * which the caller reads with ivin_next and closes with ivin_close;
+ * its names come from in's GPU events.  Memory: the op's kernels.
+ */
+void ivin_expand(struct ivin *in, struct walkin *w, struct ivin *sub,
+    int exact);
 /* Die: op is below the op of the record before. */
 _Noreturn void ivin_disorder(const struct ivin *in, long long op);
 
@@ -410,7 +447,7 @@ const char *ivin_gvname(struct ivin *in, size_t *len);
 
 /*
  * The name of the current record: an s record's from the GPU events
- * (when hasgv), as the tree stage leaves it out of intervals.tsv.
+ * (with gvp), as the tree stage leaves it out of intervals.tsv.
  */
 static inline const char *
 ivin_name(struct ivin *in, size_t *len)
@@ -418,7 +455,7 @@ ivin_name(struct ivin *in, size_t *len)
 	const struct rec_reader *r = &in->r;
 	const char *s = rec_get(r, in->c[INAME], len);
 
-	if (*len > 0 || !in->hasgv || *rec_get(r, in->c[IKIND], NULL) != 's')
+	if (*len > 0 || in->gvp == NULL || *rec_get(r, in->c[IKIND], NULL) != 's')
 		return s;
 	return ivin_gvname(in, len);
 }

@@ -5,8 +5,10 @@
  * by ts): its direct kernels' busy time, count, first GPU UID, first
  * name and list, and its subtree's busy time, as
  * op direct count g1 k1 kd subtree.  Busy times are TraceLens's union
- * in double microseconds (-x: exact nanoseconds).  Memory: one op's
- * direct kernel list.  tl-kernels(1) gives the format.
+ * in double microseconds (-x: exact nanoseconds); the subtree's comes
+ * made, in the op's r record (the tree stage's walk), or is summed from
+ * its s records.  Memory: one op's direct kernel list.  tl-kernels(1)
+ * gives the format.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +32,11 @@ kernels(const char *path)
 {
 	struct ivin *in = tl_calloc(1, sizeof(*in));
 	struct kacc d = {0}, st = {0};
-	struct buf b = {0};
+	struct buf b = {0}, sub = {0};	/* sub: the r record's busy time */
 	long long op = -1;
+	int hassub = 0;
 	int more;
+	size_t len;
 	char k;
 
 	ivin_open(in, path, NULL);
@@ -51,10 +55,14 @@ kernels(const char *path)
 				buf_num(&b, d.g1);
 			buf_tab(&b), buf_add(&b, d.k1.s, d.k1.len);
 			kacc_list(&b, &d);
-			kacc_time(&b, &st);
+			if (hassub)
+				buf_tab(&b), buf_add(&b, sub.s, sub.len);
+			else
+				kacc_time(&b, &st);
 			buf_emit(stdout, &b);
 			kacc_reset(&d, exact);
 			kacc_reset(&st, exact);
+			hassub = 0;
 		}
 		if (!more)
 			break;
@@ -63,10 +71,18 @@ kernels(const char *path)
 			kacc_add(&d, in);
 		else if (k == 's')
 			kacc_add(&st, in);
+		else if (k == 'r') {
+			const char *t = rec_get(&in->r, in->c[IDUR], &len);
+
+			buf_reset(&sub);
+			buf_add(&sub, t, len);
+			hassub = 1;
+		}
 	} while (more);
 	kacc_free(&d);
 	kacc_free(&st);
 	buf_free(&b);
+	buf_free(&sub);
 	ivin_close(in);
 	free(in);
 	return TL_OK;

@@ -4,7 +4,9 @@
  * stage's intervals.tsv (sorted by op): those of their subtree (-s) or
  * their direct kernels (-d), once per tag of the op in the keys file;
  * with -b, instead, each chosen op's busy time and kernel list.  A
- * merge join: memory is one op's tags, or its kernel list.
+ * merge join: memory is one op's tags, or its kernel list.  The tree
+ * stage writes an op's subtree as one r record, the place of its
+ * kernels in walk.tsv (-W): a chosen op's are read there and sorted.
  * tl-pick(1) gives the formats.
  */
 #include <stdlib.h>
@@ -20,14 +22,41 @@ static int busy;		/* -b: busy time and list per op */
 static int launchorder;		/* -l: -b's lists in launch order */
 static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static const char *gpuevents;	/* -G: the GPU events, for s records' names */
+static const char *walkpath;	/* -W: walk.tsv, for r records' kernels */
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-pick -s | -d [-blx] [-G gpuevents] -k keys"
+	    "usage: tl-pick -s | -d [-blx] [-G gpuevents] [-W walk.tsv] -k keys"
 	    " [intervals.tsv]\n");
 	exit(status);
+}
+
+/* The current record of in, of an op that tags lists: out, or into ka. */
+static void
+take(struct ivin *in, const struct arena *tags, struct kacc *ka,
+    struct buf *b)
+{
+	const char *name;
+	size_t i, j, namel;
+
+	if (busy) {
+		kacc_add(ka, in);
+		return;
+	}
+	name = ivin_name(in, &namel);
+	for (j = 0; j < tags->n; j++) {
+		buf_adds(b, arena_get(tags, j));
+		for (i = ITS; i <= IGPU; i++) {
+			buf_tab(b);
+			if (i == INAME)
+				buf_add(b, name, namel);
+			else
+				buf_field(b, &in->r, in->c[i]);
+		}
+		buf_emit(stdout, b);
+	}
 }
 
 /*
@@ -40,7 +69,8 @@ usage(int status)
 static int
 pick(const char *path)
 {
-	struct ivin *in = tl_calloc(1, sizeof(*in));
+	struct ivin *in = tl_calloc(1, sizeof(*in)), *sub = NULL;
+	struct walkin wk = {0};
 	struct rec_reader k;
 	struct arena tags = {0};
 	struct kacc ka = {0};
@@ -48,11 +78,13 @@ pick(const char *path)
 	FILE *kfp = io_open(keys, "r", NULL);
 	long long cur = -1, kop = -1, kprev;
 	int kend, more;
-	size_t i, j, namel;
-	const char *name;
 	char k1;
 
 	ivin_open(in, path, gpuevents);
+	if (walkpath != NULL) {
+		walkin_open(&wk, walkpath);
+		sub = tl_calloc(1, sizeof(*sub));
+	}
 	rec_open(&k, kfp, keys);
 	if (!(kend = !rec_read(&k))) {
 		want_nf(&k, 2);
@@ -76,7 +108,7 @@ pick(const char *path)
 		}
 		if (!more || (kend && tags.n == 0))
 			break;
-		if (k1 != kind)
+		if (k1 != kind && !(kind == 's' && k1 == 'r'))
 			continue;
 		if (in->op != cur) {
 			cur = in->op;
@@ -99,22 +131,20 @@ pick(const char *path)
 		if (tags.n == 0)
 			continue;
 		ivin_split(in);
-		if (busy) {
-			kacc_add(&ka, in);
+		if (k1 != 'r') {
+			take(in, &tags, &ka, &b);
 			continue;
 		}
-		name = ivin_name(in, &namel);
-		for (j = 0; j < tags.n; j++) {
-			buf_adds(&b, arena_get(&tags, j));
-			for (i = ITS; i <= IGPU; i++) {
-				buf_tab(&b);
-				if (i == INAME)
-					buf_add(&b, name, namel);
-				else
-					buf_field(&b, &in->r, in->c[i]);
-			}
-			buf_emit(stdout, &b);
-		}
+		/* the op's subtree, from walk.tsv */
+		if (walkpath == NULL)
+			tl_die("%s: line %zu: an r record: its kernels are in "
+			    "walk.tsv (-W)", in->r.name, in->r.lineno);
+		/* (in intervals.tsv's order: by ts as doubles, whatever -x) */
+		ivin_expand(in, &wk, sub, 0);
+		while (ivin_next(sub))
+			if (ivin_kind(sub) == 's')
+				take(sub, &tags, &ka, &b);
+		ivin_close(sub);
 	} while (more);
 	kacc_free(&ka);
 	buf_free(&b);
@@ -123,6 +153,10 @@ pick(const char *path)
 	fclose(kfp);
 	ivin_close(in);
 	free(in);
+	if (walkpath != NULL) {
+		walkin_close(&wk);
+		free(sub);
+	}
 	return TL_OK;
 }
 
@@ -134,7 +168,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "bdG:k:lsx")) != -1) {
+	while ((ch = getopt(argc, argv, "bdG:k:lsW:x")) != -1) {
 		switch (ch) {
 		case 'b': busy = 1; break;
 		case 'l': launchorder = 1; break;
@@ -145,6 +179,7 @@ main(int argc, char *argv[])
 			break;
 		case 'G': gpuevents = optarg; break;
 		case 'k': keys = optarg; break;
+		case 'W': walkpath = optarg; break;
 		case 'x': exact = 1; break;
 		default: usage(TL_EUSAGE);
 		}

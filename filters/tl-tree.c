@@ -9,12 +9,17 @@
  *   split      events, in trace order -> host, link, sequence, stream
  *              records, each led by a key that sorts as bytes
  *   host       host records by (thread, ts, UID) -> one stack per
- *              thread: tree records and, per runtime event, its
- *              launcher, nearest cpu_op and ancestors
+ *              thread: tree records, per runtime event its launcher,
+ *              nearest cpu_op and pre-order number, and each event's
+ *              range of pre-order numbers
  *   link       runtime, flow and GPU records by linking id -> which
- *              launch each GPU event hangs under, and its intervals
- *   intervals  interval records by (op, kind, ts, gpu) -> intervals.tsv
- *              and the GPU-event count of every op
+ *              launch each GPU event hangs under, its launcher's
+ *              direct-kernel interval and the walk's launch record
+ *   walk       ranges and launch records by pre-order number -> each
+ *              event's subtree record (count, busy time) and walk.tsv
+ *   intervals  interval and subtree records by op -> intervals.tsv,
+ *              the GPU-event count of every op and the ops with
+ *              communication below
  *   fwd        sequence records by (sequence number, UID) -> the forward
  *              op of every autograd::engine::evaluate_function: node
  *   overlap    GPU events by (pid, stream, ts) -> same-stream overlaps
@@ -29,8 +34,8 @@
  * tl-perfrows and tl-unified; what they share with it is treeio.h's.
  *
  * This file reads the options and runs the mode; the modes are in
- * tl-tree/: split.c, host.c, link.c (link and intervals), fwd.c (fwd
- * and overlap) and merge.c, with what they share in shared.c and
+ * tl-tree/: split.c, host.c, link.c (link and intervals), walk.c,
+ * fwd.c (fwd and overlap) and merge.c, with what they share in shared.c and
  * tree.h.
  */
 #include <stdlib.h>
@@ -48,8 +53,11 @@ usage(int status)
 	    "usage: tl-tree -m split [-Cpx] -d dir [-e copy] [-G gpuevents]"
 	    " [-O streamrecs] [-q seqrecs]\n"
 	    "                [-s selected] [events]\n"
-	    "       tl-tree -m host [-x] -t tree [-f facts] [hostrecs]\n"
-	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [linkrecs ...]\n"
+	    "       tl-tree -m host [-x] -t tree [-f facts] [-r walkrecs] [hostrecs]\n"
+	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [-r walkrecs]"
+	    " [linkrecs ...]\n"
+	    "       tl-tree -m walk [-x] -e events [-G gpuevents] [-o walk.tsv]"
+	    " [walkrecs]\n"
 	    "       tl-tree -m intervals -e events [-G gpuevents] -o intervals.tsv"
 	    " [-c comm] [xrecs]\n"
 	    "       tl-tree -m fwd [-x] [seqrecs]\n"
@@ -86,7 +94,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:m:n:O:o:pq:s:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:m:n:O:o:pq:r:s:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': opt.apath = optarg; break;
 		case 'C': opt.compat = 1; break;
@@ -102,6 +110,7 @@ main(int argc, char *argv[])
 		case 'o': opt.opath = optarg; break;
 		case 'p': opt.python = 1; break;
 		case 'q': opt.qpath = optarg; break;
+		case 'r': opt.rpath = optarg; break;
 		case 's': opt.spath = optarg; break;
 		case 't': opt.tpath = optarg; break;
 		case 'w': opt.wpath = optarg; break;
@@ -126,6 +135,8 @@ main(int argc, char *argv[])
 		return split(&opt, in);	/* closes the standard output */
 	if (strcmp(mode, "host") == 0 && opt.tpath)
 		return host(&opt, in) | tl_fshut(stdout, "<stdout>");
+	if (strcmp(mode, "walk") == 0 && opt.epath)
+		return walk(&opt, in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "intervals") == 0 && opt.opath && opt.epath)
 		return intervals(&opt, in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "fwd") == 0)

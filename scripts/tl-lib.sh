@@ -969,13 +969,15 @@ tl_parse() {
 
 # tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
-# OUTDIR receives gpu.tsv, ops.tsv, dropped_ops.tsv, intervals.tsv, gpuev.tsv, meta.tsv,
-# health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
+# OUTDIR receives gpu.tsv, ops.tsv, dropped_ops.tsv, intervals.tsv, walk.tsv, gpuev.tsv,
+# meta.tsv, health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
 # stage runs tl-parse on it itself, beside the first pass, and writes
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
-# passes of the forward links and of the overlap fact.  NAME is what
+# passes of the forward links and of the overlap fact, and walk.tsv.
+# TL_TREE_XBUSY=-x makes the subtree busy times of intervals.tsv exact
+# (tl-report --exact-time: tl-kernels -x reads them).  NAME is what
 # tl-parse's messages call TRACE: the name the user gave a trace that
 # came on a pipe, when TRACE is the work copy of it.
 tl_tree_stage() {
@@ -1024,6 +1026,7 @@ tl_tree_stage() {
 	rm -rf "$_tt_t"
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
+		"$_tt_out/walk.tsv" \
 		"$_tt_out/dropped_ops.tsv" \
 		"$_tt_out/gpuev.tsv" \
 		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" "$_tt_out/sel.tsv" \
@@ -1046,9 +1049,10 @@ _tl_tree_run() {
 	_tt_b=$1 _tt_t=$2 _tt_ev=$3 _tt_out=$4
 	shift 4
 	# sort reads l after its standard input, when split has written it,
-	# but wants it to exist from the start
-	: >"$_tt_t/l" || return 1
-	(cd "$_tt_t" && mkfifo t0 t g0 g n) || return 1
+	# but wants it to exist from the start; and rg, host's ranges, after
+	# link's launch records
+	: >"$_tt_t/l" && : >"$_tt_t/rg" || return 1
+	(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0) || return 1
 	_tt_p1= _tt_p2=
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
@@ -1074,6 +1078,24 @@ _tl_tree_run() {
 	_tt_p3=$!
 	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
 	_tt_p4=$!
+	# the subtrees: link's launch records and host's ranges (rg, read
+	# once link has ended) by pre-order number, walked; its subtree
+	# records join link's interval records in x0, which both write
+	# (walk only once link has ended: no two writers at once)
+	_tt_wo=$_tt_out/walk.tsv
+	[ "${TL_TREE_LEAN:-}" != 1 ] || _tt_wo=
+	{ tl_sort - "$_tt_t/rg" <"$_tt_t/w0" || : >"$_tt_t/fail.sort-w"; } |
+		{ "$_tt_b" -m walk "$@" ${TL_TREE_XBUSY:+-x} -e "$_tt_ev" \
+			-G "$_tt_out/gpuev.tsv" ${_tt_wo:+-o "$_tt_wo"} ||
+			: >"$_tt_t/fail.walk"; } >"$_tt_t/x0" &
+	_tt_p6=$!
+	# both by op: intervals.tsv, the counts for merge
+	{ tl_sort <"$_tt_t/x0" || : >"$_tt_t/fail.sort-x"; } |
+		{ "$_tt_b" -m intervals -e "$_tt_ev" -G "$_tt_out/gpuev.tsv" \
+			-o "$_tt_out/intervals.tsv" \
+			-c "$_tt_out/comm.tsv" || : >"$_tt_t/fail.intervals"; } \
+		>"$_tt_t/n" &
+	_tt_p7=$!
 	# the main line: host stacks, links, intervals (with a trace, split
 	# reads tl-parse's records as they come, and keeps the copy that
 	# the later passes read)
@@ -1087,15 +1109,11 @@ _tl_tree_run() {
 	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
 		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" \
-			3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
+			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
 		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
 		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
-			3>"$_tt_t/g0" || : >"$_tt_t/fail.link"; } |
-		{ tl_sort || : >"$_tt_t/fail.sort-x"; } |
-		{ "$_tt_b" -m intervals -e "$_tt_ev" -G "$_tt_out/gpuev.tsv" \
-			-o "$_tt_out/intervals.tsv" \
-			-c "$_tt_out/comm.tsv" || : >"$_tt_t/fail.intervals"; } \
-		>"$_tt_t/n" &
+			-r /dev/fd/4 3>"$_tt_t/g0" 4>"$_tt_t/w0" ||
+			: >"$_tt_t/fail.link"; } >"$_tt_t/x0" &
 	_tt_p5=$!
 	"$_tt_b" -m merge -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
 		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" -f "$_tt_t/mf" \
@@ -1103,7 +1121,7 @@ _tl_tree_run() {
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running
-	wait $_tt_p1 $_tt_p2 "$_tt_p3" "$_tt_p4" "$_tt_p5"
+	wait $_tt_p1 $_tt_p2 "$_tt_p3" "$_tt_p4" "$_tt_p5" "$_tt_p6" "$_tt_p7"
 	for _tt_f in "$_tt_t"/fail.*; do
 		[ -e "$_tt_f" ] && return 1
 	done

@@ -1,8 +1,11 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * tl-tree -m host: the host records by (thread, ts, UID), one stack per
- * thread -> the tree records and, per runtime event, its launcher,
- * nearest cpu_op and ancestors.
+ * thread -> the tree records; per runtime event, its launcher, nearest
+ * cpu_op, depth, root and pre-order number; and with -r, the walk's
+ * range records: each event of the tree numbered in pre-order (the
+ * order this pass meets them), with the number of its last descendant,
+ * so that a subtree is a range of numbers (walk.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,28 @@ struct frame {
 	struct ttv end;	/* ts + dur */
 	struct buf name;	/* escaped name, reused across pushes */
 	long long ref;	/* cpu_op: offset of its line in the events */
+	long long pre;	/* its pre-order number */
 };
+
+/*
+ * Pre-order numbers: those of the tree's events count from 0, in the
+ * order host meets them; a parentless runtime event (its own root, left
+ * out of the stacks) numbers from DETACHED, so that its range sorts
+ * after every other and never falls inside another's.
+ */
+#define DETACHED (1LL << 60)
+
+/* -r: the range record of an event of the tree, once its subtree ends. */
+static void
+range(FILE *rf, struct buf *b, long long pre, long long uid, long long last)
+{
+	if (rf == NULL)
+		return;
+	key_pre(b, pre, 'a');
+	buf_tab(b), buf_num(b, uid);
+	buf_tab(b), buf_num(b, last);
+	buf_emit(rf, b);
+}
 
 /* The time in a host key: the 16 digits before the UID. */
 static void
@@ -69,8 +93,8 @@ tnear(int exact, const struct ttv *end, const struct ttv *ts)
 
 static void
 host_runtime(FILE *out, struct buf *b, const struct rec_reader *r,
-    long long uid, const struct frame *st, size_t n, const char *id,
-    size_t idlen)
+    long long uid, long long pre, const struct frame *st, size_t n,
+    const char *id, size_t idlen)
 {
 	const struct frame *la = NULL, *co = NULL;
 	size_t i;
@@ -113,26 +137,36 @@ host_runtime(FILE *out, struct buf *b, const struct rec_reader *r,
 	} else {
 		buf_adds(b, "\t\t");	/* cpu_op, its name, its offset */
 	}
-	buf_tab(b);
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_addc(b, ',');
-		buf_num(b, st[i].uid);
-	}
+	buf_tab(b), buf_num(b, (long long)n);
+	buf_tab(b), buf_num(b, n > 0 ? st[0].uid : uid);
+	buf_tab(b), buf_num(b, pre);
 	buf_emit(out, b);
+}
+
+/* Pop the top of the stack: its subtree ended at pre-order number last. */
+static void
+pop(struct frame *st, size_t *n, size_t *ncpu, FILE *rf, struct buf *b,
+    long long last)
+{
+	struct frame *f = &st[--*n];
+
+	if (f->cat == 'o')
+		--*ncpu;
+	range(rf, b, f->pre, f->uid, last);
 }
 
 int
 host(const struct opts *opt, const char *path)
 {
 	struct rec_reader r;
-	static char iob[2][TL_IOBUF];	/* stdio's, for in and tf */
+	static char iob[3][TL_IOBUF];	/* stdio's, for in, tf and rf */
 	FILE *in = io_open(path, "r", iob[0]), *ff;
 	FILE *tf = io_open(opt->tpath, "w", iob[1]);
+	FILE *rf = opt->rpath ? io_open(opt->rpath, "w", iob[2]) : NULL;
 	struct frame *st = NULL;
 	size_t n = 0, cap = 0, ncpu = 0, i, len;
 	struct buf prev = {0}, group = {0}, b = {0};
-	long long dropped = 0;
+	long long dropped = 0, npre = 0, dpre = DETACHED;
 	int status, ext = 0;	/* link on External id, not correlation */
 
 	rec_open(&r, in, io_name(path));
@@ -152,7 +186,8 @@ host(const struct opts *opt, const char *path)
 		want_nf(&r, H_NF);
 		if (!samegroup(&group, &r, TIMEW + UIDW)) {
 			setgroup(&group, &r, TIMEW + UIDW);
-			n = ncpu = 0;
+			while (n > 0)
+				pop(st, &n, &ncpu, rf, &b, npre - 1);
 		}
 		cat = r.f[H_CAT].s[0];
 		uid = key_uidval(&r);
@@ -163,12 +198,10 @@ host(const struct opts *opt, const char *path)
 		id = rec_get(&r, ext ? H_EXT : H_CORR, &len);
 
 		while (n > 0 && tcmp(opt->exact, &ts, &st[n - 1].end) >= 0)
-			if (st[--n].cat == 'o')
-				ncpu--;
+			pop(st, &n, &ncpu, rf, &b, npre - 1);
 		if (n > 0 && tcmp(opt->exact, &end, &st[n - 1].end) > 0) {
 			if (tnear(opt->exact, &st[n - 1].end, &ts) && n >= 2) {
-				if (st[--n].cat == 'o')
-					ncpu--;
+				pop(st, &n, &ncpu, rf, &b, npre - 1);
 			} else {
 				/* bleeds out of its parent: not in the tree */
 				dropped++;
@@ -187,9 +220,12 @@ host(const struct opts *opt, const char *path)
 					fprintf(tf, "%s\td\t\t0\t0\t%lld\n", b.s,
 					    uid);
 					buf_reset(&b);
-					if (!missing(id, len))
-						host_runtime(stdout, &b, &r, uid, st,
-						    0, id, len);
+					if (!missing(id, len)) {
+						host_runtime(stdout, &b, &r, uid,
+						    dpre, st, 0, id, len);
+						range(rf, &b, dpre, uid, dpre);
+						dpre++;
+					}
 				}
 				continue;
 			}
@@ -204,7 +240,7 @@ host(const struct opts *opt, const char *path)
 		buf_tab(&b), buf_num(&b, n > 0 ? st[0].uid : uid);
 		buf_emit(tf, &b);
 		if ((cat == 'r' || cat == 'v') && !missing(id, len))
-			host_runtime(stdout, &b, &r, uid, st, n, id, len);
+			host_runtime(stdout, &b, &r, uid, npre, st, n, id, len);
 		if (n == cap) {
 			tl_grow((void **)&st, &cap, n + 1, sizeof(*st));
 			memset(st + n, 0, (cap - n) * sizeof(*st));
@@ -215,11 +251,16 @@ host(const struct opts *opt, const char *path)
 		buf_reset(&st[n].name);
 		buf_add(&st[n].name, r.f[H_NAME].s, r.f[H_NAME].len);
 		st[n].ref = cat == 'o' ? atoid(r.f[H_REF].s) : -1;
+		st[n].pre = npre++;
 		if (cat == 'o')
 			ncpu++;
 		n++;
 	}
+	while (n > 0)
+		pop(st, &n, &ncpu, rf, &b, npre - 1);
 	status = tl_fshut(tf, opt->tpath);
+	if (rf)
+		status |= tl_fshut(rf, opt->rpath);
 	if (opt->fpath) {
 		ff = io_open(opt->fpath, "w", NULL);
 		fact(ff, "host_events_dropped", dropped);

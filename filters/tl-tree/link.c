@@ -1,10 +1,12 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * tl-tree -m link: runtime, flow and GPU records by linking id -> which
- * launch each GPU event hangs under, and its interval records; and
- * -m intervals: those records by (op, kind, ts, gpu), each completed
- * from its event's line -> intervals.tsv and the GPU-event count of
- * every op.
+ * launch each GPU event hangs under, the direct-kernel interval records
+ * of its launcher, and (-r) the walk's launch records, by the launch's
+ * pre-order number; and -m intervals: the interval records and the
+ * walk's subtree records by op, each interval completed from its
+ * event's line -> intervals.tsv, the GPU-event count of every op and
+ * the ops with communication below.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 #include "tree.h"
 
 enum { E_UID = 1, E_PID, E_TID, E_NAME, E_LA, E_LANAME, E_CPU, E_CPUNAME,
-    E_CPUREF, E_ANC, E_NF };
+    E_CPUREF, E_DEPTH, E_ROOT, E_PRE, E_NF };
 
 enum { C_UID = 1, C_PID, C_TID, C_TS, C_COMM, C_REF, C_NF };
 
@@ -41,6 +43,7 @@ struct link {
 	struct buf endpid;	/* that flow end's pid */
 	struct buf endtid;	/* and tid */
 	FILE *g;		/* GPU link records */
+	FILE *w;		/* -r: the walk's launch records, or NULL */
 	struct buf b;		/* record being built */
 	long long unterm;	/* launches whose flow has no end */
 	long long nowhere;	/* flow ends that point at no event */
@@ -79,60 +82,31 @@ interval(struct link *lk, const char *op, char kind, const struct lrec *g,
 	buf_emit(stdout, b);
 }
 
-/* The depth of a launched event: one below its launch. */
-static long long
-depth(const char *anc)
-{
-	long long n = 1;
-
-	if (*anc == '\0')
-		return 1;
-	for (; *anc; anc++)
-		n += *anc == ',';
-	return n + 1;
-}
-
-/* The root of launch e's tree: its first ancestor, else e itself. */
-static void
-launch_root(struct buf *b, const struct link *lk, const struct lrec *e)
-{
-	const char *anc = lf(lk, e, E_ANC);
-
-	if (*anc == '\0')
-		buf_adds(b, lf(lk, e, E_UID));
-	else
-		buf_add(b, anc, strcspn(anc, ","));
-}
-
 /*
- * Runtime event e launches event g: g's subtree records, kind s for a
- * GPU event, n for another (it counts in TraceLens's gpu_events but
- * never in a busy time).
+ * Runtime event e launches event g: the walk's launch record of g,
+ * under e's pre-order number, kind s for a GPU event, n for another
+ * (it counts in TraceLens's gpu_events but never in a busy time).  The
+ * walk gives it to e and every event above e (walk.c).
  */
 static void
 claim(struct link *lk, struct lrec *g, size_t ei)
 {
 	const struct lrec *e = &lk->rec[ei];
-	const char *anc = lf(lk, e, E_ANC), *p;
-	char op[32], kind = g->role == R_GPU ? 's' : 'n';
+	struct buf *b = &lk->b;
 
 	if (!g->hasts)
 		tl_die("UID %lld: launched event without a valid ts", g->uid);
 	g->claims++;
 	g->fin = ei;
-	interval(lk, lf(lk, e, E_UID), kind, g, e);
-	for (p = anc; *p != '\0';) {
-		size_t n = strcspn(p, ",");
-
-		if (n == 0 || n >= sizeof(op))
-			tl_die("bad ancestor list '%s'", anc);
-		memcpy(op, p, n);
-		op[n] = '\0';
-		interval(lk, op, kind, g, e);
-		p += n;
-		if (*p == ',')
-			p++;
-	}
+	if (lk->w == NULL)
+		return;
+	key_pre(b, atoid(lf(lk, e, E_PRE)), 'b');
+	key_uid(b, g->uid);
+	buf_tab(b), buf_addc(b, g->role == R_GPU ? 's' : 'n');
+	buf_tab(b), buf_adds(b, lf(lk, g, C_UID));
+	buf_tab(b), buf_adds(b, lf(lk, g, C_REF));
+	buf_tab(b), buf_num(b, e->uid);
+	buf_emit(lk->w, b);
 }
 
 static void
@@ -190,10 +164,11 @@ link_group(struct link *lk)
 		key_uid(b, g->uid);
 		buf_tab(b), buf_adds(b, lf(lk, e, E_UID));
 		buf_tab(b), buf_adds(b, lf(lk, e, E_NAME));
-		for (j = E_LA; j < E_ANC; j++)
+		for (j = E_LA; j < E_DEPTH; j++)
 			buf_tab(b), buf_adds(b, lf(lk, e, (int)j));
-		buf_tab(b), buf_num(b, depth(lf(lk, e, E_ANC)));
-		buf_tab(b), launch_root(b, lk, e);
+		/* one below its launch */
+		buf_tab(b), buf_num(b, atoid(lf(lk, e, E_DEPTH)) + 1);
+		buf_tab(b), buf_adds(b, lf(lk, e, E_ROOT));
 		buf_emit(lk->g, b);
 		if (g->role == R_GPU && *lf(lk, g, C_COMM) == '0')
 			interval(lk, lf(lk, e, E_LA), 'd', g, e);
@@ -266,7 +241,7 @@ link_read(struct link *lk, struct rec_reader *r)
 int
 linkmode(const struct opts *opt, int argc, char *argv[])
 {
-	static char iob[2][TL_IOBUF];	/* stdio's, for g and the inputs */
+	static char iob[3][TL_IOBUF];	/* stdio's, for g, w and the inputs */
 	struct link lk;
 	struct buf prev = {0}, group = {0};
 	int status = 0, i;
@@ -275,6 +250,7 @@ linkmode(const struct opts *opt, int argc, char *argv[])
 	lk.opt = opt;
 	lk.endu = -1;
 	lk.g = io_open(opt->gpath, "w", iob[0]);
+	lk.w = opt->rpath ? io_open(opt->rpath, "w", iob[2]) : NULL;
 	for (i = 0; i < argc || (argc == 0 && i == 0); i++) {
 		const char *path = argc ? argv[i] : "-";
 		FILE *in = io_open(path, "r", iob[1]);	/* one at a time */
@@ -299,6 +275,14 @@ linkmode(const struct opts *opt, int argc, char *argv[])
 	}
 	link_group(&lk);
 	status |= tl_fshut(lk.g, opt->gpath);
+	/*
+	 * The interval records out before the launch records end: the walk
+	 * then writes where they went (tl_tree_stage's x0), never at once.
+	 */
+	if (lk.w) {
+		fflush(stdout);
+		status |= tl_fshut(lk.w, opt->rpath);
+	}
 	if (opt->fpath) {
 		FILE *ff = io_open(opt->fpath, "w", NULL);
 
@@ -354,10 +338,12 @@ xsrc_put(struct buf *b, const struct xsrc *x, int i)
 }
 
 /*
- * intervals.tsv from the sorted interval records, each completed from
- * its event's line: op kind ts dur gpu name stream cat ref.  The name
- * of an s record stays empty (it is most of the file, and few passes
- * want it: they read it at ref, in the GPU events of -G).
+ * intervals.tsv from the sorted records of link and walk, by op: the
+ * interval records (kind d), each completed from its event's line, op
+ * kind ts dur gpu name stream cat ref launch; and each op's subtree
+ * record (kind r: its busy time as dur, and where its kernels are in
+ * walk.tsv, as ref and span), whose counts go to the standard output,
+ * op count, and whose communication flag to -c.
  */
 int
 intervals(const struct opts *opt, const char *path)
@@ -369,14 +355,13 @@ intervals(const struct opts *opt, const char *path)
 	FILE *out = io_open(opt->opath, "w", iob[1]);
 	FILE *cfp = opt->cpath ? io_open(opt->cpath, "w", NULL) : NULL;
 	struct buf prev = {0};
-	long long op = -1, cur, count = 0, commop = -1;
 	struct buf row = {0};
 	int status, more, i;
-	size_t len;
 	char kind;
 
 	rec_open(&r, in, io_name(path));
-	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\tlaunch\n", out);
+	fputs("op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\tlaunch\tspan\n",
+	    out);
 	/*
 	 * The events only once the first record is here: split may still
 	 * be writing them (tl_tree_stage with a trace), and the records
@@ -389,11 +374,27 @@ intervals(const struct opts *opt, const char *path)
 		if (opt->gvpath)
 			xsrc_open(&gv, opt->gvpath);
 	}
-	/* records: key op kind gpu offset (in -G for a GPU event) launch */
 	for (; more; more = next(&r, &prev, 0)) {
+		kind = r.nf > 2 ? r.f[2].s[0] : '?';
+		if (kind == 'r') {
+			/* key op r busy count comm offset span */
+			want_nf(&r, 8);
+			buf_add(&row, r.f[1].s, r.f[1].len);
+			buf_adds(&row, "\tr\t\t");
+			buf_add(&row, r.f[3].s, r.f[3].len);
+			buf_adds(&row, "\t\t\t\t\t");
+			buf_add(&row, r.f[6].s, r.f[6].len);
+			buf_adds(&row, "\t\t");
+			buf_add(&row, r.f[7].s, r.f[7].len);
+			buf_emit(out, &row);
+			printf("%s\t%s\n", r.f[1].s, r.f[4].s);
+			if (cfp && r.f[5].s[0] == '1')
+				fprintf(cfp, "%s\n", r.f[1].s);
+			continue;
+		}
+		/* key op kind gpu offset (in -G for a GPU event) launch */
 		want_nf(&r, 6);
-		kind = r.f[2].s[0];
-		x = opt->gvpath && kind != 'n' ? &gv : &ev;
+		x = opt->gvpath ? &gv : &ev;
 		fetch_line(&x->ft, atoid(r.f[4].s), atoid(r.f[3].s));
 		buf_add(&row, r.f[1].s, r.f[1].len);
 		buf_tab(&row);
@@ -402,39 +403,15 @@ intervals(const struct opts *opt, const char *path)
 		xsrc_put(&row, x, X_DUR);
 		buf_tab(&row);
 		buf_add(&row, r.f[3].s, r.f[3].len);
-		for (i = X_NAME; i < X_NF; i++) {
-			if (i == X_NAME && kind == 's')
-				buf_tab(&row);
-			else
-				xsrc_put(&row, x, i);
-		}
+		for (i = X_NAME; i < X_NF; i++)
+			xsrc_put(&row, x, i);
 		buf_tab(&row);
 		buf_add(&row, r.f[4].s, r.f[4].len);
 		buf_tab(&row);
 		buf_add(&row, r.f[5].s, r.f[5].len);
+		buf_tab(&row);
 		buf_emit(out, &row);
-		if (kind == 'd')
-			continue;	/* s and n records are gpu_events */
-		cur = atoid(r.f[1].s);
-		/* -c: each op once (its records are together) */
-		if (cfp && kind == 's' && cur != commop) {
-			const char *nm = fetch_field(&x->ft, x->col[X_NAME], &len);
-
-			if (iscomm(nm, len)) {
-				fprintf(cfp, "%lld\n", cur);
-				commop = cur;
-			}
-		}
-		if (cur != op) {
-			if (op >= 0)
-				printf("%lld\t%lld\n", op, count);
-			op = cur;
-			count = 0;
-		}
-		count++;
 	}
-	if (op >= 0)
-		printf("%lld\t%lld\n", op, count);
 	status = tl_fshut(out, opt->opath);
 	if (cfp)
 		status |= tl_fshut(cfp, opt->cpath);

@@ -216,3 +216,11 @@ evcols(struct rec_reader *r, struct evcols *c)
 	c->concrete = rec_need(r, "Concrete Inputs");
 	c->value = rec_need(r, "value");
 }
+
+/* The walk's key of pre-order number pre and role ('a' range, 'b' launch). */
+void
+key_pre(struct buf *b, long long pre, char role)
+{
+	buf_hex(b, (unsigned long long)pre, 16);
+	buf_addc(b, role);
+}

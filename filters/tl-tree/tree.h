@@ -20,7 +20,7 @@ struct opts {
 	const char *gpath;	/* -g: the launched-event records (link out, merge in) */
 	const char *npath;	/* -n: the GPU-event counts per op (merge in) */
 	const char *wpath;	/* -w: the forward links (merge in) */
-	const char *opath;	/* -o: intervals.tsv (intervals out) */
+	const char *opath;	/* -o: intervals.tsv (intervals out), walk.tsv (walk out) */
 	const char *epath;	/* -e: the events (split out, a copy; later in) */
 	const char *gvpath;	/* -G: the GPU events' lines (split out, later in) */
 	const char *fpath;	/* -f: facts (out) */
@@ -29,6 +29,7 @@ struct opts {
 	const char *spath;	/* -s: the selected events (split out) */
 	const char *qpath;	/* -q: the sequence records (split out; DIR/q) */
 	const char *Opath;	/* -O: the GPU stream records (split out; DIR/o) */
+	const char *rpath;	/* -r: the walk's records (host, link out) */
 };
 
 /* Key widths: a UID is UIDW hex digits (treeio.h), a time 16. */
@@ -81,10 +82,12 @@ int linkmode(const struct opts *opt, int argc, char *argv[]);
 int intervals(const struct opts *opt, const char *path);
 int fwd(const struct opts *opt, const char *path);
 int overlap(const char *path);
+int walk(const struct opts *opt, const char *path);
 int merge(const struct opts *opt, const char *path);
 
 /* ---- shared.c ---- */
 
+void key_pre(struct buf *b, long long pre, char role);
 int iscomm(const char *s, size_t len);
 int gpucat(const char *cat, size_t len);
 void key_text(struct buf *b, const char *s, size_t len);

@@ -10,7 +10,7 @@
 # (bwd_metrics.tsv) and the ops (bwd_modelled_ops.tsv, UID order;
 # GEMM and the elementwise sheets have no backward table; the
 # Normalization ops are modelled for their metrics, with no sheet rows).
-# in: forest.tsv fwd_links.tsv fwd_targets.tsv modelled_ops.tsv intervals.tsv gpuev.tsv meta.tsv annotations.tsv
+# in: forest.tsv fwd_links.tsv fwd_targets.tsv modelled_ops.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv
 # out: perf_rows_bwd.tsv bwd_metrics.tsv bwd_modelled_ops.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 perf_bwd() {
@@ -37,7 +37,7 @@ perf_bwd() {
 	st tl_sort -t "$TAB" -k1,1n -k2,2n >bwd_pairs.tsv; ok
 	tl_drop fwd_below.tsv
 	[ -s bwd_pairs.tsv ] || return 0
-	st tl-pick -s -G gpuev.tsv -k bwd_pairs.tsv intervals.tsv |
+	st tl-pick -s -G gpuev.tsv -W walk.tsv -k bwd_pairs.tsv intervals.tsv |
 	st perf_kinfo >bwd_kernels.tsv; ok
 	# (the X of the pairs, each once: by X, field 2)
 	st tl_sort -t "$TAB" -k2,2n -u bwd_pairs.tsv >bwd_ops.tsv; ok

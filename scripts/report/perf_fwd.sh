@@ -4,13 +4,13 @@
 # time and list, tl-pick -s -b), then tl-roofline: the perf
 # sheets' rows (perf_rows.tsv) and every op's model columns
 # (fwd_metrics.tsv, for unified_perf_summary).
-# in: modelled_ops.tsv modelled_keys.tsv intervals.tsv gpuev.tsv meta.tsv annotations.tsv
+# in: modelled_ops.tsv modelled_keys.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv
 # out: perf_rows.tsv fwd_metrics.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 perf_fwd() {
 	perf_convfwd
 	# (the kernels go to perf_model through a pipe, not a file)
-	st tl-pick -s -b -G gpuev.tsv -k modelled_keys.tsv intervals.tsv |
+	st tl-pick -s -b -G gpuev.tsv -W walk.tsv -k modelled_keys.tsv intervals.tsv |
 	perf_model modelled_ops.tsv /dev/stdin F fwd_metrics.tsv fwd_args.tsv >perf_rows.tsv; ok
 	tl_drop fwd_args.tsv
 }

@@ -14,14 +14,14 @@
 # of unified_perf_summary (the collected ops, and the sources of the
 # synthetic ops), UID TAB name, UID order: TraceLens categorises an op
 # with it (first_kernels.tsv).
-# in: gpu.tsv trace.facts ops.tsv collected_keys.tsv intervals.tsv
+# in: gpu.tsv trace.facts ops.tsv collected_keys.tsv intervals.tsv walk.tsv
 # out: synthetic_ops.tsv synthetic_kernels.tsv first_kernels.tsv collected_intervals.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 synthetic() {
 	if [ "$comparison" = 1 ]; then
-		st tl-pick -s -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
+		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
 	else
-		st tl-pick -s -k collected_keys.tsv intervals.tsv
+		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv
 	fi | st cut -f 6 | st tl_sort -n -u >covered_gpu.tsv; ok
 	max=$last_uid
 	case $max in

@@ -13,15 +13,18 @@
 # right after it, before the sheets write their files (on a VM, the
 # page cache so freed is what the next files reuse).
 # in:
-# out: gpu.tsv ops.tsv dropped_ops.tsv intervals.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv trace.facts
+# out: gpu.tsv ops.tsv dropped_ops.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv trace.facts
 tree() {
-	(cd "$cwd" && tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace" "$trace_name") <&9
+	# (the subtree busy times of intervals.tsv in the arithmetic of
+	# tl-kernels: exact ns with --exact-time)
+	(cd "$cwd" && TL_TREE_XBUSY=$xflag &&
+		tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace" "$trace_name") <&9
 	case $? in
 	0) ;;
 	3) return 1 ;;	# tl-parse could not read the trace, and has said why
 	*) echo "$prog: tree stage failed" >&2; return 1 ;;
 	esac
-	for f in gpu ops intervals meta health sel; do
+	for f in gpu ops intervals walk meta health sel; do
 		[ -f "$f.tsv" ] || { echo "$prog: tree stage wrote no $f.tsv" >&2; return 1; }
 	done
 	# (cat is tl-parse's third field; through a file, not command

@@ -18,7 +18,7 @@
 # group has model metrics (GFLOPS) and roofline ones.  With
 # --comparison, unified_rows.tsv keeps the rows (UID and group) for
 # kernel_map.
-# in: collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
+# in: collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
 # out: unified.tsv unified_fdur unified_rows.tsv unified.facts
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified() {
@@ -31,7 +31,7 @@ unified() {
 	# order of the kernels' launches, TraceLens's gpu_events order, by
 	# which it pairs an op's kernels across calls (tl-pick -l); then the
 	# synthetic ones', whose UIDs come after.)
-	{ st tl-pick -s -b -l -G gpuev.tsv -k collected_keys.tsv intervals.tsv &&
+	{ st tl-pick -s -b -l -G gpuev.tsv -W walk.tsv -k collected_keys.tsv intervals.tsv &&
 	  awk 'NR > 1' synthetic_kernels.tsv; } |
 	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
 	  st tl-perfrows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
