@@ -4,7 +4,12 @@ PREFIX = /usr/local
 MANPREFIX = $(PREFIX)/share/man
 CC = cc
 CFLAGS = -pthread -std=c17 -O2 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-CPPFLAGS = -DTL_VERSION=\"$(VERSION)\" -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Icommon
+# JSMN_PARENT_LINKS: jsmn finds the container a token closes by its
+# parent link, not by scanning back over every token before it, which
+# makes a list of n objects (a kernel list) n^2; every file that
+# includes jsmn.h must see the same token struct.
+CPPFLAGS = -DTL_VERSION=\"$(VERSION)\" -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	-DJSMN_PARENT_LINKS -Icommon
 LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
 # Only tl-xlsx reads and writes workbooks: only it links these.

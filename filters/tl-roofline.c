@@ -29,6 +29,8 @@ static int modelledflag;	/* --modelled: only ops that have a model */
 static int sheetflag;		/* --sheet-rows: only ops with a sheet row */
 static const char *metpath;	/* --metrics: every op's model columns, out */
 static const char *fwdpath;	/* --fwd-args: the forward ops' args, in */
+static const char *builtpath;	/* --built: with --modelled, the UIDs of
+				   ops whose model builds from their args, out */
 
 /* The GPU spec of --gpu-arch (gpuarch.h), and where it came from. */
 struct arch {
@@ -61,7 +63,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: %s [--bwd] [--fixed-models] [--fwd-args file] [--gpu-arch name|file]\n"
-	    "       [--modelled] [--metrics file] [--sheet-rows] [file]\n",
+	    "       [--modelled [--built file]] [--metrics file] [--sheet-rows] [file]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -420,8 +422,8 @@ fwd_close(struct fwdin *f)
 }
 
 static void
-roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
-    struct fwdin *fwd)
+roofline(struct rec_reader *r, FILE *out, FILE *met, FILE *built,
+    const struct arch *arch, struct fwdin *fwd)
 {
 	struct cols c;
 	struct opargs a;
@@ -450,7 +452,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
 	c.ktime = rec_col(r, "Kernel Time (µs)");
 	c.outtype = rec_col(r, "Output type");
 	c.annot = rec_col(r, "annotation");
-	c.uid = fwd ? rec_need(r, "UID") : -1;
+	c.uid = fwd || built ? rec_need(r, "UID") : -1;
 	for (i = 0; i < nout; i++)
 		if (rec_col(r, outcols[i]) >= 0)
 			tl_die("%s: input already has a field '%s'", r->name, outcols[i]);
@@ -482,7 +484,7 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
 		if (hasKT && num_double(tmp.s, tmp.len, &kt) < 0)
 			tl_die("%s: line %zu: Kernel Time (µs) is not a number: %s",
 			    r->name, r->lineno, tmp.s);
-		if (m != NULL && (m->can != NULL || !modelledflag)) {
+		if (m != NULL && (m->can != NULL || !modelledflag || built != NULL)) {
 			getjson(r, c.dims, &tmp, &a.dims, &a.has_dims, &a.bad_dims);
 			getjson(r, c.types, &tmp, &a.types, &a.has_types, &a.bad_types);
 			getjson(r, c.strides, &tmp, &a.strides, &a.has_strides,
@@ -493,9 +495,23 @@ roofline(struct rec_reader *r, FILE *out, FILE *met, const struct arch *arch,
 			if (!model_can(m, &a))
 				m = NULL;
 		}
-		if (m != NULL && modelledflag)
+		if (m != NULL && modelledflag) {
 			st = -1;	/* selection only: no metrics */
-		else if (m != NULL) {
+			/*
+			 * --built: the model run on the args alone (kernel
+			 * names can only add a failure: a GEMM's transpose)
+			 */
+			getjson(r, c.outtype, &tmp, &a.outtype, &a.has_outtype, &dummy);
+			kj.done = 0;
+			kj.s = NULL;
+			a.kname = NULL;
+			a.annotation = NULL;
+			a.fwd = NULL;
+			if (built != NULL && model_run(m, &a, &res, bwdflag) == M_OK) {
+				fwrite(r->f[c.uid].s, 1, r->f[c.uid].len, built);
+				putc('\n', built);
+			}
+		} else if (m != NULL) {
 			getjson(r, c.outtype, &tmp, &a.outtype, &a.has_outtype, &dummy);
 			/* (parsed only by the models that read it) */
 			kj.done = 0;
@@ -570,6 +586,7 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option lo[] = {
+		{ "built", required_argument, NULL, 'k' },
 		{ "bwd", no_argument, NULL, 'b' },
 		{ "fixed-models", no_argument, NULL, 'F' },
 		{ "fwd-args", required_argument, NULL, 'f' },
@@ -583,17 +600,18 @@ main(int argc, char *argv[])
 	struct arch arch;
 	struct fwdin fwd;
 	const char *in = "-", *argv0 = argv[0];
-	FILE *fp, *met;
+	FILE *fp, *met, *built;
 	int ch, st;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "bFf:g:mo:s", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bFf:g:k:mo:s", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'b': bwdflag = 1; break;
 		case 'F': fixedflag = 1; break;
 		case 'f': fwdpath = optarg; break;
 		case 'g': archarg = optarg; break;
+		case 'k': builtpath = optarg; break;
 		case 'm': modelledflag = 1; break;
 		case 'o': metpath = optarg; break;
 		case 's': sheetflag = 1; break;
@@ -602,7 +620,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1)
+	if (argc > 1 || (builtpath != NULL && !modelledflag))
 		usage(TL_EUSAGE);
 	if (argc == 1)
 		in = argv[0];
@@ -610,10 +628,12 @@ main(int argc, char *argv[])
 		arch_load(&arch, archarg, argv0);
 	fp = tl_fopen(in, "r");
 	met = metpath ? tl_fopen(metpath, "w") : NULL;
+	built = builtpath ? tl_fopen(builtpath, "w") : NULL;
 	rec_open(&r, fp, strcmp(in, "-") == 0 ? "<stdin>" : in);
 	if (fwdpath != NULL)
 		fwd_open(&fwd, fwdpath, fixedflag);
-	roofline(&r, stdout, met, archarg ? &arch : NULL, fwdpath ? &fwd : NULL);
+	roofline(&r, stdout, met, built, archarg ? &arch : NULL,
+	    fwdpath ? &fwd : NULL);
 	rec_close(&r);
 	if (fwdpath != NULL)
 		fwd_close(&fwd);
@@ -624,5 +644,7 @@ main(int argc, char *argv[])
 	st = tl_fshut(stdout, "<stdout>");
 	if (met)
 		st |= tl_fshut(met, metpath);
+	if (built)
+		st |= tl_fshut(built, builtpath);
 	return st;
 }

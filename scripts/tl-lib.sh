@@ -1078,27 +1078,25 @@ _tl_tree_run() {
 	_tt_p3=$!
 	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
 	_tt_p4=$!
-	# the subtrees: link's launch records and host's ranges (rg, read
-	# once link has ended) by pre-order number, walked; its subtree
-	# records join link's interval records in x0, which both write
-	# (walk only once link has ended: no two writers at once)
-	_tt_wo=$_tt_out/walk.tsv
-	[ "${TL_TREE_LEAN:-}" != 1 ] || _tt_wo=
-	{ tl_sort - "$_tt_t/rg" <"$_tt_t/w0" || : >"$_tt_t/fail.sort-w"; } |
-		{ "$_tt_b" -m walk "$@" ${TL_TREE_XBUSY:+-x} -e "$_tt_ev" \
-			-G "$_tt_out/gpuev.tsv" ${_tt_wo:+-o "$_tt_wo"} ||
-			: >"$_tt_t/fail.walk"; } >"$_tt_t/x0" &
-	_tt_p6=$!
-	# both by op: intervals.tsv, the counts for merge
+	# link's interval records and walk's subtree records by op:
+	# intervals.tsv, the counts for merge
 	{ tl_sort <"$_tt_t/x0" || : >"$_tt_t/fail.sort-x"; } |
 		{ "$_tt_b" -m intervals -e "$_tt_ev" -G "$_tt_out/gpuev.tsv" \
 			-o "$_tt_out/intervals.tsv" \
 			-c "$_tt_out/comm.tsv" || : >"$_tt_t/fail.intervals"; } \
 		>"$_tt_t/n" &
 	_tt_p7=$!
-	# the main line: host stacks, links, intervals (with a trace, split
-	# reads tl-parse's records as they come, and keeps the copy that
-	# the later passes read)
+	# The main line: host stacks, links (with a trace, split reads
+	# tl-parse's records as they come, and keeps the copy that the later
+	# passes read); beside it the subtrees: link's launch records and
+	# host's ranges (rg, read once link has ended) by pre-order number,
+	# walked.  Link and walk write x0, one after the other (walk reads
+	# nothing before link has ended), through the one descriptor their
+	# group opened: a second open of a fifo whose reader has gone would
+	# wait for ever.
+	_tt_wo=$_tt_out/walk.tsv
+	[ "${TL_TREE_LEAN:-}" != 1 ] || _tt_wo=
+	{
 	{ if [ -n "$_tt_tr" ]; then
 		{ tl_parse -K ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
 		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
@@ -1113,7 +1111,13 @@ _tl_tree_run() {
 		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
 		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
 			-r /dev/fd/4 3>"$_tt_t/g0" 4>"$_tt_t/w0" ||
-			: >"$_tt_t/fail.link"; } >"$_tt_t/x0" &
+			: >"$_tt_t/fail.link"; } &
+	{ tl_sort - "$_tt_t/rg" <"$_tt_t/w0" || : >"$_tt_t/fail.sort-w"; } |
+		{ "$_tt_b" -m walk "$@" ${TL_TREE_XBUSY:+-x} -e "$_tt_ev" \
+			-G "$_tt_out/gpuev.tsv" ${_tt_wo:+-o "$_tt_wo"} ||
+			: >"$_tt_t/fail.walk"; } &
+	wait
+	} >"$_tt_t/x0" &
 	_tt_p5=$!
 	"$_tt_b" -m merge -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
 		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" -f "$_tt_t/mf" \
@@ -1121,7 +1125,7 @@ _tl_tree_run() {
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running
-	wait $_tt_p1 $_tt_p2 "$_tt_p3" "$_tt_p4" "$_tt_p5" "$_tt_p6" "$_tt_p7"
+	wait $_tt_p1 $_tt_p2 "$_tt_p3" "$_tt_p4" "$_tt_p5" "$_tt_p7"
 	for _tt_f in "$_tt_t"/fail.*; do
 		[ -e "$_tt_f" ] && return 1
 	done

@@ -25,6 +25,8 @@ struct frame {
 	struct buf name;	/* escaped name, reused across pushes */
 	long long ref;	/* cpu_op: offset of its line in the events */
 	long long pre;	/* its pre-order number */
+	long co;	/* index of the nearest cpu_op at or below it, or -1 */
+	long la;	/* of the launcher a runtime event above it gets, or -1 */
 };
 
 /*
@@ -97,24 +99,12 @@ host_runtime(FILE *out, struct buf *b, const struct rec_reader *r,
     const char *id, size_t idlen)
 {
 	const struct frame *la = NULL, *co = NULL;
-	size_t i;
 
-	/* get_kernel_launchers: skip python and 'execute'; else stop */
-	for (i = n; i-- > 0;) {
-		if (st[i].cat == 'p')
-			continue;
-		if (st[i].cat != 'o')
-			break;
-		if (fld_eq(st[i].name.s, st[i].name.len, "execute"))
-			continue;
-		la = &st[i];
-		break;
-	}
-	for (i = n; i-- > 0;)
-		if (st[i].cat == 'o') {
-			co = &st[i];
-			break;
-		}
+	/* (each frame knows both, in O(1): a chain of N makes no N^2) */
+	if (n > 0 && st[n - 1].la >= 0)
+		la = &st[st[n - 1].la];
+	if (n > 0 && st[n - 1].co >= 0)
+		co = &st[st[n - 1].co];
 	key_text(b, id, idlen);
 	buf_addc(b, 'e');
 	key_uid(b, uid);
@@ -252,6 +242,13 @@ host(const struct opts *opt, const char *path)
 		buf_add(&st[n].name, r.f[H_NAME].s, r.f[H_NAME].len);
 		st[n].ref = cat == 'o' ? atoid(r.f[H_REF].s) : -1;
 		st[n].pre = npre++;
+		/* get_kernel_launchers: skip python and 'execute'; else stop */
+		if (cat == 'p' || (cat == 'o' && fld_eq(st[n].name.s,
+		    st[n].name.len, "execute")))
+			st[n].la = n > 0 ? st[n - 1].la : -1;
+		else
+			st[n].la = cat == 'o' ? (long)n : -1;
+		st[n].co = cat == 'o' ? (long)n : n > 0 ? st[n - 1].co : -1;
 		if (cat == 'o')
 			ncpu++;
 		n++;

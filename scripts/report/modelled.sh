@@ -2,7 +2,8 @@
 # stage: modelled
 # The ops that have a perf model (tl-roofline -m: ops.tsv's records of
 # those ops, and dropped_ops.tsv's, UID order), and the same as keys (op TAB tag, each its own)
-# for the kernel lists and the forest's mod flag.
+# for the kernel lists and the forest's mod flag; modelled_built.tsv,
+# the UIDs of those whose model builds from their args alone (--built).
 #
 # Their annotations (annotations.tsv): UID (12 digits) TAB annotation
 # for each modelled op whose name starts with
@@ -16,7 +17,7 @@
 # the sweep the annotations still open at the current ts (the nesting
 # depth).
 # in: ops.tsv dropped_ops.tsv sel.tsv trace.facts
-# out: modelled_ops.tsv modelled_keys.tsv annotations.tsv
+# out: modelled_ops.tsv modelled_keys.tsv modelled_built.tsv annotations.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 modelled() {
 	if tl_rows dropped_ops.tsv; then
@@ -26,10 +27,10 @@ modelled() {
 		{ IFS= read -r h <ops.tsv && printf '%s\n' "$h" &&
 			tail -n +2 ops.tsv | tl_sort -m -t "$TAB" -k1,1n - dropped.body; } >ops_all.tsv ||
 			return 1
-		st tl-roofline -m ops_all.tsv >modelled_ops.tsv; ok
+		st tl-roofline -m --built modelled_built.tsv ops_all.tsv >modelled_ops.tsv; ok
 		tl_drop ops_all.tsv dropped.body
 	else
-		st tl-roofline -m ops.tsv >modelled_ops.tsv; ok
+		st tl-roofline -m --built modelled_built.tsv ops.tsv >modelled_ops.tsv; ok
 	fi
 	st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' modelled_ops.tsv >modelled_keys.tsv; ok
 	annop=vllm::unified_attention_with_output

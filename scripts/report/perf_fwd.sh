@@ -4,15 +4,31 @@
 # time and list, tl-pick -s -b), then tl-roofline: the perf
 # sheets' rows (perf_rows.tsv) and every op's model columns
 # (fwd_metrics.tsv, for unified_perf_summary).
-# in: modelled_ops.tsv modelled_keys.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv
+# in: modelled_ops.tsv modelled_built.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv
 # out: perf_rows.tsv fwd_metrics.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 perf_fwd() {
 	perf_convfwd
+	perf_fwdkeys
 	# (the kernels go to perf_model through a pipe, not a file)
-	st tl-pick -s -b -G gpuev.tsv -W walk.tsv -k modelled_keys.tsv intervals.tsv |
+	st tl-pick -s -b -G gpuev.tsv -W walk.tsv -k fwd_keys.tsv intervals.tsv |
 	perf_model modelled_ops.tsv /dev/stdin F fwd_metrics.tsv fwd_args.tsv >perf_rows.tsv; ok
-	tl_drop fwd_args.tsv
+	tl_drop fwd_args.tsv fwd_keys.tsv
+}
+
+# perf_fwdkeys: fwd_keys.tsv (op TAB op, by op): the ops whose kernels
+# the models can use.  Those whose model builds from their args alone
+# (modelled_built.tsv, tl-roofline -m --built), and those whose
+# model reads more than their args: an annotation (annotations.tsv) or
+# its forward op's args (fwd_args.tsv).  Kernel names only ever add a
+# failure (a GEMM's transpose), and the rows of the ops that fail take
+# nothing of their kernels (unified_perf_summary has its own), so the
+# others' kernel lists, which N nested ops make N lists of up to N
+# kernels, are never made.
+perf_fwdkeys() {
+	st awkt 'FILENAME == fa && FNR == 1 { next } { print $1 + 0 }' \
+	    fa=fwd_args.tsv modelled_built.tsv annotations.tsv fwd_args.tsv |
+	st tl_sort -n -u | st awk '{ print $1 "\t" $1 }' >fwd_keys.tsv; ok
 }
 
 # perf_convfwd: fwd_args.tsv (header UID Input Dims Input type Input

@@ -15,7 +15,9 @@
 # of its group.  unified_fdur: 1 when some duration is not a
 # whole number (pandas keeps an all-integer column integer).
 # unified.facts: unified_metrics and unified_roofline, 1 when some
-# group has model metrics (GFLOPS) and roofline ones.  With
+# group has model metrics (GFLOPS) and roofline ones; unified_rows, the
+# number of groups (a group's line can be megabytes, which the shell's
+# read, a byte at a time, would take seconds to skip).  With
 # --comparison, unified_rows.tsv keeps the rows (UID and group) for
 # kernel_map.
 # in: collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
@@ -74,7 +76,7 @@ unified() {
 		if (NR > 1 && $7 != "") hm = 1
 		if (NR > 1 && $11 != "") hr = 1
 	}
-	END { printf "unified_metrics=%d\nunified_roofline=%d\n", hm, hr >ff }' unified_stats.tsv |
+	END { printf "unified_metrics=%d\nunified_roofline=%d\nunified_rows=%d\n", hm, hr, NR - 1 >ff }' unified_stats.tsv |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >unified.tsv; ok
 	tl_drop unified_op_rows.tsv unified_syn.tsv unified_keys.tsv unified_stats.tsv
 }

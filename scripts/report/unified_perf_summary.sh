@@ -11,7 +11,7 @@
 # out: unified_perf_summary.csv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified_perf_summary() {
-	tl_rows unified.tsv || return 0
+	[ "${unified_rows:-0}" -gt 0 ] || return 0
 	hasm=$unified_metrics hasr=$unified_roofline
 	cmprows=0 cf=
 	[ "$comparison" != 1 ] || ! tl_rows comparison_rows.tsv || cmprows=1 cf=comparison_rows.tsv

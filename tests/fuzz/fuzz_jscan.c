@@ -25,7 +25,9 @@
 
 #define JSMN_STATIC
 #define JSMN_STRICT
+#ifndef JSMN_PARENT_LINKS	/* (config.mk's CPPFLAGS define it) */
 #define JSMN_PARENT_LINKS
+#endif
 #include <jsmn.h>
 
 #include "jscan.h"
