@@ -66,6 +66,36 @@ pseudo_ops() {
 		echo "aiter::paged_attention_v1"
 	fi
 }
+# kl_overlaps TRACE: two GPU events of TRACE that TraceLens's sweep
+# (GPUEventAnalyser.get_gpu_event_lists: kernels, copies and memsets of
+# positive duration, on two streams or one without a stream) finds
+# overlapping by 1 us or more, or nothing.  Looser than TraceLens: two
+# events of one CPU op count too, and a hair under 1 us, so that
+# nothing here means that every overlapping_uids of TraceLens is empty.
+# The events by ts (sort), those that have not ended the ones a new
+# event may overlap: memory is the events running at once.
+kl_overlaps() {
+	tl-parse -c kernel,gpu_memcpy,gpu_memset -f ts,dur,stream,name -- "$1" 2>/dev/null |
+	    sed 1d | tl_sort -s -t "$TAB" -k1,1g |
+	    awk -F '\t' '
+	{
+		s = $1 + 0; e = s + $2
+		if (!(e > s)) next
+		m = 0
+		for (i = 1; i <= n; i++)
+			if (E[i] > s) { m++; E[m] = E[i]; S[m] = S[i]; N[m] = N[i] }
+		n = m
+		for (i = 1; i <= n; i++)
+			if ((S[i] == "" || $3 == "" || S[i] != $3) &&
+			    (E[i] < e ? E[i] : e) - s >= 0.999999) {
+				printf "%s (stream %s) and %s (stream %s)\n",
+				    substr(N[i], 1, 60), S[i] == "" ? "None" : S[i],
+				    substr($4, 1, 60), $3 == "" ? "None" : $3
+				exit
+			}
+		n++; E[n] = e; S[n] = $3; N[n] = $4
+	}'
+}
 # refuse WHY: an option of TraceLens's that tl cannot honour stops the
 # run (exit 2, one line naming the option as given), rather than give
 # a report that differs from TraceLens's without saying so.
@@ -83,7 +113,7 @@ isrocprof() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 klopt=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked (its rocprof report: on),
@@ -206,7 +236,7 @@ while tl_opt "$@"; do
 	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
 	--enable-pseudo-ops) pseudo=$optname ;;
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
-	--include-overlap-info) refuse "the *_kl_overlap sheets are not supported" ;;
+	--include-overlap-info) kl=1 klopt=$optname ;;
 	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
 	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
@@ -310,6 +340,17 @@ if [ -n "$pseudo" ] && [ -z "$kind" ]; then
 	[ -z "$why" ] ||
 		refuse "TraceLens's pseudo ops (its MoE, MLA and paged-attention tree extensions) are not supported, and $has has $why"
 fi
+# TraceLens's *_kl_overlap sheets are its sheets of ops with a column
+# of the names of the kernels that overlap theirs, and their statistics:
+# written for a trace where no two kernels overlap (every row's lists
+# empty), refused for one where some do.  A rocprofv3 trace has no such
+# sheets (TraceLens's rocprof report has no such option).
+if [ "$kl" = 1 ] && [ -z "$kind" ]; then
+	optname=$klopt
+	why=$(kl_overlaps "$trace")
+	[ -z "$why" ] ||
+		refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
+fi
 # TraceLens reads Inductor's cache (the folder named, when it is one)
 # only for Triton ops (triton_poi_, triton_red_, triton_per_).
 if [ -n "$icache" ] && [ -z "$kind" ] && [ -d "$icdir" ]; then
@@ -342,7 +383,7 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
 	q compat "$compat"
-	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"
+	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"; q kl "$kl"
 	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
@@ -353,7 +394,7 @@ exec 9<&0
 . "$TL_BIN/tl-report$kind.stages"
 tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report$kind.mk" \
     -j $((TL_REPORT_JOBS + comparison)) short="$short" ksum="$ksum" coll="$coll" \
-    comparison="$comparison" roofline="$roofline" kdetails="$kdetails" all 2>"$TL_LOG/make"
+    comparison="$comparison" roofline="$roofline" kdetails="$kdetails" kl="$kl" all 2>"$TL_LOG/make"
 tl_wait "$TL_SPAWNED"
 st=$?
 tl_progress_stop
