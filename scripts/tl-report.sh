@@ -66,17 +66,19 @@ pseudo_ops() {
 		echo "aiter::paged_attention_v1"
 	fi
 }
-# kl_overlaps TRACE: two GPU events of TRACE that TraceLens's sweep
+# kl_overlaps TRACE FILE: two GPU events of TRACE that TraceLens's sweep
 # (GPUEventAnalyser.get_gpu_event_lists: kernels, copies and memsets of
 # positive duration, on two streams or one without a stream) finds
 # overlapping by 1 us or more, or nothing.  Looser than TraceLens: two
 # events of one CPU op count too, and a hair under 1 us, so that
 # nothing here means that every overlapping_uids of TraceLens is empty.
 # The events by ts (sort), those that have not ended the ones a new
-# event may overlap: memory is the events running at once.
+# event may overlap: memory is the events running at once.  A sort that
+# fails leaves FILE (a trace tl-parse cannot read fails the report
+# itself, saying why).
 kl_overlaps() {
 	tl-parse -c kernel,gpu_memcpy,gpu_memset -f ts,dur,stream,name -- "$1" 2>/dev/null |
-	    sed 1d | tl_sort -s -t "$TAB" -k1,1g |
+	    sed 1d | { tl_sort -s -t "$TAB" -k1,1g || : >"$2"; } |
 	    awk -F '\t' '
 	{
 		s = $1 + 0; e = s + $2
@@ -347,9 +349,10 @@ fi
 # sheets (TraceLens's rocprof report has no such option).
 if [ "$kl" = 1 ] && [ -z "$kind" ]; then
 	optname=$klopt
-	why=$(kl_overlaps "$trace")
+	why=$(kl_overlaps "$trace" "$TL_WORK/kl.fail")
 	[ -z "$why" ] ||
 		refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
+	[ ! -e "$TL_WORK/kl.fail" ] || die "$trace_name: cannot sort its GPU events (TMPDIR $tmpdir)"
 fi
 # TraceLens reads Inductor's cache (the folder named, when it is one)
 # only for Triton ops (triton_poi_, triton_red_, triton_per_).
