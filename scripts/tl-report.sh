@@ -69,9 +69,11 @@ pseudo_ops() {
 # kl_overlaps TRACE FILE: two GPU events of TRACE that TraceLens's sweep
 # (GPUEventAnalyser.get_gpu_event_lists: kernels, copies and memsets of
 # positive duration, on two streams or one without a stream) finds
-# overlapping by 1 us or more, or nothing.  Looser than TraceLens: two
-# events of one CPU op count too, and a hair under 1 us, so that
+# overlapping by 1 us or more, or nothing.  Looser than TraceLens: the
+# events no launch took count too, and a hair under 1 us, so that
 # nothing here means that every overlapping_uids of TraceLens is empty.
+# (TraceLens would pass over two events of one cpu_op, but looks their
+# cpu_ops up among the GPU events only, and never finds one.)
 # The events by ts (sort), those that have not ended the ones a new
 # event may overlap: memory is the events running at once.  A sort that
 # fails leaves FILE (a trace tl-parse cannot read fails the report
