@@ -66,40 +66,6 @@ pseudo_ops() {
 		echo "aiter::paged_attention_v1"
 	fi
 }
-# kl_overlaps TRACE FILE: two GPU events of TRACE that TraceLens's sweep
-# (GPUEventAnalyser.get_gpu_event_lists: kernels, copies and memsets of
-# positive duration, on two streams or one without a stream) finds
-# overlapping by 1 us or more, or nothing.  Looser than TraceLens: the
-# events no launch took count too, and a hair under 1 us, so that
-# nothing here means that every overlapping_uids of TraceLens is empty.
-# (TraceLens would pass over two events of one cpu_op, but looks their
-# cpu_ops up among the GPU events only, and never finds one.)
-# The events by ts (sort), those that have not ended the ones a new
-# event may overlap: memory is the events running at once.  A sort that
-# fails leaves FILE (a trace tl-parse cannot read fails the report
-# itself, saying why).
-kl_overlaps() {
-	tl-parse -c kernel,gpu_memcpy,gpu_memset -f ts,dur,stream,name -- "$1" 2>/dev/null |
-	    sed 1d | { tl_sort -s -t "$TAB" -k1,1g || : >"$2"; } |
-	    awk -F '\t' '
-	{
-		s = $1 + 0; e = s + $2
-		if (!(e > s)) next
-		m = 0
-		for (i = 1; i <= n; i++)
-			if (E[i] > s) { m++; E[m] = E[i]; S[m] = S[i]; N[m] = N[i] }
-		n = m
-		for (i = 1; i <= n; i++)
-			if ((S[i] == "" || $3 == "" || S[i] != $3) &&
-			    (E[i] < e ? E[i] : e) - s >= 0.999999) {
-				printf "%s (stream %s) and %s (stream %s)\n",
-				    substr(N[i], 1, 60), S[i] == "" ? "None" : S[i],
-				    substr($4, 1, 60), $3 == "" ? "None" : $3
-				exit
-			}
-		n++; E[n] = e; S[n] = $3; N[n] = $4
-	}'
-}
 # refuse WHY: an option of TraceLens's that tl cannot honour stops the
 # run (exit 2, one line naming the option as given), rather than give
 # a report that differs from TraceLens's without saying so.
@@ -344,18 +310,6 @@ if [ -n "$pseudo" ] && [ -z "$kind" ]; then
 	[ -z "$why" ] ||
 		refuse "TraceLens's pseudo ops (its MoE, MLA and paged-attention tree extensions) are not supported, and $has has $why"
 fi
-# TraceLens's *_kl_overlap sheets are its sheets of ops with a column
-# of the names of the kernels that overlap theirs, and their statistics:
-# written for a trace where no two kernels overlap (every row's lists
-# empty), refused for one where some do.  A rocprofv3 trace has no such
-# sheets (TraceLens's rocprof report has no such option).
-if [ "$kl" = 1 ] && [ -z "$kind" ]; then
-	optname=$klopt
-	why=$(kl_overlaps "$trace" "$TL_WORK/kl.fail")
-	[ -z "$why" ] ||
-		refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
-	[ ! -e "$TL_WORK/kl.fail" ] || die "$trace_name: cannot sort its GPU events (TMPDIR $tmpdir)"
-fi
 # TraceLens reads Inductor's cache (the folder named, when it is one)
 # only for Triton ops (triton_poi_, triton_red_, triton_per_).
 if [ -n "$icache" ] && [ -z "$kind" ] && [ -d "$icdir" ]; then
@@ -417,6 +371,17 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	fi
 	tl_cat "$TL_LOG/make" >&2 2>/dev/null
 	die "the report's engine failed (make: exit $st)"
+fi
+# TraceLens's *_kl_overlap sheets are its sheets of ops with a column
+# of the names of the kernels that overlap theirs, and their statistics:
+# written for a trace where no two kernels overlap (every row's lists
+# empty), refused, nothing written, for one where some do (kl_check).
+# A rocprofv3 trace has no such sheets (nor TraceLens's rocprof report
+# such an option).
+if [ -s "$TL_WORK/kl_refuse" ]; then
+	optname=$klopt
+	read -r why <"$TL_WORK/kl_refuse"
+	refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
 fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do
