@@ -116,7 +116,7 @@ ps_resize(struct pyset *s, size_t minused)
  * set_add_entry: a key not yet in the set goes to the last dummy slot
  * its probes passed (3.11 keeps the last one it saw, as a test against
  * /usr/bin/python3 3.11.2 showed), else to the unused slot that ended
- * them; a table two fifths full of active and dummy slots is resized
+ * them; a table three fifths full of active and dummy slots is resized
  * to hold four times the active ones (twice, above 50000).
  */
 static void
