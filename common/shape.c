@@ -435,11 +435,45 @@ pyiter_next(struct pyiter *it, const char **b, const char **e)
 int
 shape_pylist(const char *s, struct shape *sh)
 {
-	return shape_pysize(s, sh, NULL);
+	return shape_pysize(s, sh, NULL, NULL, NULL);
+}
+
+/*
+ * A Python float literal, b[0..e): optionally signed digits with a
+ * point or an exponent, _ only between digits (1_000.5), as the
+ * parser that ast.literal_eval runs takes it; inf and nan are names
+ * there, not numbers.  0 or -1.
+ */
+static int
+pyfloatlit(const char *b, const char *e, double *v)
+{
+	char tmp[64], *end;
+	size_t j = 0;
+	const char *c;
+	int num = 0;
+
+	for (c = b; c < e; c++) {
+		if (*c == '_' && c > b && c + 1 < e && c[-1] >= '0' && c[-1] <= '9' &&
+		    c[1] >= '0' && c[1] <= '9')
+			continue;
+		if (!((*c >= '0' && *c <= '9') || *c == '.' || *c == 'e' || *c == 'E' ||
+		    *c == '+' || *c == '-'))
+			return -1;
+		num |= *c == '.' || *c == 'e' || *c == 'E';
+		if (j >= sizeof(tmp) - 1)
+			return -1;
+		tmp[j++] = *c;
+	}
+	tmp[j] = '\0';
+	if (!num || j == 0)
+		return -1;
+	*v = strtod(tmp, &end);
+	return *end == '\0' ? 0 : -1;
 }
 
 int
-shape_pysize(const char *s, struct shape *sh, unsigned *bools)
+shape_pysize(const char *s, struct shape *sh, unsigned *bools, double *fv,
+    unsigned *floats)
 {
 	struct pyiter it;
 	const char *b, *e;
@@ -448,6 +482,8 @@ shape_pysize(const char *s, struct shape *sh, unsigned *bools)
 	sh->n = 0;
 	if (bools)
 		*bools = 0;
+	if (floats)
+		*floats = 0;
 	if (pyiter_init(&it, s) < 0)
 		return -1;
 	while ((r = pyiter_next(&it, &b, &e)) > 0) {
@@ -457,7 +493,12 @@ shape_pysize(const char *s, struct shape *sh, unsigned *bools)
 		    (e - b == 5 && memcmp(b, "False", 5) == 0))) {
 			sh->d[sh->n] = e - b == 4;
 			*bools |= 1u << sh->n;
-		} else if (pyint(b, e - b, &sh->d[sh->n]) < 0)
+		} else if (pyint(b, e - b, &sh->d[sh->n]) == 0) {
+			;
+		} else if (floats && pyfloatlit(b, e, &fv[sh->n]) == 0) {
+			sh->d[sh->n] = 0;
+			*floats |= 1u << sh->n;
+		} else
 			return -1;
 		sh->n++;
 	}

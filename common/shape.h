@@ -94,10 +94,13 @@ int shape_prod(const struct shape *sh, int64_t *p);
 int shape_pylist(const char *s, struct shape *sh);
 /*
  * shape_pylist, but an item may also be True or False (Python's bools
- * are ints: 1 and 0), whose bit i of *bools is then set; with bools
- * NULL, shape_pylist itself.
+ * are ints: 1 and 0), whose bit i of *bools is then set, and, with
+ * floats not NULL, a float literal (2.5, 1e3), whose bit i of *floats
+ * is then set and its value fv[i] (sh->d[i] 0); with bools NULL,
+ * shape_pylist itself.
  */
-int shape_pysize(const char *s, struct shape *sh, unsigned *bools);
+int shape_pysize(const char *s, struct shape *sh, unsigned *bools,
+    double *fv, unsigned *floats);
 /*
  * Parse a Python list literal of booleans, "[True, False, True]", into
  * b[0..*n) as TraceLens's parse_list(s, bool) does: ints, floats and

@@ -83,7 +83,7 @@ isrocprof() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir=
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 klopt=
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked (its rocprof report: on),
@@ -206,7 +206,7 @@ while tl_opt "$@"; do
 	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
 	--enable-pseudo-ops) pseudo=$optname ;;
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
-	--include-overlap-info) refuse "the *_kl_overlap sheets are not supported" ;;
+	--include-overlap-info) kl=1 klopt=$optname ;;
 	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
 	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
@@ -342,7 +342,7 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
 	q compat "$compat"
-	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"
+	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"; q kl "$kl"
 	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
@@ -353,7 +353,7 @@ exec 9<&0
 . "$TL_BIN/tl-report$kind.stages"
 tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report$kind.mk" \
     -j $((TL_REPORT_JOBS + comparison)) short="$short" ksum="$ksum" coll="$coll" \
-    comparison="$comparison" roofline="$roofline" kdetails="$kdetails" all 2>"$TL_LOG/make"
+    comparison="$comparison" roofline="$roofline" kdetails="$kdetails" kl="$kl" all 2>"$TL_LOG/make"
 tl_wait "$TL_SPAWNED"
 st=$?
 tl_progress_stop
@@ -371,6 +371,17 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	fi
 	tl_cat "$TL_LOG/make" >&2 2>/dev/null
 	die "the report's engine failed (make: exit $st)"
+fi
+# TraceLens's *_kl_overlap sheets are its sheets of ops with a column
+# of the names of the kernels that overlap theirs, and their statistics:
+# written for a trace where no two kernels overlap (every row's lists
+# empty), refused, nothing written, for one where some do (kl_check).
+# A rocprofv3 trace has no such sheets (nor TraceLens's rocprof report
+# such an option).
+if [ -s "$TL_WORK/kl_refuse" ]; then
+	optname=$klopt
+	read -r why <"$TL_WORK/kl_refuse"
+	refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
 fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do

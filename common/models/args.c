@@ -425,7 +425,8 @@ p_shape(struct mresult *r, const char *k, const struct shape *sh, int tuple)
 }
 
 void
-p_shapeb(struct mresult *r, const char *k, const struct shape *sh, unsigned bools)
+p_shapeb(struct mresult *r, const char *k, const struct shape *sh, unsigned bools,
+    const double *fv, unsigned floats)
 {
 	size_t i;
 
@@ -436,6 +437,8 @@ p_shapeb(struct mresult *r, const char *k, const struct shape *sh, unsigned bool
 			buf_adds(&r->params, ", ");
 		if (bools & (1u << i))
 			buf_adds(&r->params, sh->d[i] ? "True" : "False");
+		else if (floats & (1u << i))
+			vnum(&r->params, F(fv[i]));
 		else
 			vint(&r->params, sh->d[i]);
 	}

@@ -19,9 +19,9 @@ bpe_pair(const char *in, const char *out, int hasout, int *bi, int *bo)
 
 /* n*bpe_in + n*bpe_out; None if either bpe is None */
 static void
-unary_bytes(struct mresult *r, int64_t nin, int64_t nout, int bi, int bo)
+unary_bytes(struct mresult *r, struct pynum nin, struct pynum nout, int bi, int bo)
 {
-	set_bytes(r, bi && bo, add(r, mul(r, I(nin), I(bi)), mul(r, I(nout), I(bo))));
+	set_bytes(r, bi && bo, add(r, mul(r, nin, I(bi)), mul(r, nout, I(bo))));
 }
 
 /* aten::copy_, silu, neg, ...: Input Dims[1] present means an out tensor. */
@@ -51,26 +51,32 @@ elt_unary(const struct opargs *a, struct mresult *r, const struct model *m, int 
 	r->dtype = t[0];
 	r->flops = I(prod(r, &sh));
 	bpe_pair(t[0], t[1], t[1] != NULL, &bi, &bo);
-	unary_bytes(r, prod(r, &sh), prod(r, &sh), bi, bo);
+	unary_bytes(r, I(prod(r, &sh)), I(prod(r, &sh)), bi, bo);
 	return M_OK;
 }
 
 /*
  * Padding and upsampling: their params from input_shape on (pad, the
  * padding, or NULL), then the metrics: read the input, write the output;
- * a None bpe raises in TraceLens.
+ * a None bpe raises in TraceLens.  Entries of out may be bools (bit i
+ * of bools) or floats (bit i of floats, fv[i]); the output's elements
+ * are then math.prod's, left to right from the int 1, a float from the
+ * first float on.
  */
 static int
 resize(const struct opargs *a, struct mresult *r, const struct shape *in,
-    const struct shape *out, unsigned bools, const struct shape *pad, const char *dt)
+    const struct shape *out, unsigned bools, const double *fv, unsigned floats,
+    const struct shape *pad, const char *dt)
 {
+	struct pynum nout = I(1);
+	size_t i;
 	int bpe;
 
 	p_shape(r, "input_shape", in, 1);
-	p_shapeb(r, "output_shape", out, bools);
+	p_shapeb(r, "output_shape", out, bools, fv, floats);
 	if (pad != NULL)
 		p_shape(r, "padding", pad, 0);
-	p_shapeb(r, "op_shape", out, bools);
+	p_shapeb(r, "op_shape", out, bools, fv, floats);
 	p_dtypes(r, "dtype_in_out", 2, (const char *[]){ dt, dt });
 	if (p_stride(a, r, "stride_input", 0, 0) < 0)
 		return M_FAIL;
@@ -78,8 +84,10 @@ resize(const struct opargs *a, struct mresult *r, const struct shape *in,
 	if ((bpe = model_bpe(dt)) == 0)
 		return fail_metric(r, "unknown dtype %s", dt ? dt : "None");
 	r->dtype = dt;
-	r->flops = I(prod(r, out));
-	unary_bytes(r, prod(r, in), prod(r, out), bpe, bpe);
+	for (i = 0; i < out->n; i++)
+		nout = mul(r, nout, floats & (1u << i) ? F(fv[i]) : I(out->d[i]));
+	r->flops = nout;
+	unary_bytes(r, I(prod(r, in)), nout, bpe, bpe);
 	return M_OK;
 }
 
@@ -118,35 +126,40 @@ elt_pad(const struct opargs *a, struct mresult *r, const struct model *m, int bw
 		out.d[idx] = add(r, I(out.d[idx]), add(r, I(pad.d[2 * i]),
 		    I(pad.d[2 * i + 1]))).i;
 	}
-	return resize(a, r, &in, &out, 0, &pad, dt);
+	return resize(a, r, &in, &out, 0, NULL, 0, &pad, dt);
 }
 
 /*
  * aten::upsample_nearest{1,2,3}d: output size at Concrete Inputs[1], as
- * ast.literal_eval reads it: ints, or bools (1 and 0 in the sums, True
- * and False in the shapes).
+ * ast.literal_eval reads it: ints, bools (1 and 0 in the sums, True
+ * and False in the shapes) or floats (2.5: the element count, FLOPs
+ * and bytes are floats, as Python's products of them).
  */
 int
 elt_upsample(const struct opargs *a, struct mresult *r, const struct model *m, int bwd)
 {
 	struct shape in, out, sp;
+	double fv[SHAPE_MAX], ofv[SHAPE_MAX];
 	const char *dt, *s;
-	unsigned bools;
-	size_t i;
+	unsigned bools, floats;
+	size_t i, k;
 
 	if (arg_shape(a, r, 0, &in) < 0 || arg_str(a, r, FD_TYPES, 0, &dt) < 0 ||
 	    field(a, r, FD_STRIDES) == NULL || arg_ci(a, r, 1, &s) < 0)
 		return M_FAIL;
-	if (shape_pysize(s, &sp, &bools) < 0)
+	if (shape_pysize(s, &sp, &bools, fv, &floats) < 0)
 		return fail(r, "Concrete Inputs[1] is not an output size");
 	out.n = 0;
 	for (i = 0; i < in.n && i < 2; i++)
 		out.d[out.n++] = in.d[i];
 	if (out.n + sp.n > SHAPE_MAX)
 		return fail(r, "output shape too long");
-	for (i = 0; i < sp.n; i++)
+	k = out.n;
+	for (i = 0; i < sp.n; i++) {
+		ofv[out.n] = fv[i];
 		out.d[out.n++] = sp.d[i];
-	return resize(a, r, &in, &out, bools << (out.n - sp.n), NULL, dt);
+	}
+	return resize(a, r, &in, &out, bools << k, ofv, floats << k, NULL, dt);
 }
 
 /* Right-aligned broadcast of two shapes; -1 when not broadcastable. */

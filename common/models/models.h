@@ -174,8 +174,12 @@ void p_str(struct mresult *r, const char *k, const char *s);
 void vshape(struct buf *b, const struct shape *sh, int tuple);
 /* A shape as a tuple or a list. */
 void p_shape(struct mresult *r, const char *k, const struct shape *sh, int tuple);
-/* p_shape of a tuple whose entry i is a Python bool when bit i of bools is set. */
-void p_shapeb(struct mresult *r, const char *k, const struct shape *sh, unsigned bools);
+/*
+ * p_shape of a tuple whose entry i is a Python bool when bit i of bools
+ * is set, and the float fv[i] when bit i of floats is.
+ */
+void p_shapeb(struct mresult *r, const char *k, const struct shape *sh, unsigned bools,
+    const double *fv, unsigned floats);
 /* A tuple of n dtype strings (NULL: None). */
 void p_dtypes(struct mresult *r, const char *k, size_t n, const char *const *t);
 /* tuple(Input Strides[idx]); opt: a missing Input Strides gives None. */

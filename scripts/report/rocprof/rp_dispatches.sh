@@ -34,6 +34,7 @@ rp_dispatches() {
 	$4 != "0" { if ($2 == "kernel" || $2 == "gpu_memcpy") other++; next }
 	$2 == "kernel" {
 		if ($13 == "") late++
+		if ($6 ~ /[^-0-9]/ || $7 ~ /[^-0-9]/) fl = 1
 		print $1, $3, d($6, 0), d($7, 0), d($8, 0), d($12, 0),
 		    d($14, 1), d($15, 1), d($16, 1), d($17, 1), d($18, 1), d($19, 1),
 		    d($10, 0), d($5, 0), $9, $13, $11
@@ -49,13 +50,29 @@ rp_dispatches() {
 		print "process_metadata_missing", 1 - meta >"rp_counts.tsv"
 		print "dispatches_before_symbols", late + 0 >"rp_counts.tsv"
 		print late + 0 >"late"
+		print fl + 0 >"fl"
 	}' | st tl-calc UID=UID name=name dur='end - start' stream=stream dispatch_id=dispatch_id \
 	    grid_x=grid_x grid_y=grid_y grid_z=grid_z block_x=block_x block_y=block_y block_z=block_z \
 	    agent=agent tid=tid start=start end=end queue=queue symbol=symbol \
 	    kernel_id=kernel_id >k.tsv; ok
 	read -r late <late
 	[ "$late" = 0 ] || rp_join
+	read -r fl <fl
+	[ "$fl" = 0 ] || rp_float
 	tl_drop syms.tsv
+}
+
+# rp_float: every duration of k.tsv made a float, as TraceLens's dur
+# column is when one of its durations is (a timestamp written as a
+# float): pandas makes the column float64, and every sheet of it writes
+# 2270.0 where the ints wrote 2270.
+rp_float() {
+	set --
+	for f in $(head -n 1 k.tsv | tr '\t' '\n'); do
+		if [ "$f" = dur ]; then set -- "$@" 'dur=dur + 0.0'; else set -- "$@" "$f=$f"; fi
+	done
+	st tl-calc "$@" <k.tsv >k.float; ok
+	mv k.float k.tsv || exit 1
 }
 
 # rp_join: k.tsv's unnamed dispatches (symbol empty), which came before

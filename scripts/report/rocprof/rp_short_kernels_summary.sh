@@ -22,7 +22,7 @@ rp_short_kernels_summary() {
 	st tl-aggregate -g name -K UID:n <short.tsv | st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate -H -g name n=count:dur sum=sum:dur mean=mean:dur |
 	st hsort -t "$TAB" -k3,3gr -k1,1 |
-	st tl-calc -v T="$t" name=name n=n sum="int(sum)$u" mean="mean$u" \
+	st tl-calc -v T="$t" name=name n=n sum="sum$u" mean="mean$u" \
 	    pct='if($T > 0, sum / $T * 100, 0)' |
 	st tl-sheet "$@" >"$R/short_kernels_summary.csv"; ok
 }
