@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tl.h"
 #include "treeio.h"
@@ -56,8 +57,21 @@ ivin_close(struct ivin *in)
 void
 walkin_open(struct walkin *w, const char *path)
 {
+	memset(w, 0, sizeof(*w));
 	w->fp = tl_fopen(path, "r");
 	w->path = path;
+	/* the records it makes: op kind ts dur gpu name stream cat ref launch */
+	w->sub.c[IOP] = 0;
+	w->sub.c[IKIND] = 1;
+	w->sub.c[ITS] = 2;
+	w->sub.c[IDUR] = 3;
+	w->sub.c[IGPU] = 4;
+	w->sub.c[INAME] = 5;
+	w->sub.c[ISTREAM] = 6;
+	w->sub.c[IREF] = 8;
+	w->sub.c[ILAUNCH] = 9;
+	w->sub.c[ISPAN] = -1;
+	w->sub.r.name = path;
 }
 
 void
@@ -65,8 +79,9 @@ walkin_close(struct walkin *w)
 {
 	fclose(w->fp);
 	free(w->ent);
+	free(w->sub.r.f);
 	buf_free(&w->b);
-	buf_free(&w->out);
+	buf_free(&w->line);
 }
 
 /* By ts (as the arithmetic sees it), launch, GPU UID, then line. */
@@ -85,14 +100,15 @@ wentcmp(const void *a, const void *b)
 	return (x->off > y->off) - (x->off < y->off);
 }
 
-void
-ivin_expand(struct ivin *in, struct walkin *w, struct ivin *sub, int exact)
+size_t
+ivin_expand(struct ivin *in, struct walkin *w, int exact)
 {
 	const struct rec_reader *r = &in->r;
 	long long ref, span;
 	char *p, *e, *t;
 	struct went *x;
-	size_t i, n = 0;
+	size_t n = 0;
+	ssize_t got;
 
 	if (in->c[ISPAN] < 0)
 		tl_die("%s: no span column (not the tree stage's "
@@ -101,8 +117,9 @@ ivin_expand(struct ivin *in, struct walkin *w, struct ivin *sub, int exact)
 	span = atoid(rec_get(r, in->c[ISPAN], NULL));
 	buf_reset(&w->b);
 	tl_grow((void **)&w->b.s, &w->b.cap, (size_t)span + 1, 1);
-	if (fseeko(w->fp, (off_t)ref, SEEK_SET) != 0 ||
-	    fread(w->b.s, 1, (size_t)span, w->fp) != (size_t)span)
+	/* (one read a range: the ranges of ops in UID order jump about) */
+	got = span > 0 ? pread(fileno(w->fp), w->b.s, (size_t)span, (off_t)ref) : 0;
+	if (got != (ssize_t)span)
 		tl_die("%s: cannot read bytes %lld to %lld (op %lld)", w->path,
 		    ref, ref + span, in->op);
 	w->b.len = (size_t)span;
@@ -132,31 +149,34 @@ ivin_expand(struct ivin *in, struct walkin *w, struct ivin *sub, int exact)
 		x->launch = atoid(f[7]);
 		x->off = (size_t)(p - w->b.s);
 		x->len = (size_t)(t - p);
-		x->gpuf = (size_t)(f[3] - p);
+		x->gpuf = (size_t)(f[4] - p);
 	}
 	qsort(w->ent, n, sizeof(*w->ent), wentcmp);
-	/* the op's s and n records, as intervals.tsv's */
-	buf_reset(&w->out);
-	buf_adds(&w->out, "op\tkind\tts\tdur\tgpu\tname\tstream\tcat\tref\t"
-	    "launch\n");
-	for (i = 0; i < n; i++) {
-		const char *l = w->b.s + w->ent[i].off;
+	w->sub.gvp = in->gvp;
+	w->sub.gvname = in->gvname;
+	w->sub.op = in->op;
+	return n;
+}
 
-		buf_num(&w->out, in->op);
-		buf_tab(&w->out);
-		/* kind ts dur gpu, an empty name, then stream cat ref launch */
-		t = memchr(l + w->ent[i].gpuf, '\t', w->ent[i].len - w->ent[i].gpuf);
-		buf_add(&w->out, l, (size_t)(t - l));
-		buf_addc(&w->out, '\t');
-		buf_add(&w->out, t, w->ent[i].len - (size_t)(t - l));
-		buf_addc(&w->out, '\n');
-	}
-	memset(sub, 0, sizeof(*sub));
-	if ((sub->fp = fmemopen(w->out.s, w->out.len, "r")) == NULL)
-		tl_die("fmemopen:");
-	rec_open(&sub->r, sub->fp, r->name);
-	sub->gvname = in->gvname;
-	ivin_header(sub, in->gvp);
+struct ivin *
+ivin_expanded(struct walkin *w, size_t i)
+{
+	const struct went *x = &w->ent[i];
+	const char *l = w->b.s + x->off;
+	struct buf *b = &w->line;
+
+	/* op kind ts dur gpu, an empty name, then stream cat ref launch */
+	buf_reset(b);
+	buf_num(b, w->sub.op);
+	buf_tab(b);
+	buf_add(b, l, x->gpuf);
+	buf_tab(b);
+	buf_add(b, l + x->gpuf, x->len - x->gpuf);
+	w->sub.r.cur = b->s;
+	w->sub.r.curlen = b->len;
+	w->sub.r.lineno = i + 1;
+	rec_split(&w->sub.r);
+	return &w->sub;
 }
 
 const char *

@@ -334,7 +334,7 @@ void ivin_open(struct ivin *in, const char *path, const char *gvpath);
 /* Close the file (and the GPU events); the struct stays the caller's. */
 void ivin_close(struct ivin *in);
 
-/* A kernel line of walk.tsv, sorted into an op's s records. */
+/* A line of walk.tsv, sorted into an op's s and n records. */
 struct went {
 	int exact;		/* ts in exact ns, not doubles */
 	union tv ts;		/* its start */
@@ -342,7 +342,7 @@ struct went {
 	long long gpu;		/* the GPU event's UID */
 	size_t off;		/* the line's place in the walkin's b */
 	size_t len;		/* its length, without the newline */
-	size_t gpuf;		/* offset of its gpu field in the line */
+	size_t gpuf;		/* offset of its stream field in the line */
 };
 
 /* walk.tsv (tl(7)), read range by range for the r records of intervals.tsv. */
@@ -352,21 +352,27 @@ struct walkin {
 	struct buf b;		/* the lines of the range being read */
 	struct went *ent;	/* those lines, in s-record order */
 	size_t entcap;		/* entries allocated */
-	struct buf out;		/* the s records made of them, with a header */
+	struct ivin sub;	/* the record made of one, as if read from
+				   an intervals.tsv (its reader reads no file) */
+	struct buf line;	/* that record's line */
 };
 
+/* Open walk.tsv at path into w (a large struct: allocate it). */
 void walkin_open(struct walkin *w, const char *path);
 void walkin_close(struct walkin *w);
 /*
  * The current record of in, of kind r, as its op's s and n records,
  * sorted as intervals.tsv sorts records (by ts, as doubles or with exact
- * as exact ns, then launch and GPU UID): opened in sub as an
- * intervals.tsv of that op alone,
- * which the caller reads with ivin_next and closes with ivin_close;
- * its names come from in's GPU events.  Memory: the op's kernels.
+ * as exact ns, then launch and GPU UID): their number.  Memory: the
+ * op's kernels.
  */
-void ivin_expand(struct ivin *in, struct walkin *w, struct ivin *sub,
-    int exact);
+size_t ivin_expand(struct ivin *in, struct walkin *w, int exact);
+/*
+ * Record i of the last expansion, as an intervals.tsv record of the op
+ * (read its fields with ivin_kind, ivin_name, kacc_add, ...; names come
+ * from in's GPU events).  Valid until the next call.
+ */
+struct ivin *ivin_expanded(struct walkin *w, size_t i);
 /* Die: op is below the op of the record before. */
 _Noreturn void ivin_disorder(const struct ivin *in, long long op);
 

@@ -69,21 +69,22 @@ take(struct ivin *in, const struct arena *tags, struct kacc *ka,
 static int
 pick(const char *path)
 {
-	struct ivin *in = tl_calloc(1, sizeof(*in)), *sub = NULL;
-	struct walkin wk = {0};
+	struct ivin *in = tl_calloc(1, sizeof(*in)), *sub;
+	struct walkin *wk = NULL;
 	struct rec_reader k;
 	struct arena tags = {0};
 	struct kacc ka = {0};
 	struct buf b = {0};
 	FILE *kfp = io_open(keys, "r", NULL);
 	long long cur = -1, kop = -1, kprev;
+	size_t i, n;
 	int kend, more;
 	char k1;
 
 	ivin_open(in, path, gpuevents);
 	if (walkpath != NULL) {
-		walkin_open(&wk, walkpath);
-		sub = tl_calloc(1, sizeof(*sub));
+		wk = tl_calloc(1, sizeof(*wk));
+		walkin_open(wk, walkpath);
 	}
 	rec_open(&k, kfp, keys);
 	if (!(kend = !rec_read(&k))) {
@@ -140,11 +141,10 @@ pick(const char *path)
 			tl_die("%s: line %zu: an r record: its kernels are in "
 			    "walk.tsv (-W)", in->r.name, in->r.lineno);
 		/* (in intervals.tsv's order: by ts as doubles, whatever -x) */
-		ivin_expand(in, &wk, sub, 0);
-		while (ivin_next(sub))
-			if (ivin_kind(sub) == 's')
+		n = ivin_expand(in, wk, 0);
+		for (i = 0; i < n; i++)
+			if (ivin_kind(sub = ivin_expanded(wk, i)) == 's')
 				take(sub, &tags, &ka, &b);
-		ivin_close(sub);
 	} while (more);
 	kacc_free(&ka);
 	buf_free(&b);
@@ -154,8 +154,8 @@ pick(const char *path)
 	ivin_close(in);
 	free(in);
 	if (walkpath != NULL) {
-		walkin_close(&wk);
-		free(sub);
+		walkin_close(wk);
+		free(wk);
 	}
 	return TL_OK;
 }
