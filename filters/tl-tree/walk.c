@@ -86,8 +86,10 @@ struct walk {
 	FILE *wf;		/* -o: walk.tsv, or NULL */
 	long long off;		/* bytes of walk.tsv so far */
 	struct buf b;		/* record being built */
-	struct node **stk;	/* scratch for traversals */
+	struct node **stk;	/* scratch for traversals: their nodes */
 	size_t stkcap;		/* entries allocated */
+	struct node **path;	/* scratch for traversals: the way down */
+	size_t pcap;		/* entries allocated */
 };
 
 /* 2^-64 us: the unit of exact totals of doubles. */
@@ -266,26 +268,24 @@ static size_t
 flatten(struct walk *w, struct node *t, size_t base)
 {
 	size_t n = base, top = 0;
-	struct node **path = NULL;
-	size_t pcap = 0;
 
 	/* (iterative: a treap is shallow, but not by contract) */
 	while (t != NULL || top > 0) {
 		while (t != NULL) {
-			tl_grow((void **)&path, &pcap, top + 1, sizeof(*path));
-			path[top++] = t;
+			tl_grow((void **)&w->path, &w->pcap, top + 1,
+			    sizeof(*w->path));
+			w->path[top++] = t;
 			t = t->l;
 		}
-		t = path[--top];
+		t = w->path[--top];
 		tl_grow((void **)&w->stk, &w->stkcap, n + 1, sizeof(*w->stk));
 		w->stk[n++] = t;
 		t = t->r;
 	}
-	free(path);
 	return n - base;
 }
 
-/* Drop the components of c's removed node from s's counts. */
+/* Take component c, just removed from s, out of s's counts. */
 static void
 set_less(struct walk *w, struct set *s, const struct comp *c)
 {
@@ -638,6 +638,7 @@ walk(const struct opts *opt, const char *path)
 	}
 	free(w.st);
 	free(w.stk);
+	free(w.path);
 	buf_free(&w.b);
 	buf_free(&prev);
 	rec_close(&r);
