@@ -304,39 +304,6 @@ linkmode(const struct opts *opt, int argc, char *argv[])
 
 /* ==== intervals ==== */
 
-/* The columns of an interval record that a fetch fills in. */
-enum { X_TS, X_DUR, X_NAME, X_STREAM, X_CAT, X_NF };
-
-/* A file of event lines read by offset, and its columns X_*. */
-struct xsrc {
-	struct fetch ft;	/* the file */
-	int col[X_NF];		/* the columns, in its header */
-};
-
-static void
-xsrc_open(struct xsrc *x, const char *path)
-{
-	static const char *const names[X_NF] = {
-		"ts", "dur", "name", "stream", "cat"
-	};
-	size_t i;
-
-	fetch_open(&x->ft, path);
-	for (i = 0; i < X_NF; i++)
-		x->col[i] = rec_need(&x->ft.hdr, names[i]);
-}
-
-/* Append TAB and column i of the line last fetched (empty if short). */
-static void
-xsrc_put(struct buf *b, const struct xsrc *x, int i)
-{
-	size_t len;
-	const char *s = fetch_field(&x->ft, x->col[i], &len);
-
-	buf_tab(b);
-	buf_add(b, s, len);
-}
-
 /*
  * intervals.tsv from the sorted records of link and walk, by op: the
  * interval records (kind d), each completed from its event's line, op

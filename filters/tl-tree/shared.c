@@ -224,3 +224,28 @@ key_pre(struct buf *b, long long pre, char role)
 	buf_hex(b, (unsigned long long)pre, 16);
 	buf_addc(b, role);
 }
+
+/* Open the event lines at path, finding the columns X_*. */
+void
+xsrc_open(struct xsrc *x, const char *path)
+{
+	static const char *const names[X_NF] = {
+		"ts", "dur", "name", "stream", "cat"
+	};
+	size_t i;
+
+	fetch_open(&x->ft, path);
+	for (i = 0; i < X_NF; i++)
+		x->col[i] = rec_need(&x->ft.hdr, names[i]);
+}
+
+/* Append TAB and column i of the line last fetched (empty if short). */
+void
+xsrc_put(struct buf *b, const struct xsrc *x, int i)
+{
+	size_t len;
+	const char *s = fetch_field(&x->ft, x->col[i], &len);
+
+	buf_tab(b);
+	buf_add(b, s, len);
+}

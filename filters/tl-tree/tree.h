@@ -74,7 +74,19 @@ struct lazy {
 	size_t lineno;		/* number of the current line */
 };
 
-/* ---- the modes: split.c, host.c, link.c, fwd.c, merge.c ---- */
+/*
+ * The columns of a GPU event's (or launched event's) line that intervals
+ * and walk read, by the offset their records carry.
+ */
+enum { X_TS, X_DUR, X_NAME, X_STREAM, X_CAT, X_NF };
+
+/* A file of event lines read by offset, and its columns X_*. */
+struct xsrc {
+	struct fetch ft;	/* the file */
+	int col[X_NF];		/* the columns, in its header */
+};
+
+/* ---- the modes: split.c, host.c, link.c, walk.c, fwd.c, merge.c ---- */
 
 int split(const struct opts *opt, const char *path);
 int host(const struct opts *opt, const char *path);
@@ -88,6 +100,8 @@ int merge(const struct opts *opt, const char *path);
 /* ---- shared.c ---- */
 
 void key_pre(struct buf *b, long long pre, char role);
+void xsrc_open(struct xsrc *x, const char *path);
+void xsrc_put(struct buf *b, const struct xsrc *x, int i);
 int iscomm(const char *s, size_t len);
 int gpucat(const char *cat, size_t len);
 void key_text(struct buf *b, const char *s, size_t len);

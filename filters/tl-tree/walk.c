@@ -421,28 +421,6 @@ set_time(struct walk *w, struct buf *b, struct set *s)
 
 /* ---- the walk ---- */
 
-/* The columns of a launched event's line that the walk reads. */
-enum { W_TS, W_DUR, W_NAME, W_STREAM, W_CAT, W_NF };
-
-/* A file of event lines read by offset, and its columns W_*. */
-struct wsrc {
-	struct fetch ft;	/* the file */
-	int col[W_NF];		/* the columns, in its header */
-};
-
-static void
-wsrc_open(struct wsrc *x, const char *path)
-{
-	static const char *const names[W_NF] = {
-		"ts", "dur", "name", "stream", "cat"
-	};
-	size_t i;
-
-	fetch_open(&x->ft, path);
-	for (i = 0; i < W_NF; i++)
-		x->col[i] = rec_need(&x->ft.hdr, names[i]);
-}
-
 /*
  * The top event's range has ended: its subtree record (when it has
  * launched events below), and its counts and kernels go to its parent.
@@ -507,7 +485,7 @@ open_range(struct walk *w, const struct rec_reader *r, long long pre)
 /* A launch record: pre kind gpu ref launch; the event's line is in x. */
 static void
 launched(struct walk *w, const struct rec_reader *r, long long pre,
-    struct wsrc *x)
+    struct xsrc *x)
 {
 	struct wframe *f;
 	struct buf *b = &w->b;
@@ -524,14 +502,14 @@ launched(struct walk *w, const struct rec_reader *r, long long pre,
 	f->count++;
 	fetch_line(&x->ft, atoid(r->f[3].s), atoid(r->f[2].s));
 	kind = r->f[1].s[0];
-	s = fetch_field(&x->ft, x->col[W_NAME], &len);
+	s = fetch_field(&x->ft, x->col[X_NAME], &len);
 	if (kind == 's' && iscomm(s, len))
 		f->comm = 1;
 	buf_addc(b, kind);
 	buf_tab(b);
-	s = fetch_field(&x->ft, x->col[W_TS], &len);
+	s = fetch_field(&x->ft, x->col[X_TS], &len);
 	buf_add(b, s, len);
-	t = fetch_field(&x->ft, x->col[W_DUR], &tlen);
+	t = fetch_field(&x->ft, x->col[X_DUR], &tlen);
 	buf_tab(b), buf_add(b, t, tlen);
 	/* (an n record counts in gpu_events, never in a busy time) */
 	if (kind == 's') {
@@ -552,10 +530,8 @@ launched(struct walk *w, const struct rec_reader *r, long long pre,
 	}
 	/* walk.tsv: kind ts dur gpu stream cat ref launch */
 	buf_tab(b), buf_add(b, r->f[2].s, r->f[2].len);
-	for (i = W_STREAM; i < W_NF; i++) {
-		s = fetch_field(&x->ft, x->col[i], &len);
-		buf_tab(b), buf_add(b, s, len);
-	}
+	for (i = X_STREAM; i < X_NF; i++)
+		xsrc_put(b, x, i);
 	buf_tab(b), buf_add(b, r->f[3].s, r->f[3].len);
 	buf_tab(b), buf_add(b, r->f[4].s, r->f[4].len);
 	buf_addc(b, '\n');
@@ -573,7 +549,7 @@ walk(const struct opts *opt, const char *path)
 	static char iob[2][TL_IOBUF];	/* stdio's, for in and -o */
 	struct rec_reader r;
 	struct walk w;
-	struct wsrc ev, gv;
+	struct xsrc ev, gv;
 	struct buf prev = {0};
 	FILE *in = io_open(path, "r", iob[0]);
 	long long pre;
@@ -596,9 +572,9 @@ walk(const struct opts *opt, const char *path)
 	 * be writing them, and the records come through a sort.
 	 */
 	if ((more = next(&r, &prev, 1)) != 0) {
-		wsrc_open(&ev, opt->epath);
+		xsrc_open(&ev, opt->epath);
 		if (opt->gvpath)
-			wsrc_open(&gv, opt->gvpath);
+			xsrc_open(&gv, opt->gvpath);
 	}
 	for (; more; more = next(&r, &prev, 1)) {
 		/* key: 16 hex digits of pre-order number, the role, ... */
