@@ -435,39 +435,54 @@ streq1(const char *ev, const struct jmember *m, int i, int c)
 }
 
 /*
- * A GPU event without a number ts and dur stops TraceLens (a KeyError
- * on "dur"), and makes no sense in a timeline: name it here, where the
- * trace and the event are known.
+ * TraceLens adds the ts and dur of every event that has both (a
+ * TypeError unless both are numbers), and stops on a KeyError at a GPU
+ * event or an event of its call tree (cpu_op, cuda_runtime,
+ * cuda_driver) without them; such an event makes no sense in a
+ * timeline either.  Name it here, where the trace and the event are
+ * known: a later stage knows only its own input's line.
  */
 static void
-gputimes(struct parse *ps, const char *ev, const struct jmember *m)
+times(struct parse *ps, const char *ev, const struct jmember *m)
 {
-	static const char *const gpucat[] = { "kernel", "gpu_memcpy",
-	    "gpu_memset" };
-	const char *cat, *what = NULL;
-	size_t i, n;
-	int ts = ps->top[K_TS], dur = ps->top[K_DUR];
+	static const char *const timedcat[] = { "kernel", "gpu_memcpy",
+	    "gpu_memset", "cpu_op", "cuda_runtime", "cuda_driver" };
+	const char *cat = NULL, *what = NULL;
+	size_t i = LEN(timedcat), n = 0;
+	int ts = ps->top[K_TS], dur = ps->top[K_DUR], c = ps->top[K_CAT];
 
-	cat = text(ps, ev, m[ps->top[K_CAT]].val, m[ps->top[K_CAT]].vallen,
-	    m[ps->top[K_CAT]].esc & JM_VALESC, &n);
-	for (i = 0; i < LEN(gpucat); i++)
-		if (n == strlen(gpucat[i]) && memcmp(cat, gpucat[i], n) == 0)
-			break;
-	if (i == LEN(gpucat))
+	if (ts >= 0 && dur >= 0 && m[ts].type == '0' && m[dur].type == '0')
 		return;
-	if (ts < 0)
-		what = "without ts";
-	else if (m[ts].type != '0')
+	if (c >= 0 && m[c].type == '"') {
+		cat = text(ps, ev, m[c].val, m[c].vallen,
+		    m[c].esc & JM_VALESC, &n);
+		for (i = 0; i < LEN(timedcat); i++)
+			if (n == strlen(timedcat[i]) &&
+			    memcmp(cat, timedcat[i], n) == 0)
+				break;
+	}
+	if (ts >= 0 && m[ts].type != '0' && (dur >= 0 || i < LEN(timedcat)))
 		what = "whose ts is not a number";
-	else if (dur < 0)
-		what = "without dur";
-	else if (m[dur].type != '0')
+	else if (ts >= 0 && dur >= 0)
 		what = "whose dur is not a number";
-	if (what == NULL)
+	else if (i == LEN(timedcat))
 		return;
+	else if (ts < 0)
+		what = "without ts";
+	else
+		what = "without dur";
 	oflushall(&ps->out);
-	tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): %s event %s",
-	    ps->name, ps->js.evoff, ps->js.nevent, gpucat[i], what);
+	if (i < LEN(timedcat))
+		tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): %s event %s",
+		    ps->name, ps->js.evoff, ps->js.nevent, timedcat[i], what);
+	/* any other cat as written in the trace: no control bytes */
+	if (c >= 0 && m[c].type == '"')
+		tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): event of "
+		    "cat \"%.*s%s\" %s", ps->name, ps->js.evoff,
+		    ps->js.nevent, (int)MIN(m[c].vallen, 40), ev + m[c].val,
+		    m[c].vallen > 40 ? "..." : "", what);
+	tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): event %s",
+	    ps->name, ps->js.evoff, ps->js.nevent, what);
 }
 
 /* Write the UID n, counted up from the last one where it can be. */
@@ -595,10 +610,10 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 			ps->arg[i] = -1;
 		have &= ~ps->argall;
 	}
-	if ((idx = ps->top[K_CAT]) >= 0 && m[idx].type == '"' &&
-	    (ev[m[idx].val] == 'k' || ev[m[idx].val] == 'g' ||
-	    (m[idx].esc & JM_VALESC)))
-		gputimes(ps, ev, m);
+	/* (most events have number ts and dur, or are no timed cat) */
+	if (ps->top[K_TS] < 0 || ps->top[K_DUR] < 0 ||
+	    m[ps->top[K_TS]].type != '0' || m[ps->top[K_DUR]].type != '0')
+		times(ps, ev, m);
 	if (ncats > 0 && !keepcat(ps, ev, m))
 		return;
 	ps->value = -1;
