@@ -869,6 +869,28 @@ xread(struct parse *ps, int fd, void *buf, size_t n)
 	return (size_t)r;
 }
 
+static const char *compressed(const char *buf, size_t n);
+
+/*
+ * The text a gzip file holds, buf[0..n), is compressed again (a trace
+ * gzipped twice: Python's gzip.open gives TraceLens the inner gzip's
+ * bytes, a UnicodeDecodeError): say so, not "not a JSON object".
+ */
+static void
+incompressed(struct parse *ps, const char *buf, size_t n)
+{
+	const char *what = compressed(buf, n);
+
+	if (what == NULL && n >= 2 && (unsigned char)buf[0] == 0x1f &&
+	    (unsigned char)buf[1] == 0x8b)
+		what = "gzip";
+	if (what == NULL)
+		return;
+	oflushall(&ps->out);
+	tl_die("%s: compressed twice, with %s inside gzip: decompress it "
+	    "first", ps->name, what);
+}
+
 /* Parse gzip input; buf[0..n) holds its first bytes. */
 static void
 gunzip(struct parse *ps, int fd, char *buf, size_t n)
@@ -876,11 +898,18 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 	struct gz g;
 	struct slot *sl;
 	char what[160];
+	int first = 1;
 
 	gz_start(&g, fd, buf, n, &ps->pr);
-	while ((sl = gz_next(&g)) != NULL)
-		if (sl->len > 0)
-			feed(ps, sl->b, sl->len);
+	while ((sl = gz_next(&g)) != NULL) {
+		if (sl->len == 0)
+			continue;
+		if (first) {
+			first = 0;
+			incompressed(ps, sl->b, sl->len);
+		}
+		feed(ps, sl->b, sl->len);
+	}
 	sl = gz_end(&g);
 	if (sl->errnum != 0) {
 		oflushall(&ps->out);
