@@ -98,9 +98,13 @@ while [ $# -gt 0 ]; do
 	--tracediff) tracediff=1; shift ;;
 	--max-regression)
 		[ $# -ge 2 ] || usage
+		# (an empty gate, an unset variable's, was no gate at all)
+		[ -n "$2" ] || udie "--max-regression needs a gate"
 		gates=$gates$2$nl summary=1
 		shift 2 ;;
-	--max-regression=*) gates=$gates${1#*=}$nl summary=1; shift ;;
+	--max-regression=*)
+		[ -n "${1#*=}" ] || udie "--max-regression needs a gate"
+		gates=$gates${1#*=}$nl summary=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	--exact-time | --exact_time | --include-unlinked-kernels | --include_unlinked_kernels | \
 	--short-kernel-study | --short_kernel_study | --no-kernel-summary | \
