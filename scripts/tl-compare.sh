@@ -220,6 +220,11 @@ for r in $reports; do
 done
 [ "$tracediff" = 0 ] || [ "$ntrace" -ge 2 ] ||
 	udie "--tracediff needs two traces among the inputs"
+# (the summary's charts need gnuplot, as tl-summary --plots says: before
+# the comparison is made, not after, when it would be thrown away)
+if [ "$summary" = 1 ] && ! command -v gnuplot >/dev/null 2>&1; then
+	die "--summary and --max-regression need gnuplot for the charts; run: apt-get install gnuplot-nox"
+fi
 # (the gates' syntax before the comparison is made, not after)
 if [ -n "$gates" ]; then
 	set --
