@@ -629,13 +629,46 @@ _tl_stopgroup() {
 # that comes meanwhile is acted on once the name is listed: otherwise
 # its trap could run after mktemp made the directory and before the
 # name was listed, and leave the directory behind.
+# The directory holds .tl-owner: the host, the PID namespace and the
+# PID of the script that made it.  A run killed by SIGKILL (the OOM
+# killer's) removes nothing, and its work directory can hold three
+# times the trace: first, the directories of TEMPLATE's kind whose
+# owner is gone from this host are removed (_tl_sweep).
 tl_mkdtemp() {
+	_tl_sweep "$1"
 	_tl_hold=1 _tl_held=
 	_tl_made=$(mktemp -d -- "$1" 2>/dev/null) || _tl_made=
 	[ -z "$_tl_made" ] || _tl_dirs="$_tl_dirs$_tl_made$NL"
 	_tl_hold=0
 	[ -z "$_tl_held" ] || tl_signal "$_tl_held"
-	[ -n "$_tl_made" ]
+	[ -n "$_tl_made" ] || return 1
+	# (on a full disk there is no mark: the directory is then never
+	# taken for a dead run's)
+	printf '%s\n%s\n' "$_tl_me" "$$" >"$_tl_made/.tl-owner" 2>/dev/null || :
+}
+
+# _tl_sweep TEMPLATE: remove the directories named as TEMPLATE makes
+# them whose .tl-owner names this host and PID namespace and a process
+# that is gone.  One without the mark (being made, or another user's,
+# unreadable) is kept; so is one holding old or old.N, the OUT_DIR that
+# a killed tl_publish was replacing (the user's data).
+_tl_sweep() {
+	[ -n "${_tl_me:-}" ] || _tl_me=$(uname -n 2>/dev/null || echo -
+	    readlink /proc/self/ns/pid 2>/dev/null || echo -)
+	case $- in *f*) _tw_f=1; set +f ;; *) _tw_f=0 ;; esac
+	for _tw_d in "${1%XXXXXX}"*; do
+		[ -f "$_tw_d/.tl-owner" ] && [ ! -L "$_tw_d" ] || continue
+		{ IFS= read -r _tw_h && IFS= read -r _tw_n &&
+		    IFS= read -r _tw_p; } <"$_tw_d/.tl-owner" 2>/dev/null || continue
+		[ "$_tw_h$NL$_tw_n" = "$_tl_me" ] || continue
+		case $_tw_p in '' | *[!0-9]*) continue ;; esac
+		! kill -0 "$_tw_p" 2>/dev/null || continue
+		[ ! -e "$_tw_d/old" ] || continue
+		for _tw_o in "$_tw_d"/old.*; do break; done
+		[ ! -e "$_tw_o" ] || continue
+		rm -rf -- "$_tw_d" 2>/dev/null
+	done
+	[ "$_tw_f" = 0 ] || set -f
 }
 
 tl_cleanup() {
