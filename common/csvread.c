@@ -347,3 +347,38 @@ csvr_read(struct csvr *r)
 		tl_die("%s: line %zu: %s", r->name, r->lineno, r->err);
 	return st;
 }
+
+void
+csvr_pdnames(char **nm, size_t n)
+{
+	struct buf b = { 0 };
+	size_t j, k, cnt;
+	char t[32];
+
+	for (j = 0; j < n; j++)
+		if (nm[j][0] == '\0') {
+			snprintf(t, sizeof(t), "Unnamed: %zu", j);
+			free(nm[j]);
+			nm[j] = tl_strdup(t);
+		}
+	/* (quadratic, but only in the header's width, and only on repeats) */
+	for (j = 1; j < n; j++) {
+		for (k = 0; k < j && strcmp(nm[k], nm[j]) != 0; k++)
+			;
+		if (k == j)
+			continue;
+		for (cnt = 1;; cnt++) {
+			buf_reset(&b);
+			buf_adds(&b, nm[j]);
+			snprintf(t, sizeof(t), ".%zu", cnt);
+			buf_adds(&b, t);
+			for (k = 0; k < n && (k == j || strcmp(nm[k], b.s) != 0); k++)
+				;
+			if (k == n)
+				break;
+		}
+		free(nm[j]);
+		nm[j] = tl_strdup(b.s);
+	}
+	buf_free(&b);
+}

@@ -670,6 +670,9 @@ start(struct input *in)
 			in->hdr = tl_calloc(in->ncol, sizeof(*in->hdr));
 			for (j = 0; j < in->ncol; j++)
 				in->hdr[j] = tl_strndup(in->rd.f[j], in->rd.flen[j]);
+			/* the columns as pandas names them: TraceLens
+			 * compares a sheet read by read_csv */
+			csvr_pdnames(in->hdr, in->ncol);
 		}
 		in->kcol = tl_calloc(nkeys, sizeof(*in->kcol));
 		for (j = 0; j < nkeys; j++) {

@@ -145,44 +145,20 @@ fmtcell(struct buf *b, const struct xrow *r, size_t j)
 static void
 header(struct sheetout *o, const struct xrow *r)
 {
-	size_t j, k, cnt, ncol = o->sh.ncol;
-	struct buf b = { 0 };
-	char **nm, t[32];
+	size_t j, ncol = o->sh.ncol;
+	char **nm;
 
 	nm = o->names = tl_calloc(ncol, sizeof(*nm));
 	for (j = 0; j < ncol; j++) {
 		fmtcell(&o->cell, r, j);
-		if (o->cell.len == 0) {
-			snprintf(t, sizeof(t), "Unnamed: %zu", j);
-			nm[j] = tl_strdup(t);
-		} else
-			nm[j] = tl_strndup(o->cell.s, o->cell.len);
+		nm[j] = tl_strndup(o->cell.s, o->cell.len);
 	}
-	/* (quadratic, but only in the header's width, and only on repeats) */
-	for (j = 1; j < ncol; j++) {
-		for (k = 0; k < j && strcmp(nm[k], nm[j]) != 0; k++)
-			;
-		if (k == j)
-			continue;
-		for (cnt = 1;; cnt++) {
-			buf_reset(&b);
-			buf_adds(&b, nm[j]);
-			snprintf(t, sizeof(t), ".%zu", cnt);
-			buf_adds(&b, t);
-			for (k = 0; k < ncol && (k == j || strcmp(nm[k], b.s) != 0); k++)
-				;
-			if (k == ncol)
-				break;
-		}
-		free(nm[j]);
-		nm[j] = tl_strdup(b.s);
-	}
+	csvr_pdnames(nm, ncol);
 	for (j = 0; j < ncol; j++) {
 		csv_sep(o->fp, j == 0);
 		csv_cell(o->fp, nm[j], strlen(nm[j]));
 	}
 	putc('\n', o->fp);
-	buf_free(&b);
 }
 
 /* Write row r (NULL: a row the sheet leaves out), as a CSV line. */
