@@ -487,6 +487,20 @@ tl_book_write() {
 	if [ "$_tw_st" = 1 ]; then
 		tl_nospace "$TL_BOOKSTAGE" "$TL_BOOKNAME" && exit 1
 		_tw_e=$(printf '%s\n' "$_tw_e" | grep '^tl-xlsx: ')
+		# a sheet's file is a work file: the workbook and the sheet
+		# are named instead (a tag Excel refuses in a sheet name)
+		for _tw_f; do
+			case $_tw_f in *.csv | *.tsv) ;; *) continue ;; esac
+			_tw_s=${_tw_f##*/}
+			_tw_s=${_tw_s%.*}
+			while :; do
+				case $_tw_e in
+				*"$_tw_f: "*)
+					_tw_e=${_tw_e%%"$_tw_f: "*}"$TL_BOOKNAME: sheet $_tw_s: "${_tw_e#*"$_tw_f: "} ;;
+				*) break ;;
+				esac
+			done
+		done
 	fi
 	while :; do
 		case $_tw_e in
