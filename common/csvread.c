@@ -127,6 +127,11 @@ tabbed(const char *s, size_t n)
 		}
 		if (s[i] == '\t')
 			return 1;
+		/* (a bare CR ends the header too: a file of CR line ends
+		 * is one line to getline, a TAB in a later row not the
+		 * header's) */
+		if (s[i] == '\r' || s[i] == '\n')
+			return 0;
 		start = s[i] == ',';
 	}
 	return 0;
