@@ -247,6 +247,23 @@ feed(struct csvr *r)
 			r->err = "compressed with gzip: gunzip it first";
 			return -1;
 		}
+		/* Excel's "Unicode Text" (TAB-separated) and others'
+		 * UTF-16: pandas' UnicodeDecodeError; its NULs and TABs
+		 * would pass for a tl(7) header */
+		if (n >= 2 && ((unsigned char)s[0] == 0xff &&
+		    (unsigned char)s[1] == 0xfe)) {
+			r->err = "UTF-16 text, not UTF-8 (iconv -f utf-16 -t utf-8 converts it)";
+			return -1;
+		}
+		if (n >= 2 && ((unsigned char)s[0] == 0xfe &&
+		    (unsigned char)s[1] == 0xff)) {
+			r->err = "UTF-16 text, not UTF-8 (iconv -f utf-16 -t utf-8 converts it)";
+			return -1;
+		}
+		if (memchr(s, '\0', (size_t)n) != NULL) {
+			r->err = "a NUL byte in the header: UTF-16 text? (iconv -f utf-16 -t utf-8 converts it)";
+			return -1;
+		}
 		if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
 			s += 3;	/* a UTF-8 byte-order mark, as pandas skips it */
 			n -= 3;
