@@ -872,6 +872,26 @@ xread(struct parse *ps, int fd, void *buf, size_t n)
 static const char *compressed(const char *buf, size_t n);
 
 /*
+ * A trace in UTF-16 or UTF-32 (a BOM, or a NUL among the first bytes:
+ * JSON text starts with ASCII): TraceLens's orjson reads UTF-8 only.
+ * Say so, not "not a JSON object or array" at byte 0.
+ */
+static void
+notutf8(struct parse *ps, const char *buf, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+
+	if (!(n >= 2 && ((u[0] == 0xff && u[1] == 0xfe) ||
+	    (u[0] == 0xfe && u[1] == 0xff))) &&
+	    memchr(buf, '\0', MIN(n, 4)) == NULL)
+		return;
+	unsniff(ps);
+	oflushall(&ps->out);
+	tl_die("%s: UTF-16 or UTF-32 text, not UTF-8 (iconv -f utf-16 -t "
+	    "utf-8 converts it)", ps->name);
+}
+
+/*
  * The text a gzip file holds, buf[0..n), is compressed again (a trace
  * gzipped twice: Python's gzip.open gives TraceLens the inner gzip's
  * bytes, a UnicodeDecodeError): say so, not "not a JSON object".
@@ -907,6 +927,7 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 		if (first) {
 			first = 0;
 			incompressed(ps, sl->b, sl->len);
+			notutf8(ps, sl->b, sl->len);
 		}
 		feed(ps, sl->b, sl->len);
 	}
@@ -996,6 +1017,7 @@ parsefd(struct parse *ps, int fd, const char *name)
 	    (unsigned char)buf[1] == 0x8b) {
 		gunzip(ps, fd, buf, n);
 	} else {
+		notutf8(ps, buf, n);
 		while (n > 0) {
 			feed(ps, buf, n);
 			n = xread(ps, fd, buf, INBUF);
