@@ -388,7 +388,13 @@ runjobs() {
 		>"$work/batches" || exit 1
 	_perr=$work/parallel.err _spawn=tl_spawn
 	[ -z "$_bar" ] || _perr=/dev/stderr _spawn=tl_spawn_tty
-	eval "\$_spawn parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
+	# GNU parallel's files (its jobs' output, its .par files) and the
+	# local jobs' work directories, in a directory of ours: a signal
+	# that stops it (as it stops its group) left them in TMPDIR
+	tl_mkdtemp "$(tl_abs "${TMPDIR:-/tmp}")/tl-ranks.XXXXXX" ||
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+	_ptmp=$_tl_made
+	eval "\$_spawn env TMPDIR=\"\$_ptmp\" parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
 		--colsep '\t' -q \"\$TL_BIN/tl-ranks\" $_ropt --batch \"\$_list\" \
 		{1} {2} \"\$work\" :::: \"\$work/batches\"" >/dev/null 2>"$_perr"
 	tl_wait "$TL_SPAWNED"
