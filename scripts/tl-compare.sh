@@ -159,9 +159,14 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage 0 ;;
 	--version) echo "tl-compare @VERSION@"; exit 0 ;;
 	--) shift
-		for r; do reports=$reports$r$nl; nrep=$((nrep + 1)); done
+		# (an input named - is that file, not the standard input)
+		for r; do
+			[ "$r" != - ] || r=./-
+			reports=$reports$r$nl; nrep=$((nrep + 1))
+		done
 		break ;;
 	-?*) udie "unknown option: $1" ;;
+	-) reports=$reports./-$nl; nrep=$((nrep + 1)); shift ;;
 	*) reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
 	esac
 done

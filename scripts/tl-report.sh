@@ -217,6 +217,10 @@ shift "$optn"
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
 [ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# (a trace named - is that file, as TraceLens opens it, not the standard
+# input, which tl-parse reads for -: /dev/stdin is that)
+[ "$trace" != - ] || trace=./-
+[ "$cmp" != - ] || cmp=./-
 # Bins are counted only by the short-kernel study (TraceLens's numpy
 # fails there on fewer than one: a usage error here).
 # (A plain decimal by now: its sign tells, however many digits.)
