@@ -322,12 +322,22 @@ if [ -n "$icache" ] && [ -z "$kind" ] && [ -d "$icdir" ]; then
 	[ -z "$why" ] ||
 		refuse "Inductor's cache files are not read (tl models Triton ops from the trace's own args only), and $trace_name has Triton ops ($why)"
 fi
+roofline=1
+[ "${TL_REPORT_ROOFLINE:-1}" != 0 ] && command -v tl-roofline >/dev/null 2>&1 || roofline=0
+# (a GPU spec that is not there, or no spec, stopped the roofline stage
+# at the end, the report's work thrown away: said before any)
+if [ "$roofline" = 1 ] && [ -n "$arch" ]; then
+	why=$(tl-roofline --check-arch --gpu-arch "$arch" 2>&1)
+	st=$?
+	if [ "$st" != 0 ]; then
+		printf '%s\n' "$why" | sed "s/^tl-roofline: /$prog: /" | head -n 1 >&2
+		exit "$st"
+	fi
+fi
 case $arch in
 */*) arch=$(tl_abs "$arch") ;;
 ?*) [ ! -r "$arch" ] || arch=$(tl_abs "$arch") ;;
 esac
-roofline=1
-[ "${TL_REPORT_ROOFLINE:-1}" != 0 ] && command -v tl-roofline >/dev/null 2>&1 || roofline=0
 comparison=0
 [ -z "$cmp" ] || comparison=1
 
