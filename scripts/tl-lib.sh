@@ -270,7 +270,7 @@ tl_real() {
 }
 
 # tl_outdir OUT FORCE INPUT...: check OUT_DIR before any work: its
-# parent exists; an existing OUT needs FORCE=1 and must be a directory;
+# parent exists (made when missing); an existing OUT needs FORCE=1 and must be a directory;
 # OUT may not be, or hold, an input (--force would delete it).  Then
 # make the directory the output is built in, beside OUT (the same file
 # system, for the rename): TL_STAGE.  TL_OUT is OUT, absolute.
@@ -287,7 +287,12 @@ tl_outdir() {
 	TL_OUT=$(tl_abs "$_to_out")
 	_to_parent=${TL_OUT%/*}
 	[ -n "$_to_parent" ] || _to_parent=/
-	[ -d "$_to_parent" ] || die "$_to_parent: no such directory"
+	# (TraceLens's os.makedirs makes the missing folders of an output
+	# folder: they stay, as its do, if the run then fails)
+	if [ ! -d "$_to_parent" ]; then
+		_to_e=$(mkdir -p -- "$_to_parent" 2>&1) ||
+			die "${_to_out%/*}: cannot make the folder${_to_e:+: ${_to_e##*: }}"
+	fi
 	if [ -e "$TL_OUT" ] || [ -L "$TL_OUT" ]; then
 		[ "$_to_force" = 1 ] || die "$_to_out: exists (use --force to replace it)"
 		[ -d "$TL_OUT" ] || die "$_to_out: exists and is not a directory"

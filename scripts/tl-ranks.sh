@@ -731,8 +731,8 @@ _p=$out
 while :; do case $_p in */) _p=${_p%/} ;; *) break ;; esac; done
 case $_p in
 */*) _p=${_p%/*}
-	[ -z "$_p" ] || [ -d "$_p" ] || mkdir -p -- "$_p" ||
-		die "$_p: cannot make the folder" ;;
+	[ -z "$_p" ] || [ -d "$_p" ] || _e=$(mkdir -p -- "$_p" 2>&1) ||
+		die "$_p: cannot make the folder${_e:+: ${_e##*: }}" ;;
 esac
 [ -z "$out" ] || tl_outdir "$out" "$force" ${from:+"$from"} ${tdir:+"$tdir"} \
     ${tpat:+"${tpat%/*}"} ${tglob:+"${tglob%%[*?[]*}"} "$@"
