@@ -13,6 +13,7 @@
 
 #include "tl.h"
 #include "csvread.h"
+#include "treeio.h"
 
 /* pandas trims nothing around unquoted fields; libcsv would trim blanks. */
 static int
@@ -370,37 +371,78 @@ csvr_read(struct csvr *r)
 	return st;
 }
 
+/* The number of key s in st, with occ and cnt grown to hold it, zeroed. */
+static size_t
+pdname(struct strtab *st, const char *s, size_t **occ, size_t **cnt,
+    size_t *cap)
+{
+	size_t id = (size_t)strtab_get(st, s, strlen(s)), old = *cap;
+
+	if (id >= *cap) {
+		tl_grow((void **)occ, cap, id + 1, sizeof(**occ));
+		*cnt = tl_realloc(*cnt, *cap * sizeof(**cnt));
+		memset(*occ + old, 0, (*cap - old) * sizeof(**occ));
+		memset(*cnt + old, 0, (*cap - old) * sizeof(**cnt));
+	}
+	return id;
+}
+
+/*
+ * pandas' C parser: the named columns first, then the unnamed; a name
+ * already counted gets the first ".N" from its count on that no column
+ * has.  With a table of the names (how many columns have each, and
+ * pandas' counts), linear: a header of 2,000 columns of one name took
+ * seconds, searching all the names for each try.
+ */
 void
 csvr_pdnames(char **nm, size_t n)
 {
+	struct strtab st = { 0 };
 	struct buf b = { 0 };
-	size_t j, k, cnt;
+	size_t *occ = NULL, *cnt = NULL, cap = 0, *order, no = 0, i, j, c;
+	size_t id, oid;
 	char t[32];
 
+	order = tl_calloc(n + 1, sizeof(*order));
+	for (j = 0; j < n; j++)
+		if (nm[j][0] != '\0')
+			order[no++] = j;
 	for (j = 0; j < n; j++)
 		if (nm[j][0] == '\0') {
 			snprintf(t, sizeof(t), "Unnamed: %zu", j);
 			free(nm[j]);
 			nm[j] = tl_strdup(t);
+			order[no++] = j;
 		}
-	/* (quadratic, but only in the header's width, and only on repeats) */
-	for (j = 1; j < n; j++) {
-		for (k = 0; k < j && strcmp(nm[k], nm[j]) != 0; k++)
-			;
-		if (k == j)
-			continue;
-		for (cnt = 1;; cnt++) {
-			buf_reset(&b);
-			buf_adds(&b, nm[j]);
-			snprintf(t, sizeof(t), ".%zu", cnt);
-			buf_adds(&b, t);
-			for (k = 0; k < n && (k == j || strcmp(nm[k], b.s) != 0); k++)
-				;
-			if (k == n)
-				break;
-		}
-		free(nm[j]);
-		nm[j] = tl_strdup(b.s);
+	for (j = 0; j < n; j++) {
+		/* (the call first: it may move occ) */
+		id = pdname(&st, nm[j], &occ, &cnt, &cap);
+		occ[id]++;
 	}
+	for (i = 0; i < n; i++) {
+		j = order[i];
+		id = oid = pdname(&st, nm[j], &occ, &cnt, &cap);
+		c = cnt[oid];
+		if (c > 0) {
+			while (c > 0) {
+				cnt[oid] = c + 1;
+				buf_reset(&b);
+				buf_adds(&b, nm[j]);
+				snprintf(t, sizeof(t), ".%zu", c);
+				buf_adds(&b, t);
+				id = pdname(&st, b.s, &occ, &cnt, &cap);
+				c = occ[id] > 0 ? c + 1 : cnt[id];
+			}
+			occ[oid]--;
+			occ[id]++;
+			free(nm[j]);
+			nm[j] = tl_strdup(b.s);
+		}
+		cnt[id] = c + 1;
+	}
+	strtab_free(&st);
 	buf_free(&b);
+	free(occ);
+	free(cnt);
+	free(order);
 }
