@@ -909,9 +909,8 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 			tl_die("%s: cannot make a file beside it:", out);
 		undo.file = bk.tmp;
 	}
-	um = umask(0);
-	umask(um);
-	(void)fchmod(fd, 0666 & ~um);
+	/* (a umask of 777 made it 000: libxlsxwriter opens it by name) */
+	(void)fchmod(fd, 0600);
 	close(fd);
 	opt.tmpdir = getenv("TMPDIR");
 	if (opt.tmpdir != NULL && *opt.tmpdir == '\0')
@@ -937,6 +936,14 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 	}
 	if ((err = workbook_close(bk.wb)) != LXW_NO_ERROR)
 		bookdie(&bk, "%s: %s", out, lxw_strerror(err));
+	/*
+	 * The umask's mode only now: libxlsxwriter opens the file by its
+	 * name, which a umask of 777 made 000 (TraceLens, which opens it
+	 * once, writes it so).
+	 */
+	um = umask(0);
+	umask(um);
+	(void)chmod(bk.tmp, 0666 & ~um);
 	if (into)
 		copyinto(&bk, out);
 	else if (rename(bk.tmp, out) != 0)

@@ -306,7 +306,7 @@ tl_outdir() {
 		done
 	fi
 	tl_mkdtemp "$_to_parent/.$prog.XXXXXX" ||
-		die "cannot make a temporary directory in $_to_parent"
+		die "cannot make a temporary directory in $_to_parent${_tl_mkwhy:-}"
 	TL_STAGE=$_tl_made
 }
 
@@ -315,7 +315,7 @@ tl_outdir() {
 tl_workdir() {
 	_tw_tmp=$(tl_abs "${TMPDIR:-/tmp}")
 	tl_mkdtemp "$_tw_tmp/$prog.XXXXXX" ||
-		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
 	TL_WORK=$_tl_made
 	TMPDIR=$TL_WORK
 	export TMPDIR TL_WORK
@@ -457,7 +457,7 @@ tl_outbook() {
 	    { [ -L "$TL_BOOK" ] && case $TL_BOOK in /dev/* | /proc/*) true ;; *) false ;; esac; }; then
 		TL_BOOKINTO=1
 		tl_mkdtemp "$(tl_abs "${TMPDIR:-/tmp}")/.$prog.XXXXXX" ||
-			die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+			die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
 		TL_BOOKSTAGE=$_tl_made
 		return 0
 	fi
@@ -471,7 +471,7 @@ tl_outbook() {
 		done
 	fi
 	tl_mkdtemp "$_tb_parent/.$prog.XXXXXX" ||
-		die "cannot make a temporary directory in $_tb_parent"
+		die "cannot make a temporary directory in $_tb_parent${_tl_mkwhy:-}"
 	TL_BOOKSTAGE=$_tl_made
 }
 
@@ -655,15 +655,22 @@ _tl_stopgroup() {
 # owner is gone from this host are removed (_tl_sweep).
 tl_mkdtemp() {
 	_tl_sweep "$1"
+	_tl_mkwhy=
 	_tl_hold=1 _tl_held=
 	_tl_made=$(mktemp -d -- "$1" 2>/dev/null) || _tl_made=
 	[ -z "$_tl_made" ] || _tl_dirs="$_tl_dirs$_tl_made$NL"
 	_tl_hold=0
 	[ -z "$_tl_held" ] || tl_signal "$_tl_held"
 	[ -n "$_tl_made" ] || return 1
+	# (a umask of 777 makes it 000: of no use, one line from the caller,
+	# which says why with _tl_mkwhy)
+	if [ ! -w "$_tl_made" ] || [ ! -x "$_tl_made" ]; then
+		_tl_mkwhy=" (the umask, $(umask), denies its owner)"
+		return 1
+	fi
 	# (on a full disk there is no mark: the directory is then never
 	# taken for a dead run's)
-	printf '%s\n%s\n' "$_tl_me" "$$" >"$_tl_made/.tl-owner" 2>/dev/null || :
+	{ printf '%s\n%s\n' "$_tl_me" "$$" >"$_tl_made/.tl-owner"; } 2>/dev/null || :
 }
 
 # _tl_sweep TEMPLATE: remove the directories named as TEMPLATE makes

@@ -392,7 +392,7 @@ runjobs() {
 	# local jobs' work directories, in a directory of ours: a signal
 	# that stops it (as it stops its group) left them in TMPDIR
 	tl_mkdtemp "$(tl_abs "${TMPDIR:-/tmp}")/tl-ranks.XXXXXX" ||
-		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
 	_ptmp=$_tl_made
 	eval "\$_spawn env TMPDIR=\"\$_ptmp\" parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
 		--colsep '\t' -q \"\$TL_BIN/tl-ranks\" $_ropt --batch \"\$_list\" \

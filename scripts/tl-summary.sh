@@ -89,6 +89,10 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX" 2>/dev/null) ||
 	die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+# (a umask of 777 made it 000: "cannot create .../p" from a line of
+# this script)
+[ -w "$work" ] && [ -x "$work" ] ||
+	die "cannot make a temporary directory in ${TMPDIR:-/tmp} (the umask, $(umask), denies its owner)"
 # (a closed standard error must not kill us on die's write, before the
 # EXIT trap: caught, so that the programs we run still die of it)
 trap : PIPE
