@@ -81,6 +81,7 @@ static int salvage;		/* --salvage */
 static const char *progpath;	/* -P: where progress lines go, or NULL */
 static const char *inname;	/* -N: the input's name in messages, or NULL */
 static int kinetoonly;		/* -K: rocprofv3 results are an error */
+static int treetimes;		/* -T: the ts and dur TraceLens's tree needs */
 
 /* Records not yet written; only whole records are flushed. */
 struct obuf {
@@ -134,7 +135,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout, "usage: %s [-K] [-c cat[,cat ...]] "
 	    "[-f field[,field ...]] [-m size] [-N name] [-P file] "
-	    "[--salvage] [trace ...]\n",
+	    "[-T] [--salvage] [trace ...]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -435,18 +436,22 @@ streq1(const char *ev, const struct jmember *m, int i, int c)
 }
 
 /*
- * TraceLens adds the ts and dur of every event that has both (a
- * TypeError unless both are numbers), and stops on a KeyError at a GPU
- * event or an event of its call tree (cpu_op, cuda_runtime,
- * cuda_driver) without them; such an event makes no sense in a
- * timeline either.  Name it here, where the trace and the event are
- * known: a later stage knows only its own input's line.
+ * A GPU event without a number ts and dur stops TraceLens (a KeyError
+ * on "dur"), and makes no sense in a timeline.  With -T (the report's
+ * and TraceDiff's call tree), so does an event of the tree (cpu_op,
+ * cuda_runtime, cuda_driver) without them, and any event that has both
+ * unless both are numbers: TraceLens adds the two of every event (a
+ * TypeError); its NCCL analyser, which tl-ranks follows, does not.
+ * Name it here, where the trace and the event are known: a later stage
+ * knows only its own input's line.
  */
 static void
 times(struct parse *ps, const char *ev, const struct jmember *m)
 {
+	/* (the GPU ones first: ngpucat) */
 	static const char *const timedcat[] = { "kernel", "gpu_memcpy",
 	    "gpu_memset", "cpu_op", "cuda_runtime", "cuda_driver" };
+	const size_t ngpucat = 3;
 	const char *cat = NULL, *what = NULL;
 	size_t i = LEN(timedcat), n = 0;
 	int ts = ps->top[K_TS], dur = ps->top[K_DUR], c = ps->top[K_CAT];
@@ -461,6 +466,8 @@ times(struct parse *ps, const char *ev, const struct jmember *m)
 			    memcmp(cat, timedcat[i], n) == 0)
 				break;
 	}
+	if (!treetimes && i >= ngpucat)
+		return;
 	if (ts >= 0 && m[ts].type != '0' && (dur >= 0 || i < LEN(timedcat)))
 		what = "whose ts is not a number";
 	else if (ts >= 0 && dur >= 0)
@@ -1303,7 +1310,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	argc = longopt(argc, argv);
-	while ((c = getopt(argc, argv, "c:f:hKm:N:P:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:hKm:N:P:T")) != -1) {
 		switch (c) {
 		case 'c':
 			setcats(optarg);
@@ -1319,6 +1326,9 @@ main(int argc, char *argv[])
 			break;
 		case 'K':
 			kinetoonly = 1;
+			break;
+		case 'T':
+			treetimes = 1;
 			break;
 		case 'N':
 			inname = optarg;

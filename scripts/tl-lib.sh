@@ -1137,7 +1137,7 @@ _tl_tree_run() {
 	# reads tl-parse's records as they come, and keeps the copy that
 	# the later passes read)
 	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -K ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
 		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else
