@@ -692,7 +692,11 @@ _tl_sweep() {
 		[ ! -e "$_tw_d/old" ] || continue
 		for _tw_o in "$_tw_d"/old.*; do break; done
 		[ ! -e "$_tw_o" ] || continue
-		rm -rf -- "$_tw_d" 2>/dev/null
+		# (a killed run's stages may still write there: the mark goes
+		# back on what could not be removed, for a later run)
+		rm -rf -- "$_tw_d" 2>/dev/null || [ ! -d "$_tw_d" ] ||
+			{ printf '%s\n%s\n%s\n' "$_tw_h" "$_tw_n" "$_tw_p" \
+			    >"$_tw_d/.tl-owner"; } 2>/dev/null
 	done
 	[ "$_tw_f" = 0 ] || set -f
 }
