@@ -287,6 +287,7 @@ tl_outdir() {
 	TL_OUT=$(tl_abs "$_to_out")
 	_to_parent=${TL_OUT%/*}
 	[ -n "$_to_parent" ] || _to_parent=/
+	tl_namemax "$_to_out" "${TL_OUT##*/}"
 	# (TraceLens's os.makedirs makes the missing folders of an output
 	# folder: they stay, as its do, if the run then fails)
 	if [ ! -d "$_to_parent" ]; then
@@ -308,6 +309,13 @@ tl_outdir() {
 	tl_mkdtemp "$_to_parent/.$prog.XXXXXX" ||
 		die "cannot make a temporary directory in $_to_parent${_tl_mkwhy:-}"
 	TL_STAGE=$_tl_made
+}
+
+# tl_namemax NAME BASE: an output whose last name, BASE, is longer than
+# a file name may be (255 bytes) is an error before any work: the
+# rename at the end failed, the output made and thrown away.
+tl_namemax() {
+	[ "${#2}" -le 255 ] || die "$1: name too long (${#2} bytes; a file system takes 255)"
 }
 
 # tl_workdir: the work directory, in TMPDIR (default /tmp), for the
@@ -334,10 +342,10 @@ tl_owndir() {
 tl_publish() {
 	_tp_n=0
 	[ ! -d "$TL_OUT" ] || mv -T -- "$TL_OUT" "$TL_STAGE/old" 2>/dev/null || :
-	until mv -T -- "$1" "$TL_OUT" 2>/dev/null; do
+	until _tp_e=$(mv -T -- "$1" "$TL_OUT" 2>&1); do
 		_tp_n=$((_tp_n + 1))
 		[ "$_tp_n" -le 100 ] && [ -d "$1" ] ||
-			die "cannot rename the output into $TL_OUT"
+			die "cannot rename the output into $TL_OUT${_tp_e:+: ${_tp_e##*: }}"
 		mv -T -- "$TL_OUT" "$TL_STAGE/old.$_tp_n" 2>/dev/null || :
 	done
 }
@@ -446,6 +454,7 @@ tl_outbook() {
 	TL_BOOK=$(tl_abs "$_tb_book") TL_BOOKNAME=$_tb_book
 	_tb_parent=${TL_BOOK%/*}
 	[ -n "$_tb_parent" ] || _tb_parent=/
+	tl_namemax "$_tb_book" "${TL_BOOK##*/}"
 	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"
 	# A device or a fifo (/dev/null, a pipe), a link to one, or a link
 	# in /dev or /proc (/dev/stdout) is written into, as a shell's >
