@@ -162,11 +162,14 @@ while [ $# -gt 0 ]; do
 		# (an input named - is that file, not the standard input)
 		for r; do
 			[ "$r" != - ] || r=./-
+			# (the list would lose it: "tl-join: 1 names for 2 inputs")
+			[ -n "$r" ] || udie "an empty name is no report"
 			reports=$reports$r$nl; nrep=$((nrep + 1))
 		done
 		break ;;
 	-?*) udie "unknown option: $1" ;;
 	-) reports=$reports./-$nl; nrep=$((nrep + 1)); shift ;;
+	'') udie "an empty name is no report" ;;
 	*) reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
 	esac
 done

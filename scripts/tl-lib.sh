@@ -277,6 +277,8 @@ tl_real() {
 tl_outdir() {
 	_to_out=$1 _to_force=$2
 	shift 2
+	# (it was /: "/: exists (use --force to replace it)")
+	[ -n "$_to_out" ] || usage_die "an empty name is no OUT_DIR"
 	while :; do
 		case $_to_out in
 		?*/) _to_out=${_to_out%/} ;;

@@ -703,6 +703,8 @@ if [ -z "$out" ] && { [ -z "$xlsx" ] || [ "$_src" = 0 ]; }; then
 	[ $# -ge 1 ] || usage 2 >&2
 	out=$1
 	shift
+	# (an empty one read as none: "TL_BOOKSTAGE: parameter not set")
+	[ -n "$out" ] || usage_die "an empty name is no OUT_DIR"
 fi
 if [ "$_src" = 1 ]; then
 	[ $# = 0 ] || usage_die "traces given twice: by an option and as operands"
