@@ -13,6 +13,7 @@
 
 #include "tl.h"
 #include "csvread.h"
+#include "treeio.h"
 
 /* pandas trims nothing around unquoted fields; libcsv would trim blanks. */
 static int
@@ -127,6 +128,11 @@ tabbed(const char *s, size_t n)
 		}
 		if (s[i] == '\t')
 			return 1;
+		/* (a bare CR ends the header too: a file of CR line ends
+		 * is one line to getline, a TAB in a later row not the
+		 * header's) */
+		if (s[i] == '\r' || s[i] == '\n')
+			return 0;
 		start = s[i] == ',';
 	}
 	return 0;
@@ -242,6 +248,23 @@ feed(struct csvr *r)
 			r->err = "compressed with gzip: gunzip it first";
 			return -1;
 		}
+		/* Excel's "Unicode Text" (TAB-separated) and others'
+		 * UTF-16: pandas' UnicodeDecodeError; its NULs and TABs
+		 * would pass for a tl(7) header */
+		if (n >= 2 && ((unsigned char)s[0] == 0xff &&
+		    (unsigned char)s[1] == 0xfe)) {
+			r->err = "UTF-16 text, not UTF-8 (iconv -f utf-16 -t utf-8 converts it)";
+			return -1;
+		}
+		if (n >= 2 && ((unsigned char)s[0] == 0xfe &&
+		    (unsigned char)s[1] == 0xff)) {
+			r->err = "UTF-16 text, not UTF-8 (iconv -f utf-16 -t utf-8 converts it)";
+			return -1;
+		}
+		if (memchr(s, '\0', (size_t)n) != NULL) {
+			r->err = "a NUL byte in the header: UTF-16 text? (iconv -f utf-16 -t utf-8 converts it)";
+			return -1;
+		}
 		if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
 			s += 3;	/* a UTF-8 byte-order mark, as pandas skips it */
 			n -= 3;
@@ -346,4 +369,80 @@ csvr_read(struct csvr *r)
 	if (st < 0)
 		tl_die("%s: line %zu: %s", r->name, r->lineno, r->err);
 	return st;
+}
+
+/* The number of key s in st, with occ and cnt grown to hold it, zeroed. */
+static size_t
+pdname(struct strtab *st, const char *s, size_t **occ, size_t **cnt,
+    size_t *cap)
+{
+	size_t id = (size_t)strtab_get(st, s, strlen(s)), old = *cap;
+
+	if (id >= *cap) {
+		tl_grow((void **)occ, cap, id + 1, sizeof(**occ));
+		*cnt = tl_realloc(*cnt, *cap * sizeof(**cnt));
+		memset(*occ + old, 0, (*cap - old) * sizeof(**occ));
+		memset(*cnt + old, 0, (*cap - old) * sizeof(**cnt));
+	}
+	return id;
+}
+
+/*
+ * pandas' C parser: the named columns first, then the unnamed; a name
+ * already counted gets the first ".N" from its count on that no column
+ * has.  With a table of the names (how many columns have each, and
+ * pandas' counts), linear: a header of 2,000 columns of one name took
+ * seconds, searching all the names for each try.
+ */
+void
+csvr_pdnames(char **nm, size_t n)
+{
+	struct strtab st = { 0 };
+	struct buf b = { 0 };
+	size_t *occ = NULL, *cnt = NULL, cap = 0, *order, no = 0, i, j, c;
+	size_t id, oid;
+	char t[32];
+
+	order = tl_calloc(n + 1, sizeof(*order));
+	for (j = 0; j < n; j++)
+		if (nm[j][0] != '\0')
+			order[no++] = j;
+	for (j = 0; j < n; j++)
+		if (nm[j][0] == '\0') {
+			snprintf(t, sizeof(t), "Unnamed: %zu", j);
+			free(nm[j]);
+			nm[j] = tl_strdup(t);
+			order[no++] = j;
+		}
+	for (j = 0; j < n; j++) {
+		/* (the call first: it may move occ) */
+		id = pdname(&st, nm[j], &occ, &cnt, &cap);
+		occ[id]++;
+	}
+	for (i = 0; i < n; i++) {
+		j = order[i];
+		id = oid = pdname(&st, nm[j], &occ, &cnt, &cap);
+		c = cnt[oid];
+		if (c > 0) {
+			while (c > 0) {
+				cnt[oid] = c + 1;
+				buf_reset(&b);
+				buf_adds(&b, nm[j]);
+				snprintf(t, sizeof(t), ".%zu", c);
+				buf_adds(&b, t);
+				id = pdname(&st, b.s, &occ, &cnt, &cap);
+				c = occ[id] > 0 ? c + 1 : cnt[id];
+			}
+			occ[oid]--;
+			occ[id]++;
+			free(nm[j]);
+			nm[j] = tl_strdup(b.s);
+		}
+		cnt[id] = c + 1;
+	}
+	strtab_free(&st);
+	buf_free(&b);
+	free(occ);
+	free(cnt);
+	free(order);
 }

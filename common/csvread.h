@@ -78,5 +78,11 @@ void csvr_close(struct csvr *r);
 int csvr_next(struct csvr *r);
 /* csvr_next(), but an error ends the program with one line naming the input. */
 int csvr_read(struct csvr *r);
+/*
+ * The n header names nm[] (each allocated) made the column names that
+ * pandas' readers make of them: an empty one "Unnamed: i", a repeated
+ * one with ".1", ".2" ... (the first not among the names).
+ */
+void csvr_pdnames(char **nm, size_t n);
 
 #endif

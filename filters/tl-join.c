@@ -73,6 +73,7 @@ struct input {
 	int *type;		/* T_* of each column, after the first pass */
 	size_t nrows;		/* data rows */
 	int missing;		/* some output row has no row of this input */
+	int newkeys;		/* it has a key that no earlier input has */
 	int more;		/* rd holds a row not yet grouped */
 	struct buf key;		/* sort key of that row */
 	struct buf nkey;	/* scratch for the next row's key */
@@ -670,6 +671,9 @@ start(struct input *in)
 			in->hdr = tl_calloc(in->ncol, sizeof(*in->hdr));
 			for (j = 0; j < in->ncol; j++)
 				in->hdr[j] = tl_strndup(in->rd.f[j], in->rd.flen[j]);
+			/* the columns as pandas names them: TraceLens
+			 * compares a sheet read by read_csv */
+			csvr_pdnames(in->hdr, in->ncol);
 		}
 		in->kcol = tl_calloc(nkeys, sizeof(*in->kcol));
 		for (j = 0; j < nkeys; j++) {
@@ -919,17 +923,24 @@ outcols(struct input *in, size_t nin, size_t *nout)
 	v = tl_calloc(n, sizeof(*v));
 	n = 0;
 	for (k = 0; k < nkeys; k++) {
-		/* An int key merged with a float key is float, as in pandas. */
-		kt = T_INT;
+		/*
+		 * The key's type as pandas' merges, one input after another,
+		 * leave it: the left one's, but float when an int key meets
+		 * a float one that adds rows (keys the left lacks).
+		 */
+		kt = -2;
 		for (i = 0; i < nin; i++) {
 			if (in[i].nrows == 0)
 				continue;
 			t = in[i].type[in[i].kcol[k]];
-			if (t == T_FLOAT && kt == T_INT)
-				kt = T_FLOAT;
-			else if (t != T_INT && t != T_FLOAT)
+			if (t != T_INT && t != T_FLOAT)
 				kt = -1;
+			else if (kt == -2 || (kt == T_INT && t == T_FLOAT &&
+			    in[i].newkeys))
+				kt = t;
 		}
+		if (kt == -2)
+			kt = T_INT;
 		o[n].kind = C_KEY;
 		o[n].idx = k;
 		o[n].ktype = kt;
@@ -1077,7 +1088,7 @@ join(struct input *in, size_t nin, FILE *fp, const struct outcol *o,
     size_t nout, size_t *ndup, size_t *nduprows)
 {
 	struct buf k = { 0 };
-	size_t i, j, n, prod, *row;
+	size_t i, j, n, prod, *row, first;
 	int any, rep;
 
 	row = tl_calloc(nin, sizeof(*row));
@@ -1100,6 +1111,7 @@ join(struct input *in, size_t nin, FILE *fp, const struct outcol *o,
 			break;
 		prod = 1;
 		rep = 0;
+		first = nin;
 		for (i = 0; i < nin; i++) {
 			struct group *g = &in[i].g;
 
@@ -1118,12 +1130,16 @@ join(struct input *in, size_t nin, FILE *fp, const struct outcol *o,
 			}
 			if (n == 0)
 				in[i].missing = 1;
+			else if (first == nin)
+				first = i;
 			if (n > 1)
 				rep = 1;
 			if (fp == NULL)
 				in[i].nrows += n;
 			prod *= n > 0 ? n : 1;
 		}
+		if (first < nin)
+			in[first].newkeys = 1;
 		if (rep) {
 			(*ndup)++;
 			*nduprows += prod;

@@ -81,6 +81,7 @@ static int salvage;		/* --salvage */
 static const char *progpath;	/* -P: where progress lines go, or NULL */
 static const char *inname;	/* -N: the input's name in messages, or NULL */
 static int kinetoonly;		/* -K: rocprofv3 results are an error */
+static int treetimes;		/* -T: the ts and dur TraceLens's tree needs */
 
 /* Records not yet written; only whole records are flushed. */
 struct obuf {
@@ -134,7 +135,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout, "usage: %s [-K] [-c cat[,cat ...]] "
 	    "[-f field[,field ...]] [-m size] [-N name] [-P file] "
-	    "[--salvage] [trace ...]\n",
+	    "[-T] [--salvage] [trace ...]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -436,38 +437,59 @@ streq1(const char *ev, const struct jmember *m, int i, int c)
 
 /*
  * A GPU event without a number ts and dur stops TraceLens (a KeyError
- * on "dur"), and makes no sense in a timeline: name it here, where the
- * trace and the event are known.
+ * on "dur"), and makes no sense in a timeline.  With -T (the report's
+ * and TraceDiff's call tree), so does an event of the tree (cpu_op,
+ * cuda_runtime, cuda_driver) without them, and any event that has both
+ * unless both are numbers: TraceLens adds the two of every event (a
+ * TypeError); its NCCL analyser, which tl-ranks follows, does not.
+ * Name it here, where the trace and the event are known: a later stage
+ * knows only its own input's line.
  */
 static void
-gputimes(struct parse *ps, const char *ev, const struct jmember *m)
+times(struct parse *ps, const char *ev, const struct jmember *m)
 {
-	static const char *const gpucat[] = { "kernel", "gpu_memcpy",
-	    "gpu_memset" };
-	const char *cat, *what = NULL;
-	size_t i, n;
-	int ts = ps->top[K_TS], dur = ps->top[K_DUR];
+	/* (the GPU ones first: ngpucat) */
+	static const char *const timedcat[] = { "kernel", "gpu_memcpy",
+	    "gpu_memset", "cpu_op", "cuda_runtime", "cuda_driver" };
+	const size_t ngpucat = 3;
+	const char *cat = NULL, *what = NULL;
+	size_t i = LEN(timedcat), n = 0;
+	int ts = ps->top[K_TS], dur = ps->top[K_DUR], c = ps->top[K_CAT];
 
-	cat = text(ps, ev, m[ps->top[K_CAT]].val, m[ps->top[K_CAT]].vallen,
-	    m[ps->top[K_CAT]].esc & JM_VALESC, &n);
-	for (i = 0; i < LEN(gpucat); i++)
-		if (n == strlen(gpucat[i]) && memcmp(cat, gpucat[i], n) == 0)
-			break;
-	if (i == LEN(gpucat))
+	if (ts >= 0 && dur >= 0 && m[ts].type == '0' && m[dur].type == '0')
 		return;
-	if (ts < 0)
-		what = "without ts";
-	else if (m[ts].type != '0')
+	if (c >= 0 && m[c].type == '"') {
+		cat = text(ps, ev, m[c].val, m[c].vallen,
+		    m[c].esc & JM_VALESC, &n);
+		for (i = 0; i < LEN(timedcat); i++)
+			if (n == strlen(timedcat[i]) &&
+			    memcmp(cat, timedcat[i], n) == 0)
+				break;
+	}
+	if (!treetimes && i >= ngpucat)
+		return;
+	if (ts >= 0 && m[ts].type != '0' && (dur >= 0 || i < LEN(timedcat)))
 		what = "whose ts is not a number";
-	else if (dur < 0)
-		what = "without dur";
-	else if (m[dur].type != '0')
+	else if (ts >= 0 && dur >= 0)
 		what = "whose dur is not a number";
-	if (what == NULL)
+	else if (i == LEN(timedcat))
 		return;
+	else if (ts < 0)
+		what = "without ts";
+	else
+		what = "without dur";
 	oflushall(&ps->out);
-	tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): %s event %s",
-	    ps->name, ps->js.evoff, ps->js.nevent, gpucat[i], what);
+	if (i < LEN(timedcat))
+		tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): %s event %s",
+		    ps->name, ps->js.evoff, ps->js.nevent, timedcat[i], what);
+	/* any other cat as written in the trace: no control bytes */
+	if (c >= 0 && m[c].type == '"')
+		tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): event of "
+		    "cat \"%.*s%s\" %s", ps->name, ps->js.evoff,
+		    ps->js.nevent, (int)MIN(m[c].vallen, 40), ev + m[c].val,
+		    m[c].vallen > 40 ? "..." : "", what);
+	tl_die("%s: byte %" PRIu64 " (event %" PRIu64 "): event %s",
+	    ps->name, ps->js.evoff, ps->js.nevent, what);
 }
 
 /* Write the UID n, counted up from the last one where it can be. */
@@ -595,10 +617,10 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 			ps->arg[i] = -1;
 		have &= ~ps->argall;
 	}
-	if ((idx = ps->top[K_CAT]) >= 0 && m[idx].type == '"' &&
-	    (ev[m[idx].val] == 'k' || ev[m[idx].val] == 'g' ||
-	    (m[idx].esc & JM_VALESC)))
-		gputimes(ps, ev, m);
+	/* (most events have number ts and dur, or are no timed cat) */
+	if (ps->top[K_TS] < 0 || ps->top[K_DUR] < 0 ||
+	    m[ps->top[K_TS]].type != '0' || m[ps->top[K_DUR]].type != '0')
+		times(ps, ev, m);
 	if (ncats > 0 && !keepcat(ps, ev, m))
 		return;
 	ps->value = -1;
@@ -854,6 +876,48 @@ xread(struct parse *ps, int fd, void *buf, size_t n)
 	return (size_t)r;
 }
 
+static const char *compressed(const char *buf, size_t n);
+
+/*
+ * A trace in UTF-16 or UTF-32 (a BOM, or a NUL among the first bytes:
+ * JSON text starts with ASCII): TraceLens's orjson reads UTF-8 only.
+ * Say so, not "not a JSON object or array" at byte 0.
+ */
+static void
+notutf8(struct parse *ps, const char *buf, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+
+	if (!(n >= 2 && ((u[0] == 0xff && u[1] == 0xfe) ||
+	    (u[0] == 0xfe && u[1] == 0xff))) &&
+	    memchr(buf, '\0', MIN(n, 4)) == NULL)
+		return;
+	unsniff(ps);
+	oflushall(&ps->out);
+	tl_die("%s: UTF-16 or UTF-32 text, not UTF-8 (iconv -f utf-16 -t "
+	    "utf-8 converts it)", ps->name);
+}
+
+/*
+ * The text a gzip file holds, buf[0..n), is compressed again (a trace
+ * gzipped twice: Python's gzip.open gives TraceLens the inner gzip's
+ * bytes, a UnicodeDecodeError): say so, not "not a JSON object".
+ */
+static void
+incompressed(struct parse *ps, const char *buf, size_t n)
+{
+	const char *what = compressed(buf, n);
+
+	if (what == NULL && n >= 2 && (unsigned char)buf[0] == 0x1f &&
+	    (unsigned char)buf[1] == 0x8b)
+		what = "gzip";
+	if (what == NULL)
+		return;
+	oflushall(&ps->out);
+	tl_die("%s: compressed twice, with %s inside gzip: decompress it "
+	    "first", ps->name, what);
+}
+
 /* Parse gzip input; buf[0..n) holds its first bytes. */
 static void
 gunzip(struct parse *ps, int fd, char *buf, size_t n)
@@ -861,11 +925,19 @@ gunzip(struct parse *ps, int fd, char *buf, size_t n)
 	struct gz g;
 	struct slot *sl;
 	char what[160];
+	int first = 1;
 
 	gz_start(&g, fd, buf, n, &ps->pr);
-	while ((sl = gz_next(&g)) != NULL)
-		if (sl->len > 0)
-			feed(ps, sl->b, sl->len);
+	while ((sl = gz_next(&g)) != NULL) {
+		if (sl->len == 0)
+			continue;
+		if (first) {
+			first = 0;
+			incompressed(ps, sl->b, sl->len);
+			notutf8(ps, sl->b, sl->len);
+		}
+		feed(ps, sl->b, sl->len);
+	}
 	sl = gz_end(&g);
 	if (sl->errnum != 0) {
 		oflushall(&ps->out);
@@ -952,6 +1024,7 @@ parsefd(struct parse *ps, int fd, const char *name)
 	    (unsigned char)buf[1] == 0x8b) {
 		gunzip(ps, fd, buf, n);
 	} else {
+		notutf8(ps, buf, n);
 		while (n > 0) {
 			feed(ps, buf, n);
 			n = xread(ps, fd, buf, INBUF);
@@ -1237,7 +1310,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	argc = longopt(argc, argv);
-	while ((c = getopt(argc, argv, "c:f:hKm:N:P:")) != -1) {
+	while ((c = getopt(argc, argv, "c:f:hKm:N:P:T")) != -1) {
 		switch (c) {
 		case 'c':
 			setcats(optarg);
@@ -1253,6 +1326,9 @@ main(int argc, char *argv[])
 			break;
 		case 'K':
 			kinetoonly = 1;
+			break;
+		case 'T':
+			treetimes = 1;
 			break;
 		case 'N':
 			inname = optarg;

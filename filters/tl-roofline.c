@@ -62,8 +62,9 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: %s [--bwd] [--fixed-models] [--fwd-args file] [--gpu-arch name|file]\n"
-	    "       [--modelled [--built file]] [--metrics file] [--sheet-rows] [file]\n",
+	    "usage: %s [--bwd] [--check-arch] [--fixed-models] [--fwd-args file]\n"
+	    "       [--gpu-arch name|file] [--modelled [--built file]] [--metrics file]\n"
+	    "       [--sheet-rows] [file]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -588,6 +589,7 @@ main(int argc, char *argv[])
 	static const struct option lo[] = {
 		{ "built", required_argument, NULL, 'k' },
 		{ "bwd", no_argument, NULL, 'b' },
+		{ "check-arch", no_argument, NULL, 'C' },
 		{ "fixed-models", no_argument, NULL, 'F' },
 		{ "fwd-args", required_argument, NULL, 'f' },
 		{ "gpu-arch", required_argument, NULL, 'g' },
@@ -601,13 +603,14 @@ main(int argc, char *argv[])
 	struct fwdin fwd;
 	const char *in = "-", *argv0 = argv[0];
 	FILE *fp, *met, *built;
-	int ch, st;
+	int ch, st, checkflag = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "bFf:g:k:mo:s", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bCFf:g:k:mo:s", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'b': bwdflag = 1; break;
+		case 'C': checkflag = 1; break;
 		case 'F': fixedflag = 1; break;
 		case 'f': fwdpath = optarg; break;
 		case 'g': archarg = optarg; break;
@@ -626,6 +629,12 @@ main(int argc, char *argv[])
 		in = argv[0];
 	if (archarg != NULL)
 		arch_load(&arch, archarg, argv0);
+	/* (tl-report's check of its --gpu-arch, before any work) */
+	if (checkflag) {
+		if (archarg != NULL)
+			free(arch.path);
+		return TL_OK;
+	}
 	fp = tl_fopen(in, "r");
 	met = metpath ? tl_fopen(metpath, "w") : NULL;
 	built = builtpath ? tl_fopen(builtpath, "w") : NULL;

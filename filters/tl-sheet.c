@@ -386,6 +386,16 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 		d = eval(c->e, r);
 		break;
 	case FMT_INT:
+		/* a field that holds an integer as it came: past 2^53 its
+		 * double is not it (a sum of int64 durations) */
+		if (c->e->op == 'f') {
+			s = rec_get(r, c->e->col, &len);
+			if (num_isint(s, len) && (len == 0 || s[0] != '-' ||
+			    len > 2 || s[1] != '0')) {
+				buf_add(b, s, len);
+				return;
+			}
+		}
 		d = eval(c->e, r);
 		if (!isnan(d)) {
 			/* (+ 0.0: an integer has no -0) */

@@ -17,6 +17,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,44 +146,20 @@ fmtcell(struct buf *b, const struct xrow *r, size_t j)
 static void
 header(struct sheetout *o, const struct xrow *r)
 {
-	size_t j, k, cnt, ncol = o->sh.ncol;
-	struct buf b = { 0 };
-	char **nm, t[32];
+	size_t j, ncol = o->sh.ncol;
+	char **nm;
 
 	nm = o->names = tl_calloc(ncol, sizeof(*nm));
 	for (j = 0; j < ncol; j++) {
 		fmtcell(&o->cell, r, j);
-		if (o->cell.len == 0) {
-			snprintf(t, sizeof(t), "Unnamed: %zu", j);
-			nm[j] = tl_strdup(t);
-		} else
-			nm[j] = tl_strndup(o->cell.s, o->cell.len);
+		nm[j] = tl_strndup(o->cell.s, o->cell.len);
 	}
-	/* (quadratic, but only in the header's width, and only on repeats) */
-	for (j = 1; j < ncol; j++) {
-		for (k = 0; k < j && strcmp(nm[k], nm[j]) != 0; k++)
-			;
-		if (k == j)
-			continue;
-		for (cnt = 1;; cnt++) {
-			buf_reset(&b);
-			buf_adds(&b, nm[j]);
-			snprintf(t, sizeof(t), ".%zu", cnt);
-			buf_adds(&b, t);
-			for (k = 0; k < ncol && (k == j || strcmp(nm[k], b.s) != 0); k++)
-				;
-			if (k == ncol)
-				break;
-		}
-		free(nm[j]);
-		nm[j] = tl_strdup(b.s);
-	}
+	csvr_pdnames(nm, ncol);
 	for (j = 0; j < ncol; j++) {
 		csv_sep(o->fp, j == 0);
 		csv_cell(o->fp, nm[j], strlen(nm[j]));
 	}
 	putc('\n', o->fp);
-	buf_free(&b);
 }
 
 /* Write row r (NULL: a row the sheet leaves out), as a CSV line. */
@@ -323,6 +300,64 @@ rmflat(const char *dir)
 	return rc;
 }
 
+/*
+ * What a signal (SIGINT, SIGTERM, SIGHUP) undoes: the sheets' files
+ * and the directory being built beside the output, the workbook being
+ * built, an old directory moved aside (put back).  Global, for the
+ * handler's sake; each is set before the thing is made, and the
+ * handler uses only unlink, rmdir and rename, which are
+ * async-signal-safe.  A run killed so left them beside the output.
+ */
+static struct {
+	char *const *files;		/* files that may be in dir */
+	volatile sig_atomic_t nfiles;	/* how many */
+	const char *volatile dir;	/* the directory being built */
+	const char *volatile file;	/* the workbook being built */
+	const char *volatile old;	/* the old directory, moved aside */
+	const char *out;		/* where old goes back */
+} undo;
+
+static void
+onsignal(int sig)
+{
+	sig_atomic_t i;
+
+	for (i = 0; i < undo.nfiles; i++)
+		(void)unlink(undo.files[i]);
+	if (undo.dir != NULL)
+		(void)rmdir(undo.dir);
+	if (undo.file != NULL)
+		(void)unlink(undo.file);
+	if (undo.old != NULL)
+		(void)rename(undo.old, undo.out);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* From now on a signal undoes what undo names. */
+static void
+catchsignals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = onsignal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < LEN(sigs); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < LEN(sigs); i++) {
+		struct sigaction o;
+
+		/* (one ignored, as nohup and a background job's SIGINT
+		 * are, stays ignored) */
+		if (sigaction(sigs[i], NULL, &o) == 0 && o.sa_handler == SIG_IGN)
+			continue;
+		(void)sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 /* A path beside path, for building it: DIR/.tl-xlsx.XXXXXX. */
 static char *
 besidetemp(const char *path)
@@ -358,13 +393,25 @@ inside(const char *path, const char *dir)
 	return in;
 }
 
+static void
+freepaths(char **paths)
+{
+	size_t i;
+
+	if (paths == NULL)
+		return;
+	for (i = 0; paths[i] != NULL; i++)
+		free(paths[i]);
+	free(paths);
+}
+
 static int
 alldir(const char *path, const char *dir)
 {
 	struct xlsx x;
 	struct buf f = { 0 }, old = { 0 };
 	struct stat st;
-	char *tmp;
+	char *tmp, **paths = NULL;
 	const char *bad = NULL, *nm;
 	size_t i, j;
 	FILE *fp;
@@ -393,14 +440,24 @@ alldir(const char *path, const char *dir)
 		return TL_EDATA;
 	}
 	tmp = besidetemp(dir);
+	catchsignals();
 	if (mkdtemp(tmp) == NULL)
 		tl_die("%s: cannot make a directory beside it:", dir);
+	undo.dir = tmp;
+	paths = tl_calloc(x.nsheet + 1, sizeof(*paths));
 	for (i = 0; i < x.nsheet; i++) {
 		buf_reset(&f);
 		buf_adds(&f, tmp);
 		buf_addc(&f, '/');
 		buf_adds(&f, x.sheet[i].name);
 		buf_adds(&f, ".csv");
+		paths[i] = tl_strdup(f.s);
+	}
+	undo.files = paths;
+	for (i = 0; i < x.nsheet; i++) {
+		buf_reset(&f);
+		buf_adds(&f, paths[i]);
+		undo.nfiles = (sig_atomic_t)(i + 1);
 		if ((fp = fopen(f.s, "w")) == NULL) {
 			tl_warn("%s:", f.s);
 			goto fail;
@@ -418,19 +475,28 @@ alldir(const char *path, const char *dir)
 	if (stat(dir, &st) == 0) {
 		buf_adds(&old, tmp);
 		buf_adds(&old, ".old");
+		undo.out = dir;
+		undo.old = old.s;
 		if (rename(dir, old.s) != 0) {
+			undo.old = NULL;
 			tl_warn("%s: cannot move it away:", dir);
 			goto fail2;
 		}
 	}
 	if (rename(tmp, dir) != 0) {
+		undo.old = NULL;
 		tl_warn("%s:", dir);
 		if (old.s != NULL)
 			(void)rename(old.s, dir);
 		goto fail2;
 	}
+	/* (the files are the output's now) */
+	undo.nfiles = 0;
+	undo.dir = NULL;
+	undo.old = NULL;
 	if (old.s != NULL && rmflat(old.s) != 0)
 		tl_warn("%s: cannot remove the old directory", old.s);
+	freepaths(paths);
 	free(tmp);
 	buf_free(&f);
 	buf_free(&old);
@@ -438,7 +504,10 @@ alldir(const char *path, const char *dir)
 fail:
 	xlsx_close(&x);
 fail2:
+	undo.nfiles = 0;
+	undo.dir = NULL;
 	(void)rmflat(tmp);
+	freepaths(paths);
 	free(tmp);
 	buf_free(&f);
 	buf_free(&old);
@@ -823,6 +892,7 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 		if (access(files[i], R_OK) != 0)
 			tl_die("%s:", files[i]);
 	}
+	catchsignals();
 	if (into) {
 		/* (not beside a device: in TMPDIR, where we may write) */
 		tmpdir = getenv("TMPDIR");
@@ -832,14 +902,15 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 		sprintf(bk.tmp, "%s/.tl-xlsx.XXXXXX", tmpdir);
 		if ((fd = mkstemp(bk.tmp)) < 0)
 			tl_die("%s: cannot make a temporary file:", tmpdir);
+		undo.file = bk.tmp;
 	} else {
 		bk.tmp = besidetemp(out);
 		if ((fd = mkstemp(bk.tmp)) < 0)
 			tl_die("%s: cannot make a file beside it:", out);
+		undo.file = bk.tmp;
 	}
-	um = umask(0);
-	umask(um);
-	(void)fchmod(fd, 0666 & ~um);
+	/* (a umask of 777 made it 000: libxlsxwriter opens it by name) */
+	(void)fchmod(fd, 0600);
 	close(fd);
 	opt.tmpdir = getenv("TMPDIR");
 	if (opt.tmpdir != NULL && *opt.tmpdir == '\0')
@@ -865,10 +936,19 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 	}
 	if ((err = workbook_close(bk.wb)) != LXW_NO_ERROR)
 		bookdie(&bk, "%s: %s", out, lxw_strerror(err));
+	/*
+	 * The umask's mode only now: libxlsxwriter opens the file by its
+	 * name, which a umask of 777 made 000 (TraceLens, which opens it
+	 * once, writes it so).
+	 */
+	um = umask(0);
+	umask(um);
+	(void)chmod(bk.tmp, 0666 & ~um);
 	if (into)
 		copyinto(&bk, out);
 	else if (rename(bk.tmp, out) != 0)
 		bookdie(&bk, "%s: %s", out, strerror(errno));
+	undo.file = NULL;
 	for (i = 0; i < nfiles; i++) {
 		free(s[i].name);
 		free(s[i].cut);

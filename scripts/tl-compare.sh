@@ -98,9 +98,13 @@ while [ $# -gt 0 ]; do
 	--tracediff) tracediff=1; shift ;;
 	--max-regression)
 		[ $# -ge 2 ] || usage
+		# (an empty gate, an unset variable's, was no gate at all)
+		[ -n "$2" ] || udie "--max-regression needs a gate"
 		gates=$gates$2$nl summary=1
 		shift 2 ;;
-	--max-regression=*) gates=$gates${1#*=}$nl summary=1; shift ;;
+	--max-regression=*)
+		[ -n "${1#*=}" ] || udie "--max-regression needs a gate"
+		gates=$gates${1#*=}$nl summary=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	--exact-time | --exact_time | --include-unlinked-kernels | --include_unlinked_kernels | \
 	--short-kernel-study | --short_kernel_study | --no-kernel-summary | \
@@ -155,9 +159,17 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage 0 ;;
 	--version) echo "tl-compare @VERSION@"; exit 0 ;;
 	--) shift
-		for r; do reports=$reports$r$nl; nrep=$((nrep + 1)); done
+		# (an input named - is that file, not the standard input)
+		for r; do
+			[ "$r" != - ] || r=./-
+			# (the list would lose it: "tl-join: 1 names for 2 inputs")
+			[ -n "$r" ] || udie "an empty name is no report"
+			reports=$reports$r$nl; nrep=$((nrep + 1))
+		done
 		break ;;
 	-?*) udie "unknown option: $1" ;;
+	-) reports=$reports./-$nl; nrep=$((nrep + 1)); shift ;;
+	'') udie "an empty name is no report" ;;
 	*) reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
 	esac
 done
@@ -216,6 +228,11 @@ for r in $reports; do
 done
 [ "$tracediff" = 0 ] || [ "$ntrace" -ge 2 ] ||
 	udie "--tracediff needs two traces among the inputs"
+# (the summary's charts need gnuplot, as tl-summary --plots says: before
+# the comparison is made, not after, when it would be thrown away)
+if [ "$summary" = 1 ] && ! command -v gnuplot >/dev/null 2>&1; then
+	die "--summary and --max-regression need gnuplot for the charts; run: apt-get install gnuplot-nox"
+fi
 # (the gates' syntax before the comparison is made, not after)
 if [ -n "$gates" ]; then
 	set --

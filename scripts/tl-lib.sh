@@ -270,13 +270,15 @@ tl_real() {
 }
 
 # tl_outdir OUT FORCE INPUT...: check OUT_DIR before any work: its
-# parent exists; an existing OUT needs FORCE=1 and must be a directory;
+# parent exists (made when missing); an existing OUT needs FORCE=1 and must be a directory;
 # OUT may not be, or hold, an input (--force would delete it).  Then
 # make the directory the output is built in, beside OUT (the same file
 # system, for the rename): TL_STAGE.  TL_OUT is OUT, absolute.
 tl_outdir() {
 	_to_out=$1 _to_force=$2
 	shift 2
+	# (it was /: "/: exists (use --force to replace it)")
+	[ -n "$_to_out" ] || usage_die "an empty name is no OUT_DIR"
 	while :; do
 		case $_to_out in
 		?*/) _to_out=${_to_out%/} ;;
@@ -287,7 +289,13 @@ tl_outdir() {
 	TL_OUT=$(tl_abs "$_to_out")
 	_to_parent=${TL_OUT%/*}
 	[ -n "$_to_parent" ] || _to_parent=/
-	[ -d "$_to_parent" ] || die "$_to_parent: no such directory"
+	tl_namemax "$_to_out" "${TL_OUT##*/}"
+	# (TraceLens's os.makedirs makes the missing folders of an output
+	# folder: they stay, as its do, if the run then fails)
+	if [ ! -d "$_to_parent" ]; then
+		_to_e=$(mkdir -p -- "$_to_parent" 2>&1) ||
+			die "${_to_out%/*}: cannot make the folder${_to_e:+: ${_to_e##*: }}"
+	fi
 	if [ -e "$TL_OUT" ] || [ -L "$TL_OUT" ]; then
 		[ "$_to_force" = 1 ] || die "$_to_out: exists (use --force to replace it)"
 		[ -d "$TL_OUT" ] || die "$_to_out: exists and is not a directory"
@@ -301,8 +309,15 @@ tl_outdir() {
 		done
 	fi
 	tl_mkdtemp "$_to_parent/.$prog.XXXXXX" ||
-		die "cannot make a temporary directory in $_to_parent"
+		die "cannot make a temporary directory in $_to_parent${_tl_mkwhy:-}"
 	TL_STAGE=$_tl_made
+}
+
+# tl_namemax NAME BASE: an output whose last name, BASE, is longer than
+# a file name may be (255 bytes) is an error before any work: the
+# rename at the end failed, the output made and thrown away.
+tl_namemax() {
+	[ "${#2}" -le 255 ] || die "$1: name too long (${#2} bytes; a file system takes 255)"
 }
 
 # tl_workdir: the work directory, in TMPDIR (default /tmp), for the
@@ -310,7 +325,7 @@ tl_outdir() {
 tl_workdir() {
 	_tw_tmp=$(tl_abs "${TMPDIR:-/tmp}")
 	tl_mkdtemp "$_tw_tmp/$prog.XXXXXX" ||
-		die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
 	TL_WORK=$_tl_made
 	TMPDIR=$TL_WORK
 	export TMPDIR TL_WORK
@@ -329,10 +344,10 @@ tl_owndir() {
 tl_publish() {
 	_tp_n=0
 	[ ! -d "$TL_OUT" ] || mv -T -- "$TL_OUT" "$TL_STAGE/old" 2>/dev/null || :
-	until mv -T -- "$1" "$TL_OUT" 2>/dev/null; do
+	until _tp_e=$(mv -T -- "$1" "$TL_OUT" 2>&1); do
 		_tp_n=$((_tp_n + 1))
 		[ "$_tp_n" -le 100 ] && [ -d "$1" ] ||
-			die "cannot rename the output into $TL_OUT"
+			die "cannot rename the output into $TL_OUT${_tp_e:+: ${_tp_e##*: }}"
 		mv -T -- "$TL_OUT" "$TL_STAGE/old.$_tp_n" 2>/dev/null || :
 	done
 }
@@ -441,6 +456,7 @@ tl_outbook() {
 	TL_BOOK=$(tl_abs "$_tb_book") TL_BOOKNAME=$_tb_book
 	_tb_parent=${TL_BOOK%/*}
 	[ -n "$_tb_parent" ] || _tb_parent=/
+	tl_namemax "$_tb_book" "${TL_BOOK##*/}"
 	[ -d "$_tb_parent" ] || die "$_tb_parent: no such directory"
 	# A device or a fifo (/dev/null, a pipe), a link to one, or a link
 	# in /dev or /proc (/dev/stdout) is written into, as a shell's >
@@ -452,7 +468,7 @@ tl_outbook() {
 	    { [ -L "$TL_BOOK" ] && case $TL_BOOK in /dev/* | /proc/*) true ;; *) false ;; esac; }; then
 		TL_BOOKINTO=1
 		tl_mkdtemp "$(tl_abs "${TMPDIR:-/tmp}")/.$prog.XXXXXX" ||
-			die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+			die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
 		TL_BOOKSTAGE=$_tl_made
 		return 0
 	fi
@@ -466,7 +482,7 @@ tl_outbook() {
 		done
 	fi
 	tl_mkdtemp "$_tb_parent/.$prog.XXXXXX" ||
-		die "cannot make a temporary directory in $_tb_parent"
+		die "cannot make a temporary directory in $_tb_parent${_tl_mkwhy:-}"
 	TL_BOOKSTAGE=$_tl_made
 }
 
@@ -487,6 +503,20 @@ tl_book_write() {
 	if [ "$_tw_st" = 1 ]; then
 		tl_nospace "$TL_BOOKSTAGE" "$TL_BOOKNAME" && exit 1
 		_tw_e=$(printf '%s\n' "$_tw_e" | grep '^tl-xlsx: ')
+		# a sheet's file is a work file: the workbook and the sheet
+		# are named instead (a tag Excel refuses in a sheet name)
+		for _tw_f; do
+			case $_tw_f in *.csv | *.tsv) ;; *) continue ;; esac
+			_tw_s=${_tw_f##*/}
+			_tw_s=${_tw_s%.*}
+			while :; do
+				case $_tw_e in
+				*"$_tw_f: "*)
+					_tw_e=${_tw_e%%"$_tw_f: "*}"$TL_BOOKNAME: sheet $_tw_s: "${_tw_e#*"$_tw_f: "} ;;
+				*) break ;;
+				esac
+			done
+		done
 	fi
 	while :; do
 		case $_tw_e in
@@ -629,13 +659,57 @@ _tl_stopgroup() {
 # that comes meanwhile is acted on once the name is listed: otherwise
 # its trap could run after mktemp made the directory and before the
 # name was listed, and leave the directory behind.
+# The directory holds .tl-owner: the host, the PID namespace and the
+# PID of the script that made it.  A run killed by SIGKILL (the OOM
+# killer's) removes nothing, and its work directory can hold three
+# times the trace: first, the directories of TEMPLATE's kind whose
+# owner is gone from this host are removed (_tl_sweep).
 tl_mkdtemp() {
+	_tl_sweep "$1"
+	_tl_mkwhy=
 	_tl_hold=1 _tl_held=
 	_tl_made=$(mktemp -d -- "$1" 2>/dev/null) || _tl_made=
 	[ -z "$_tl_made" ] || _tl_dirs="$_tl_dirs$_tl_made$NL"
 	_tl_hold=0
 	[ -z "$_tl_held" ] || tl_signal "$_tl_held"
-	[ -n "$_tl_made" ]
+	[ -n "$_tl_made" ] || return 1
+	# (a umask of 777 makes it 000: of no use, one line from the caller,
+	# which says why with _tl_mkwhy)
+	if [ ! -w "$_tl_made" ] || [ ! -x "$_tl_made" ]; then
+		_tl_mkwhy=" (the umask, $(umask), denies its owner)"
+		return 1
+	fi
+	# (on a full disk there is no mark: the directory is then never
+	# taken for a dead run's)
+	{ printf '%s\n%s\n' "$_tl_me" "$$" >"$_tl_made/.tl-owner"; } 2>/dev/null || :
+}
+
+# _tl_sweep TEMPLATE: remove the directories named as TEMPLATE makes
+# them whose .tl-owner names this host and PID namespace and a process
+# that is gone.  One without the mark (being made, or another user's,
+# unreadable) is kept; so is one holding old or old.N, the OUT_DIR that
+# a killed tl_publish was replacing (the user's data).
+_tl_sweep() {
+	[ -n "${_tl_me:-}" ] || _tl_me=$(uname -n 2>/dev/null || echo -
+	    readlink /proc/self/ns/pid 2>/dev/null || echo -)
+	case $- in *f*) _tw_f=1; set +f ;; *) _tw_f=0 ;; esac
+	for _tw_d in "${1%XXXXXX}"*; do
+		[ -f "$_tw_d/.tl-owner" ] && [ ! -L "$_tw_d" ] || continue
+		{ IFS= read -r _tw_h && IFS= read -r _tw_n &&
+		    IFS= read -r _tw_p; } <"$_tw_d/.tl-owner" 2>/dev/null || continue
+		[ "$_tw_h$NL$_tw_n" = "$_tl_me" ] || continue
+		case $_tw_p in '' | *[!0-9]*) continue ;; esac
+		! kill -0 "$_tw_p" 2>/dev/null || continue
+		[ ! -e "$_tw_d/old" ] || continue
+		for _tw_o in "$_tw_d"/old.*; do break; done
+		[ ! -e "$_tw_o" ] || continue
+		# (a killed run's stages may still write there: the mark goes
+		# back on what could not be removed, for a later run)
+		rm -rf -- "$_tw_d" 2>/dev/null || [ ! -d "$_tw_d" ] ||
+			{ printf '%s\n%s\n%s\n' "$_tw_h" "$_tw_n" "$_tw_p" \
+			    >"$_tw_d/.tl-owner"; } 2>/dev/null
+	done
+	[ "$_tw_f" = 0 ] || set -f
 }
 
 tl_cleanup() {
@@ -1098,7 +1172,7 @@ _tl_tree_run() {
 	[ "${TL_TREE_LEAN:-}" != 1 ] || _tt_wo=
 	{
 	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -K ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
+		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
 		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else

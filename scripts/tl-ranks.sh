@@ -113,31 +113,44 @@ listtraces() {
 	fi
 	_r=0
 	if [ -n "$tdir" ] || [ -n "$tpat" ]; then
-		while [ "$_r" -lt "$world" ]; do
+		# Each rank's path made and checked in turn, as TraceLens does:
+		# the first missing one stops the listing (a list of the paths
+		# first, set -- "$@" each, took time quadratic in the world
+		# size: a minute for --world-size 1000000 before any message).
+		# A world size past the shell's numbers counts on: no host has
+		# that many traces.
+		_w=$world
+		[ "${#_w}" -le 18 ] || _w=999999999999999999
+		while [ "$_r" -lt "$_w" ]; do
 			if [ -n "$tdir" ]; then
 				_t=$tdir/rank${_r}_trace.json
 			else
 				_t=${tpat%%\**}$_r${tpat#*\*}
 			fi
-			set -- "$@" "$_t"
+			listone "$_t"
 			_r=$((_r + 1))
-		done
-		_r=0
+		done >"$_l" || exit 1
+		return 0
 	fi
 	for _t; do
-		[ ! -d "$_t" ] || die "$_t: rank $_r: a directory, not a trace"
-		[ ! -e "$_t" ] || [ -f "$_t" ] ||
-			die "$_t: rank $_r: not a regular file (each rank's job reads its trace where it runs)"
-		[ -f "$_t" ] || die "$_t: rank $_r: no such trace (expected trace file not found)"
-		case $_t in
-		*"$NL"* | *"$TAB"*) die "$_t: rank $_r: a path with a newline or tab is not supported" ;;
-		/*) ;;
-		./*) _t=$PWD/${_t#./} ;;
-		*) _t=$PWD/$_t ;;
-		esac
-		printf '%s\t%s\n' "$_r" "$_t"
+		listone "$_t"
 		_r=$((_r + 1))
 	done >"$_l" || exit 1
+}
+# listone PATH: the line of rank _r, whose trace is PATH, or the error.
+listone() {
+	_t=$1
+	[ ! -d "$_t" ] || die "$_t: rank $_r: a directory, not a trace"
+	[ ! -e "$_t" ] || [ -f "$_t" ] ||
+		die "$_t: rank $_r: not a regular file (each rank's job reads its trace where it runs)"
+	[ -f "$_t" ] || die "$_t: rank $_r: no such trace (expected trace file not found)"
+	case $_t in
+	*"$NL"* | *"$TAB"*) die "$_t: rank $_r: a path with a newline or tab is not supported" ;;
+	/*) ;;
+	./*) _t=$PWD/${_t#./} ;;
+	*) _t=$PWD/$_t ;;
+	esac
+	printf '%s\t%s\n' "$_r" "$_t"
 }
 
 # defaultbook: TraceLens's workbook when no output is named and the
@@ -186,7 +199,7 @@ defaultbook() {
 # path in sorted order for each rank, every rank below the world size.
 globtraces() {
 	perl -e '
-	use strict; use warnings; use File::Find;
+	use strict; use warnings; use File::Find; use Math::BigInt;
 	my ($glob, $re, $world) = @ARGV;
 	$re =~ s/\(\?P</(?</g;
 	# (perl says where in its own program, and marks the place with
@@ -261,8 +274,21 @@ globtraces() {
 		$by{int($v)} //= $f;
 	}
 	if (!%by) { print STDERR "tl-ranks: --trace_glob matched ", scalar(@m), " file(s), but none matched --rank_regex $ARGV[1]\n"; exit 1; }
-	my @miss = grep { !exists $by{$_} } 0 .. $world - 1;
-	if (@miss) { print STDERR "tl-ranks: $glob: missing rank", (@miss > 1 ? "s " : " "), join(", ", @miss), " (the rank set must be complete, 0 to ", $world - 1, ")\n"; exit 1; }
+	# (the first ten missing, and how many: --world-size 1000000 wrote
+	# a line of a million numbers; 1e20 stopped the range of perl)
+	my $have = grep { $_ >= 0 && $_ < $world } keys %by;
+	my $nmiss = Math::BigInt->new($world) - $have;
+	if ($nmiss > 0) {
+		my @miss;
+		for (my $k = 0; @miss < 10 && $k < $world; $k++) {
+			push @miss, $k unless exists $by{$k};
+		}
+		my $last = Math::BigInt->new($world) - 1;
+		my $more = $nmiss > @miss ? ", ... ($nmiss missing)" : "";
+		print STDERR "tl-ranks: $glob: missing rank", ($nmiss > 1 ? "s " : " "),
+		    join(", ", @miss), $more, " (the rank set must be complete, 0 to $last)\n";
+		exit 1;
+	}
 	for my $k (0 .. $world - 1) {
 		my $f = $by{$k}; $f = "$ENV{PWD}/$f" unless $f =~ m{^/};
 		print "$k\t$f\n";
@@ -362,7 +388,13 @@ runjobs() {
 		>"$work/batches" || exit 1
 	_perr=$work/parallel.err _spawn=tl_spawn
 	[ -z "$_bar" ] || _perr=/dev/stderr _spawn=tl_spawn_tty
-	eval "\$_spawn parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
+	# GNU parallel's files (its jobs' output, its .par files) and the
+	# local jobs' work directories, in a directory of ours: a signal
+	# that stops it (as it stops its group) left them in TMPDIR
+	tl_mkdtemp "$(tl_abs "${TMPDIR:-/tmp}")/tl-ranks.XXXXXX" ||
+		die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
+	_ptmp=$_tl_made
+	eval "\$_spawn env TMPDIR=\"\$_ptmp\" parallel --halt now,fail=1 $_bar ${jobs:+-j $jobs} $ssh \
 		--colsep '\t' -q \"\$TL_BIN/tl-ranks\" $_ropt --batch \"\$_list\" \
 		{1} {2} \"\$work\" :::: \"\$work/batches\"" >/dev/null 2>"$_perr"
 	tl_wait "$TL_SPAWNED"
@@ -431,7 +463,16 @@ mergestage() {
 		[ -n "$gpn" ] || gsrc=none
 	fi
 	_g=
-	[ -n "$gpn" ] && _g="-g $gpn"
+	# (a node of at least the world's GPUs holds every rank, rank //
+	# gpn is 0 as in TraceLens: tl-coll, which takes up to 2^20, gets
+	# the world size; the health sheet says the value given)
+	if [ -n "$gpn" ]; then
+		if [ "${#gpn}" -gt 18 ] || [ "$gpn" -gt "$world" ]; then
+			_g="-g $world"
+		else
+			_g="-g $gpn"
+		fi
+	fi
 	_s=
 	[ "$strict" = 0 ] && _s=-S
 	_h=
@@ -662,6 +703,8 @@ if [ -z "$out" ] && { [ -z "$xlsx" ] || [ "$_src" = 0 ]; }; then
 	[ $# -ge 1 ] || usage 2 >&2
 	out=$1
 	shift
+	# (an empty one read as none: "TL_BOOKSTAGE: parameter not set")
+	[ -n "$out" ] || usage_die "an empty name is no OUT_DIR"
 fi
 if [ "$_src" = 1 ]; then
 	[ $# = 0 ] || usage_die "traces given twice: by an option and as operands"
@@ -690,8 +733,8 @@ _p=$out
 while :; do case $_p in */) _p=${_p%/} ;; *) break ;; esac; done
 case $_p in
 */*) _p=${_p%/*}
-	[ -z "$_p" ] || [ -d "$_p" ] || mkdir -p -- "$_p" ||
-		die "$_p: cannot make the folder" ;;
+	[ -z "$_p" ] || [ -d "$_p" ] || _e=$(mkdir -p -- "$_p" 2>&1) ||
+		die "$_p: cannot make the folder${_e:+: ${_e##*: }}" ;;
 esac
 [ -z "$out" ] || tl_outdir "$out" "$force" ${from:+"$from"} ${tdir:+"$tdir"} \
     ${tpat:+"${tpat%/*}"} ${tglob:+"${tglob%%[*?[]*}"} "$@"

@@ -217,6 +217,10 @@ shift "$optn"
 [ -z "$trace" ] && [ $# -gt 0 ] && { trace=$1; shift; }
 [ -z "$out" ] && [ $# -gt 0 ] && { out=$1; shift; }
 [ $# -eq 0 ] && [ -n "$trace" ] || usage 2 >&2
+# (a trace named - is that file, as TraceLens opens it, not the standard
+# input, which tl-parse reads for -: /dev/stdin is that)
+[ "$trace" != - ] || trace=./-
+[ "$cmp" != - ] || cmp=./-
 # Bins are counted only by the short-kernel study (TraceLens's numpy
 # fails there on fewer than one: a usage error here).
 # (A plain decimal by now: its sign tells, however many digits.)
@@ -318,12 +322,22 @@ if [ -n "$icache" ] && [ -z "$kind" ] && [ -d "$icdir" ]; then
 	[ -z "$why" ] ||
 		refuse "Inductor's cache files are not read (tl models Triton ops from the trace's own args only), and $trace_name has Triton ops ($why)"
 fi
+roofline=1
+[ "${TL_REPORT_ROOFLINE:-1}" != 0 ] && command -v tl-roofline >/dev/null 2>&1 || roofline=0
+# (a GPU spec that is not there, or no spec, stopped the roofline stage
+# at the end, the report's work thrown away: said before any)
+if [ "$roofline" = 1 ] && [ -n "$arch" ]; then
+	why=$(tl-roofline --check-arch --gpu-arch "$arch" 2>&1)
+	st=$?
+	if [ "$st" != 0 ]; then
+		printf '%s\n' "$why" | sed "s/^tl-roofline: /$prog: /" | head -n 1 >&2
+		exit "$st"
+	fi
+fi
 case $arch in
 */*) arch=$(tl_abs "$arch") ;;
 ?*) [ ! -r "$arch" ] || arch=$(tl_abs "$arch") ;;
 esac
-roofline=1
-[ "${TL_REPORT_ROOFLINE:-1}" != 0 ] && command -v tl-roofline >/dev/null 2>&1 || roofline=0
 comparison=0
 [ -z "$cmp" ] || comparison=1
 

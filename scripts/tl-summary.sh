@@ -23,6 +23,9 @@ bindir=$(cd "$(dirname "$0")" && pwd)
 PATH=$bindir:$PATH
 export PATH
 tab=$(printf '\t')
+# (tl-rank's options are joined with US, not TAB: TAB is white space to
+# IFS, and an empty value between two would vanish)
+us=$(printf '\037')
 
 usage() {
 	if [ "$1" = 0 ]; then exec 2>&1; fi
@@ -43,19 +46,21 @@ while [ $# -gt 0 ]; do
 	--version) echo "tl-summary @VERSION@"; exit 0 ;;
 	-n | -w)
 		[ $# -ge 2 ] || usedie "$1 needs a value"
-		rank="$rank$1$tab$2$tab"
+		rank="$rank$1$us$2$us"
 		shift ;;
-	-n?* | -w?*) rank="$rank$1$tab" ;;
+	-n?* | -w?*) rank="$rank$1$us" ;;
 	--plots)
 		[ $# -ge 2 ] || usedie "--plots needs a directory"
 		plots=$2
 		shift ;;
 	--plots=*) plots=${1#*=} ;;
 	--max-regression)
-		[ $# -ge 2 ] || usedie "--max-regression needs a gate"
-		rank="$rank-g$tab$2$tab"
+		[ $# -ge 2 ] && [ -n "$2" ] || usedie "--max-regression needs a gate"
+		rank="$rank-g$us$2$us"
 		shift ;;
-	--max-regression=*) rank="$rank-g$tab${1#*=}$tab" ;;
+	--max-regression=*)
+		[ -n "${1#*=}" ] || usedie "--max-regression needs a gate"
+		rank="$rank-g$us${1#*=}$us" ;;
 	--) shift; break ;;
 	-?*) usedie "unknown option: $1" ;;
 	*) break ;;
@@ -84,6 +89,10 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 work=$(mktemp -d "${TMPDIR:-/tmp}/tl-summary.XXXXXX" 2>/dev/null) ||
 	die "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+# (a umask of 777 made it 000: "cannot create .../p" from a line of
+# this script)
+[ -w "$work" ] && [ -x "$work" ] ||
+	die "cannot make a temporary directory in ${TMPDIR:-/tmp} (the umask, $(umask), denies its owner)"
 # (a closed standard error must not kill us on die's write, before the
 # EXIT trap: caught, so that the programs we run still die of it)
 trap : PIPE
@@ -102,7 +111,7 @@ group() {
 }
 
 # ---- the grouped streams, then the tables ----
-IFS=$tab
+IFS=$us
 set -- $rank
 unset IFS
 if [ -s "$cmp/kernel_summary.csv" ]; then

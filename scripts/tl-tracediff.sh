@@ -40,6 +40,8 @@ done
 shift "$optn"
 [ $# -eq 3 ] || usage_die "need TRACE1 TRACE2 OUT_DIR"
 t1=$1 t2=$2 out=$3
+[ "$t1" != - ] || t1=./-
+[ "$t2" != - ] || t2=./-
 tl_input "$t1" nodir
 tl_input "$t2" nodir
 # (tl-report --comparison, which asks for the records, has said it)

@@ -251,7 +251,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 	long long uid = lazy_uid(r, c->uid);
 	int host = 0, runtime = 0, gpu = 0, flow = 0, isx, keep;
 	char hc = 0;
-	struct ttv ts = {0, 0};
+	struct ttv ts = {0, 0}, tdur;
 	int64_t nts = 0, ndur = 0;
 	int hasts, hasdur;
 	struct thr *t = NULL;
@@ -313,7 +313,14 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 	}
 
 	if (host) {
-		if (!hasdur || ztime(sp->opt->exact, r, c->ts, &ts) < 0)
+		/*
+		 * (the host pass adds ts and dur as TraceLens does, in
+		 * doubles: a dur past int64 ns, such as the 18446744073709551
+		 * of an end before its start in unsigned arithmetic, is
+		 * TraceLens's too; only the exact ns of -x cannot hold it)
+		 */
+		if (ztime(sp->opt->exact, r, c->dur, &tdur) < 0 ||
+		    ztime(sp->opt->exact, r, c->ts, &ts) < 0)
 			tl_die("%s: line %zu (UID %lld): %s event without a "
 			    "valid ts and dur", r->name, r->lineno, uid,
 			    hc == 'o' ? "cpu_op" : hc == 'p' ?
