@@ -358,6 +358,23 @@ catchsignals(void)
 	}
 }
 
+/*
+ * Hold (hold 1) or let through (0) the signals catchsignals catches:
+ * held while a temporary is made and named in undo, so that none comes
+ * between the two and leaves it behind.
+ */
+static void
+holdsignals(int hold)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	(void)sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
 /* A path beside path, for building it: DIR/.tl-xlsx.XXXXXX. */
 static char *
 besidetemp(const char *path)
@@ -441,9 +458,11 @@ alldir(const char *path, const char *dir)
 	}
 	tmp = besidetemp(dir);
 	catchsignals();
+	holdsignals(1);
 	if (mkdtemp(tmp) == NULL)
 		tl_die("%s: cannot make a directory beside it:", dir);
 	undo.dir = tmp;
+	holdsignals(0);
 	paths = tl_calloc(x.nsheet + 1, sizeof(*paths));
 	for (i = 0; i < x.nsheet; i++) {
 		buf_reset(&f);
@@ -483,8 +502,11 @@ alldir(const char *path, const char *dir)
 			goto fail2;
 		}
 	}
+	/* (the swap and undo's change with it, no signal between) */
+	holdsignals(1);
 	if (rename(tmp, dir) != 0) {
 		undo.old = NULL;
+		holdsignals(0);
 		tl_warn("%s:", dir);
 		if (old.s != NULL)
 			(void)rename(old.s, dir);
@@ -494,6 +516,7 @@ alldir(const char *path, const char *dir)
 	undo.nfiles = 0;
 	undo.dir = NULL;
 	undo.old = NULL;
+	holdsignals(0);
 	if (old.s != NULL && rmflat(old.s) != 0)
 		tl_warn("%s: cannot remove the old directory", old.s);
 	freepaths(paths);
@@ -900,14 +923,18 @@ mkbook(const char *out, const char *hide, const char *text, char **files,
 			tmpdir = "/tmp";
 		bk.tmp = tl_malloc(strlen(tmpdir) + 32);
 		sprintf(bk.tmp, "%s/.tl-xlsx.XXXXXX", tmpdir);
+		holdsignals(1);
 		if ((fd = mkstemp(bk.tmp)) < 0)
 			tl_die("%s: cannot make a temporary file:", tmpdir);
 		undo.file = bk.tmp;
+		holdsignals(0);
 	} else {
 		bk.tmp = besidetemp(out);
+		holdsignals(1);
 		if ((fd = mkstemp(bk.tmp)) < 0)
 			tl_die("%s: cannot make a file beside it:", out);
 		undo.file = bk.tmp;
+		holdsignals(0);
 	}
 	/* (a umask of 777 made it 000: libxlsxwriter opens it by name) */
 	(void)fchmod(fd, 0600);
