@@ -200,7 +200,9 @@ tl_strndup(const char *s, size_t n)
 {
 	char *p = tl_malloc(n + 1);
 
-	memcpy(p, s, n);
+	/* (s may be NULL when n is 0: an empty field never read) */
+	if (n > 0)
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
