@@ -27,6 +27,7 @@ struct frame {
 	long long pre;	/* its pre-order number */
 	long co;	/* index of the nearest cpu_op at or below it, or -1 */
 	long la;	/* of the launcher a runtime event above it gets, or -1 */
+	int launches;	/* a runtime event with a linking id is it or below it */
 };
 
 /*
@@ -142,7 +143,12 @@ pop(struct frame *st, size_t *n, size_t *ncpu, FILE *rf, struct buf *b,
 
 	if (f->cat == 'o')
 		--*ncpu;
+	/* (no launch below it, no GPU event: the walk need not know it) */
+	if (!f->launches)
+		return;
 	range(rf, b, f->pre, f->uid, last);
+	if (*n > 0)
+		st[*n - 1].launches = 1;
 }
 
 int
@@ -242,6 +248,7 @@ host(const struct opts *opt, const char *path)
 		buf_add(&st[n].name, r.f[H_NAME].s, r.f[H_NAME].len);
 		st[n].ref = cat == 'o' ? atoid(r.f[H_REF].s) : -1;
 		st[n].pre = npre++;
+		st[n].launches = (cat == 'r' || cat == 'v') && !missing(id, len);
 		/* get_kernel_launchers: skip python and 'execute'; else stop */
 		if (cat == 'p' || (cat == 'o' && fld_eq(st[n].name.s,
 		    st[n].name.len, "execute")))
