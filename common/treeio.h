@@ -56,16 +56,23 @@ void buf_hex(struct buf *b, unsigned long long v, int width);
 /* Append uid as a key: UIDW hex digits; dies when it does not fit. */
 void key_uid(struct buf *b, long long uid);
 
+/* The value of the width lower-case hex digits at p (as buf_hex writes them). */
+static inline unsigned long long
+key_hexat(const char *p, int width)
+{
+	unsigned long long u = 0;
+	int i;
+
+	for (i = 0; i < width; i++, p++)
+		u = u << 4 | (unsigned long long)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
+	return u;
+}
+
 /* The UID of the UIDW hex digits at p (as key_uid writes them). */
 static inline long long
 key_uidat(const char *p)
 {
-	long long u = 0;
-	int i;
-
-	for (i = 0; i < UIDW; i++, p++)
-		u = u << 4 | (*p <= '9' ? *p - '0' : *p - 'a' + 10);
-	return u;
+	return (long long)key_hexat(p, UIDW);
 }
 
 /*

@@ -54,13 +54,9 @@ range(FILE *rf, struct buf *b, long long pre, long long uid, long long last)
 static void
 key_ts(int exact, const struct rec_reader *r, struct ttv *t)
 {
-	const char *p = r->f[0].s + r->f[0].len - UIDW - TIMEW;
-	uint64_t u = 0;
+	uint64_t u = key_hexat(r->f[0].s + r->f[0].len - UIDW - TIMEW, TIMEW);
 	double d;
-	int i;
 
-	for (i = 0; i < TIMEW; i++, p++)
-		u = u << 4 | (uint64_t)(*p <= '9' ? *p - '0' : *p - 'a' + 10);
 	if (exact) {
 		t->ns = (int64_t)(u ^ 0x8000000000000000ULL);
 	} else {

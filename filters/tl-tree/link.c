@@ -59,23 +59,24 @@ lf(const struct link *lk, const struct lrec *x, int col)
 }
 
 /*
- * An interval record of op for GPU event g, launched by runtime event e:
- * by op, kind, ts, then e's UID and g's (TraceLens's gpu_events order,
- * the launches' UID order, within a ts: a stable sort by ts keeps it).
+ * The interval record (kind d) of launcher op for its direct kernel g,
+ * launched by runtime event e: by op, kind, ts, then e's UID and g's
+ * (TraceLens's gpu_events order, the launches' UID order, within a ts:
+ * a stable sort by ts keeps it).  (The subtree's are the walk's.)
  */
 static void
-interval(struct link *lk, const char *op, char kind, const struct lrec *g,
+direct(struct link *lk, const char *op, const struct lrec *g,
     const struct lrec *e)
 {
 	struct buf *b = &lk->b;
 
 	key_uid(b, atoid(op));
-	buf_addc(b, kind);
+	buf_addc(b, 'd');
 	key_time(lk->opt->exact, b, &g->ts);
 	key_uid(b, e->uid);
 	key_uid(b, g->uid);
 	buf_tab(b), buf_adds(b, op);
-	buf_tab(b), buf_addc(b, kind);
+	buf_adds(b, "\td");
 	buf_tab(b), buf_adds(b, lf(lk, g, C_UID));
 	buf_tab(b), buf_adds(b, lf(lk, g, C_REF));
 	buf_tab(b), buf_num(b, e->uid);
@@ -171,7 +172,7 @@ link_group(struct link *lk)
 		buf_tab(b), buf_adds(b, lf(lk, e, E_ROOT));
 		buf_emit(lk->g, b);
 		if (g->role == R_GPU && *lf(lk, g, C_COMM) == '0')
-			interval(lk, lf(lk, e, E_LA), 'd', g, e);
+			direct(lk, lf(lk, e, E_LA), g, e);
 	}
 	arena_reset(&lk->a);
 	lk->n = 0;

@@ -221,7 +221,7 @@ evcols(struct rec_reader *r, struct evcols *c)
 void
 key_pre(struct buf *b, long long pre, char role)
 {
-	buf_hex(b, (unsigned long long)pre, 16);
+	buf_hex(b, (unsigned long long)pre, PREW);
 	buf_addc(b, role);
 }
 

@@ -32,8 +32,9 @@ struct opts {
 	const char *rpath;	/* -r: the walk's records (host, link out) */
 };
 
-/* Key widths: a UID is UIDW hex digits (treeio.h), a time 16. */
-enum { TIMEW = 16 };
+/* Key widths: a UID is UIDW hex digits (treeio.h), a time 16, a
+ * pre-order number 16. */
+enum { TIMEW = 16, PREW = 16 };
 
 /* A time as the chosen arithmetic sees it. */
 struct ttv {

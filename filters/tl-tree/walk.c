@@ -553,7 +553,7 @@ walk(const struct opts *opt, const char *path)
 	struct buf prev = {0};
 	FILE *in = io_open(path, "r", iob[0]);
 	long long pre;
-	int status = 0, more, i;
+	int status = 0, more;
 	char role;
 
 	memset(&w, 0, sizeof(w));
@@ -578,15 +578,11 @@ walk(const struct opts *opt, const char *path)
 	}
 	for (; more; more = next(&r, &prev, 1)) {
 		/* key: 16 hex digits of pre-order number, the role, ... */
-		if (r.f[0].len < 17)
+		if (r.f[0].len < PREW + 1)
 			tl_die("%s: line %zu: not a walk record", r.name,
 			    r.lineno);
-		for (pre = 0, i = 0; i < 16; i++) {
-			char ch = r.f[0].s[i];
-
-			pre = pre << 4 | (ch <= '9' ? ch - '0' : ch - 'a' + 10);
-		}
-		role = r.f[0].s[16];
+		pre = (long long)key_hexat(r.f[0].s, PREW);
+		role = r.f[0].s[PREW];
 		if (role == 'a') {
 			open_range(&w, &r, pre);
 		} else if (role == 'b') {
