@@ -76,9 +76,17 @@ refuse() {
 
 # isrocprof FILE: FILE holds rocprofv3 results: tl-parse's default fields
 # for them have process (a trace it cannot read is taken for a PyTorch
-# trace, whose tree stage then says why).
+# trace, whose tree stage then says why).  The answer for the last FILE
+# is kept: the options' names and the run both ask, and each asking is
+# three processes.
+rp_file= rp_is=
 isrocprof() {
-	tl-parse -- "$1" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"
+	if [ "$1" != "$rp_file" ] || [ -z "$rp_is" ]; then
+		rp_is=1
+		tl-parse -- "$1" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}" || rp_is=0
+		rp_file=$1
+	fi
+	[ "$rp_is" = 1 ]
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
@@ -155,7 +163,10 @@ findtrace() {
 	printf '%s\n' "$_ft_t"
 }
 # (both reports' names, each once: while the input is not known)
-tlnames=$(printf '%s\n' $ptnames $rpnames | awk '!seen[$0]++')
+tlnames=
+for n in $ptnames $rpnames; do
+	case " $tlnames " in *" $n "*) ;; *) tlnames="$tlnames $n" ;; esac
+done
 case $tlrp:${0##*/} in
 1:*) tlnames=$rpnames ;;
 *:TraceLens_*) tlnames=$ptnames ;;
