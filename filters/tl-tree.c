@@ -50,10 +50,11 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-tree -m split [-Cpx] -d dir [-e copy] [-G gpuevents]"
+	    "usage: tl-tree -m split [-Ckpx] -d dir [-e copy] [-G gpuevents]"
 	    " [-O streamrecs] [-q seqrecs]\n"
 	    "                [-s selected] [events]\n"
-	    "       tl-tree -m host [-x] -t tree [-f facts] [-r walkrecs] [hostrecs]\n"
+	    "       tl-tree -m host [-x] -t tree [-f facts] [-K recompute]"
+	    " [-r walkrecs] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [-r walkrecs]"
 	    " [linkrecs ...]\n"
 	    "       tl-tree -m walk [-x] -e events [-G gpuevents] [-o walk.tsv]"
@@ -94,7 +95,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:m:n:O:o:pq:r:s:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:km:n:O:o:pq:r:s:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': opt.apath = optarg; break;
 		case 'C': opt.compat = 1; break;
@@ -104,6 +105,8 @@ main(int argc, char *argv[])
 		case 'f': opt.fpath = optarg; break;
 		case 'G': opt.gvpath = optarg; break;
 		case 'g': opt.gpath = optarg; break;
+		case 'K': opt.kpath = optarg; break;
+		case 'k': opt.recompute = 1; break;
 		case 'm': mode = optarg; break;
 		case 'n': opt.npath = optarg; break;
 		case 'O': opt.Opath = optarg; break;

@@ -1056,7 +1056,9 @@ tl_parse() {
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
 # passes of the forward links and of the overlap fact, and walk.tsv.
 # TL_TREE_XBUSY=-x makes the subtree busy times of intervals.tsv exact
-# (tl-report --exact-time: tl-kernels -x reads them).  NAME is what
+# (tl-report --exact-time: tl-kernels -x reads them).  TL_TREE_RECOMPUTE=1
+# adds recompute.tsv: the UIDs of the host events in TraceLens's
+# recompute subtrees (--detect_recompute), ascending.  NAME is what
 # tl-parse's messages call TRACE: the name the user gave a trace that
 # came on a pipe, when TRACE is the work copy of it.
 tl_tree_stage() {
@@ -1109,7 +1111,7 @@ tl_tree_stage() {
 		"$_tt_out/dropped_ops.tsv" \
 		"$_tt_out/gpuev.tsv" \
 		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" "$_tt_out/sel.tsv" \
-		"$_tt_out/meta.tsv" "$_tt_out/health.tsv"
+		"$_tt_out/meta.tsv" "$_tt_out/health.tsv" "$_tt_out/recompute.tsv"
 	[ "$_tt_st" = 3 ] && return 3
 	return 1
 }
@@ -1127,6 +1129,10 @@ tl_tree_stage() {
 _tl_tree_run() {
 	_tt_b=$1 _tt_t=$2 _tt_ev=$3 _tt_out=$4
 	shift 4
+	# (TL_TREE_RECOMPUTE=1: host's UIDs in recompute subtrees, as they
+	# come, thread by thread; recompute.tsv sorted)
+	_tt_k=
+	[ "${TL_TREE_RECOMPUTE:-}" != 1 ] || _tt_k=$_tt_t/k
 	# sort reads l after its standard input, when split has written it,
 	# but wants it to exist from the start; and rg, host's ranges, after
 	# link's launch records
@@ -1178,14 +1184,14 @@ _tl_tree_run() {
 	{
 	{ if [ -n "$_tt_tr" ]; then
 		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
-		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
+		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else
-		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" \
+		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" \
 			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
 	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
-		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" \
+		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" ${_tt_k:+-K "$_tt_k"} \
 			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
 		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
 		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
@@ -1209,6 +1215,9 @@ _tl_tree_run() {
 		[ -e "$_tt_f" ] && return 1
 	done
 	mv "$_tt_t/meta.tsv" "$_tt_out/meta.tsv" || return 1
+	if [ -n "$_tt_k" ]; then
+		tl_sort -n "$_tt_k" >"$_tt_out/recompute.tsv" || return 1
+	fi
 	{
 		printf 'fact\tcount\n'
 		tl_cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"

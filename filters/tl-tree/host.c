@@ -155,11 +155,14 @@ host(const struct opts *opt, const char *path)
 	FILE *in = io_open(path, "r", iob[0]), *ff;
 	FILE *tf = io_open(opt->tpath, "w", iob[1]);
 	FILE *rf = opt->rpath ? io_open(opt->rpath, "w", iob[2]) : NULL;
+	FILE *kf = opt->kpath ? io_open(opt->kpath, "w", NULL) : NULL;
 	struct frame *st = NULL;
 	size_t n = 0, cap = 0, ncpu = 0, i, len;
 	struct buf prev = {0}, group = {0}, b = {0};
 	long long dropped = 0, npre = 0, dpre = DETACHED;
 	int status, ext = 0;	/* link on External id, not correlation */
+	int kon = 0;	/* a recompute root of this thread began: kend holds */
+	struct ttv kend = {0, 0};	/* where the thread's last one ends */
 
 	rec_open(&r, in, io_name(path));
 	while (next(&r, &prev, 1)) {
@@ -180,6 +183,7 @@ host(const struct opts *opt, const char *path)
 			setgroup(&group, &r, TIMEW + UIDW);
 			while (n > 0)
 				pop(st, &n, &ncpu, rf, &b, npre - 1);
+			kon = 0;
 		}
 		cat = r.f[H_CAT].s[0];
 		uid = key_uidval(&r);
@@ -188,6 +192,20 @@ host(const struct opts *opt, const char *path)
 			tl_die("%s: line %zu: bad dur", r.name, r.lineno);
 		end = tadd(ts, dur);
 		id = rec_get(&r, ext ? H_EXT : H_CORR, &len);
+		/*
+		 * -K: a recompute root (split's k record, or a python event
+		 * of the tree with its name) marks every event nested in its
+		 * time, as TraceLens marks its subtree; a k record is not in
+		 * the tree itself.
+		 */
+		if (kf && (cat == 'k' || (cat == 'p' &&
+		    isrecompute(r.f[H_NAME].s, r.f[H_NAME].len)))) {
+			if (!kon || tcmp(opt->exact, &end, &kend) > 0)
+				kend = end;
+			kon = 1;
+		}
+		if (cat == 'k')
+			continue;
 
 		while (n > 0 && tcmp(opt->exact, &ts, &st[n - 1].end) >= 0)
 			pop(st, &n, &ncpu, rf, &b, npre - 1);
@@ -222,6 +240,9 @@ host(const struct opts *opt, const char *path)
 				continue;
 			}
 		}
+		if (kf && kon && tcmp(opt->exact, &ts, &kend) < 0 &&
+		    tcmp(opt->exact, &end, &kend) <= 0)
+			fprintf(kf, "%lld\n", uid);
 		/* (one record per host event: no printf) */
 		key_uid(&b, uid);
 		buf_adds(&b, "\tp\t");
@@ -261,6 +282,8 @@ host(const struct opts *opt, const char *path)
 	status = tl_fshut(tf, opt->tpath);
 	if (rf)
 		status |= tl_fshut(rf, opt->rpath);
+	if (kf)
+		status |= tl_fshut(kf, opt->kpath);
 	if (opt->fpath) {
 		ff = io_open(opt->fpath, "w", NULL);
 		fact(ff, "host_events_dropped", dropped);

@@ -44,6 +44,36 @@ iscomm(const char *s, size_t len)
 	return 0;
 }
 
+/* s holds t (of length tl), as Python's "t in s". */
+static int
+holds(const char *s, size_t len, const char *t, size_t tl)
+{
+	const char *p = s;
+
+	while (len - (size_t)(p - s) >= tl &&
+	    (p = memchr(p, t[0], len - (size_t)(p - s) - tl + 1)) != NULL) {
+		if (memcmp(p, t, tl) == 0)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/*
+ * TraceLens's recompute roots (_detect_recompute_events): python
+ * functions whose name holds both torch/utils/checkpoint.py and
+ * recompute_fn.
+ */
+int
+isrecompute(const char *name, size_t len)
+{
+	static const char file[] = "torch/utils/checkpoint.py";
+	static const char fn[] = "recompute_fn";
+
+	return holds(name, len, file, sizeof(file) - 1) &&
+	    holds(name, len, fn, sizeof(fn) - 1);
+}
+
 /* The categories of GPU events. */
 int
 gpucat(const char *cat, size_t len)

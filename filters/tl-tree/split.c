@@ -249,7 +249,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 	const char *ph = lazy_get(r, c->ph, &phl);
 	const char *name = lazy_get(r, c->name, &namel);
 	long long uid = lazy_uid(r, c->uid);
-	int host = 0, runtime = 0, gpu = 0, flow = 0, isx, keep;
+	int host = 0, runtime = 0, gpu = 0, flow = 0, isx, keep, krec = 0;
 	char hc = 0;
 	struct ttv ts = {0, 0}, tdur;
 	int64_t nts = 0, ndur = 0;
@@ -263,8 +263,12 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		host = runtime = 1, hc = 'r';
 	else if (fld_eq(cat, catl, "cuda_driver"))
 		host = runtime = 1, hc = 'v';
-	else if (fld_eq(cat, catl, "python_function"))
+	else if (fld_eq(cat, catl, "python_function")) {
 		host = sp->opt->python, hc = 'p';
+		/* -k: a recompute root goes to host, to mark what it holds */
+		if (!host && sp->opt->recompute && isrecompute(name, namel))
+			krec = 1, hc = 'k';
+	}
 	else if (gpucat(cat, catl))
 		gpu = 1;
 	else if (fld_eq(ph, phl, "s") || fld_eq(ph, phl, "f")) {
@@ -285,7 +289,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		buf_emit(sp->m, b);
 	}
 
-	if ((isx && hasts) || host) {
+	if ((isx && hasts) || host || krec) {
 		lazy_key(b, r, c->pid);
 		lazy_key(b, r, c->tid);
 		ti = strtab_get(&sp->thrs, b->s, b->len);
@@ -312,7 +316,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		decide(sp, len == 0);
 	}
 
-	if (host) {
+	if (host || krec) {
 		/*
 		 * (the host pass adds ts and dur as TraceLens does, in
 		 * doubles: a dur past int64 ns, such as the 18446744073709551
@@ -323,7 +327,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		    ztime(sp->opt->exact, r, c->ts, &ts) < 0)
 			tl_die("%s: line %zu (UID %lld): %s event without a "
 			    "valid ts and dur", r->name, r->lineno, uid,
-			    hc == 'o' ? "cpu_op" : hc == 'p' ?
+			    hc == 'o' ? "cpu_op" : hc == 'p' || hc == 'k' ?
 			    "python_function" : "runtime");
 		/* a thread's number groups its events in fewer bytes */
 		buf_num(b, ti);

@@ -15,6 +15,7 @@ struct opts {
 	int exact;		/* -x: exact ns instead of TraceLens's doubles */
 	int python;		/* -p: python_function events join the tree */
 	int compat;		/* -C: only what TraceLens reads (no older flows) */
+	int recompute;		/* -k: split: the recompute roots go to host */
 	const char *dir;	/* -d: split's work folder, merge's tree folder */
 	const char *tpath;	/* -t: the tree records (host out, merge in) */
 	const char *gpath;	/* -g: the launched-event records (link out, merge in) */
@@ -30,6 +31,7 @@ struct opts {
 	const char *qpath;	/* -q: the sequence records (split out; DIR/q) */
 	const char *Opath;	/* -O: the GPU stream records (split out; DIR/o) */
 	const char *rpath;	/* -r: the walk's records (host, link out) */
+	const char *kpath;	/* -K: the UIDs in recompute subtrees (host out) */
 };
 
 /* Key widths: a UID is UIDW hex digits (treeio.h), a time 16, a
@@ -105,6 +107,7 @@ void xsrc_open(struct xsrc *x, const char *path);
 void xsrc_put(struct buf *b, const struct xsrc *x, int i);
 int iscomm(const char *s, size_t len);
 int gpucat(const char *cat, size_t len);
+int isrecompute(const char *name, size_t len);
 void key_text(struct buf *b, const char *s, size_t len);
 int tfield(int exact, const struct rec_reader *r, int col, struct ttv *t);
 int next(struct rec_reader *r, struct buf *prev, int unique);
