@@ -13,9 +13,15 @@
 # (tkey: ts and g1 as one key that sort compares as bytes).
 # launcher_k1.tsv: UID k1, each launcher's first kernel name, the one
 # thing kernel_parents reads of the launchers.
-# in: intervals.tsv ops.tsv meta.tsv
+# With --detect_recompute, is_recompute last (rc_mark).
+# in: intervals.tsv ops.tsv meta.tsv recompute.tsv
 # out: launchers.tsv launcher_k1.tsv
 launchers() {
+	if [ "$recompute" = 1 ]; then
+		st tl-kernels $xflag intervals.tsv |
+		st tl-launchers -d . -o launcher_k1.tsv | st rc_mark 1 >launchers.tsv; ok
+		return 0
+	fi
 	st tl-kernels $xflag intervals.tsv |
 	st tl-launchers -d . -o launcher_k1.tsv >launchers.tsv; ok
 }

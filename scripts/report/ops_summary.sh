@@ -1,16 +1,22 @@
 # See LICENSE file for copyright and license details.
 # sheet: ops_summary
 # TraceLens's ops summary: the launchers' direct and subtree kernel
-# time per op name, with the categories the name was given.
+# time per op name, with the categories the name was given.  With
+# --detect_recompute, per op name and is_recompute (the column after
+# name; False before True, as pandas groups bools).
 # in: launchers.tsv trace.facts
 # out: ops_summary.csv
 # when: cpu_ops=1
 ops_summary() {
 	tl_rows launchers.tsv || return 0
-	st cut -f2,3,12,13,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k5,5 |
-	st tl-aggregate $xflag -g name 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
+	g=name cut=2,3,12,13,16 k= col=
+	if [ "$recompute" = 1 ]; then
+		g=name,is_recompute cut=$cut,18 k=-k6,6 col=is_recompute=t:is_recompute
+	fi
+	st cut -f$cut launchers.tsv | st hsort -s -t "$TAB" -k1,1 $k -k5,5 |
+	st tl-aggregate $xflag -g "$g" 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 	    'Categories=set:op category' |
-	st tl-sheet -s dsum 'name=t:name' "total_direct_kernel_time_sum=$ifmt:dsum" \
+	st tl-sheet -s dsum 'name=t:name' $col "total_direct_kernel_time_sum=$ifmt:dsum" \
 	    "total_subtree_kernel_time_sum=$ifmt:ssum" 'total_direct_kernel_time_ms=f:dsum/1000' \
 	    'total_subtree_kernel_time_ms=f:ssum/1000' 'Count=t:Count' 'Categories=t:Categories' \
 	    'Percentage (%)=pct:dsum/1000' 'Cumulative Percentage (%)=cum:dsum/1000' \

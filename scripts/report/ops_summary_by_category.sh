@@ -2,15 +2,21 @@
 # sheet: ops_summary_by_category
 # TraceLens's ops summary by category: the launchers' direct kernel
 # time per op category, in TraceLens's order of the launchers (by ts,
-# ties by first kernel: each group's rows sorted by tkey).
+# ties by first kernel: each group's rows sorted by tkey).  With
+# --detect_recompute, per category and is_recompute (the column after
+# it; False before True, as pandas groups bools).
 # in: launchers.tsv trace.facts
 # out: ops_summary_by_category.csv
 # when: cpu_ops=1
 ops_summary_by_category() {
 	tl_rows launchers.tsv || return 0
-	st cut -f3,12,16 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k3,3 |
-	st tl-aggregate -g 'op category' 'sum=sum:direct' 'Count=count:direct' |
-	st tl-sheet -s sum 'op category=t:op category' 'Count=t:Count' \
+	g='op category' cut=3,12,16 k= col=
+	if [ "$recompute" = 1 ]; then
+		g='op category,is_recompute' cut=$cut,18 k=-k4,4 col=is_recompute=t:is_recompute
+	fi
+	st cut -f$cut launchers.tsv | st hsort -s -t "$TAB" -k1,1 $k -k3,3 |
+	st tl-aggregate -g "$g" 'sum=sum:direct' 'Count=count:direct' |
+	st tl-sheet -s sum 'op category=t:op category' $col 'Count=t:Count' \
 	    'total_direct_kernel_time_ms=f:sum/1000' \
 	    'Percentage (%)=pct:sum/1000' 'Cumulative Percentage (%)=cum:sum/1000' \
 	    >"$R/ops_summary_by_category.csv"; ok
