@@ -8,13 +8,27 @@
 #	cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
 # (the last three for the short-kernel sheets only); both with a header.
 # kernels.facts: kernels (there are any) and kernels_cpu_op (some has
-# a cpu_op).
-# in: gpu.tsv
+# a cpu_op).  With --detect_recompute busy.tsv has is_recompute last:
+# that of the GPU event's launching runtime event (TraceLens marks the
+# GPU events of a recompute subtree through their launch), the
+# intervals sorted by it first (rc_mark), then by ts.
+# in: gpu.tsv recompute.tsv
 # out: busy.tsv kernels.tsv kernels.facts
 gpu_events() {
-	st awkt -v kf=kernels.tsv -v ff=kernels.facts '
+	if [ "$recompute" = 1 ]; then
+		gpu_events_rows runtime | st hsort -t "$TAB" -k4,4n | st rc_mark 4 |
+		st cut -f1-3,5 | st hsort -t "$TAB" -k1,1n >busy.tsv; ok
+		return 0
+	fi
+	gpu_events_rows | st hsort -t "$TAB" -k1,1n >busy.tsv; ok
+}
+
+# gpu_events_rows [runtime]: busy.tsv's records, unsorted (with the
+# launching runtime event's UID last); kernels.tsv, kernels.facts.
+gpu_events_rows() {
+	st awkt -v kf=kernels.tsv -v ff=kernels.facts -v rt="${1:-}" '
 	BEGIN {
-		print "ts", "dur", "class"
+		print "ts", "dur", "class" (rt ? OFS "runtime" : "")
 		print "cpu_op", "UID", "cpu_op_name", "runtime_name", "linked", "name",
 		    "stream", "dur", "dims", "strides", "concrete" >kf
 	}
@@ -33,9 +47,8 @@ gpu_events() {
 		else if (c == "kernel" && n ~ /^__amd_rocclr_fillBuffer(Aligned)?(\.kd)?$/) k = "comp"
 		else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
 		else k = "comp"
-		print $col["ts"], $col["dur"], k
+		print $col["ts"], $col["dur"], k (rt ? OFS $col["runtime"] : "")
 	}
 	END { printf "kernels=%d\nkernels_cpu_op=%d\n", nk, kc >ff }
-	' unl="$unlinked" short="$short" gpu.tsv |
-	st hsort -t "$TAB" -k1,1n >busy.tsv; ok
+	' unl="$unlinked" short="$short" gpu.tsv
 }

@@ -5,7 +5,10 @@
 # operations, in TraceLens's arithmetic, or exact with --exact-time),
 # in ms and percent of the total.  gpu_total holds the total (us),
 # which the kernel sheets divide by; none when the trace has no GPU
-# event to count, which TraceLens reports as its CPU ops only.
+# event to count, which TraceLens reports as its CPU ops only.  With
+# --detect_recompute, the rows of the events not recomputed, then
+# those of the recomputed ones (each set measured alone, and left out
+# when empty), with is_recompute last; gpu_total the first set's.
 # in: busy.tsv trace.facts kernels.facts
 # out: gpu_timeline.csv gpu_total
 gpu_timeline() {
@@ -26,17 +29,35 @@ gpu_timeline() {
 	else
 		set -- 'idle=gaps:ts,dur'
 	fi
-	st tl-aggregate $xflag 'comp=union:ts,dur,class=comp' \
-	    'xcomm=minus:ts,dur,class=comm,comp' \
-	    'xmem=minus:ts,dur,class=memcpy,comp,comm' 'busy=union:ts,dur' \
-	    "$@" 'total=span:ts,dur' 'comm=union:ts,dur,class=comm' \
-	    'memcpy=union:ts,dur,class=memcpy' <busy.tsv >timeline.tsv; ok
-	# one row per time of the one record: type, time (a - b: TraceLens's
-	# idle time is total - busy), total
+	col=
+	if [ "$recompute" = 1 ]; then
+		# one record per set, led by its flag
+		col=is_recompute=t:rc h=
+		: >timeline.tsv
+		for f in False True; do
+			st awkt -v f=$f 'NR == 1 || $4 == f' busy.tsv >timeline.in; ok
+			tl_rows timeline.in || continue
+			timeline_sums "$@" <timeline.in | st awkt -v f=$f '
+			NR == 1 { if (!h) print "rc", $0; next }
+			{ print f, $0 }' h=$h >>timeline.tsv; ok
+			h=1
+		done
+		tl_drop timeline.in
+	else
+		timeline_sums "$@" <busy.tsv >timeline.tsv; ok
+	fi
+	# one row per time of each record: type, time (a - b: TraceLens's
+	# idle time is total - busy), total (and the set: rc); gpu_total the
+	# first record's total
 	st awkt '
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print "type", "a", "b", "total"; next }
+	NR == 1 {
+		for (i = 1; i <= NF; i++) col[$i] = i
+		print "type", "a", "b", "total" ("rc" in col ? OFS "rc" : "")
+		next
+	}
 	{
 		tot = $col["total"]
+		rc = "rc" in col ? OFS $col["rc"] : ""
 		row("computation_time", "comp")
 		row("exposed_comm_time", "xcomm")
 		row("exposed_memcpy_time", "xmem")
@@ -47,14 +68,25 @@ gpu_timeline() {
 		} else if (exact)
 			row("idle_time", "idle")
 		else
-			print "idle_time", tot, $col["busy"], tot
+			print "idle_time", tot, $col["busy"], tot rc
 		row("total_time", "total")
 		row("total_comm_time", "comm")
 		row("total_memcpy_time", "memcpy")
-		print tot >totf
+		if (NR == 2)
+			print tot >totf
 	}
-	function row(name, c) { print name, $col[c], 0, tot }
+	function row(name, c) { print name, $col[c], 0, tot rc }
 	' exact="$xflag" totf=gpu_total timeline.tsv |
-	st tl-sheet 'type=t:type' 'time ms=f:(a-b)/1000' 'percent=f:(a-b)/total*100' \
+	st tl-sheet 'type=t:type' 'time ms=f:(a-b)/1000' 'percent=f:(a-b)/total*100' $col \
 	    >"$R/gpu_timeline.csv"; ok
+}
+
+# timeline_sums [IDLE...]: the one record of TraceLens's GPU timeline
+# sums (tl-aggregate) of the intervals of stdin; IDLE the idle sums.
+timeline_sums() {
+	st tl-aggregate $xflag 'comp=union:ts,dur,class=comp' \
+	    'xcomm=minus:ts,dur,class=comm,comp' \
+	    'xmem=minus:ts,dur,class=memcpy,comp,comm' 'busy=union:ts,dur' \
+	    "$@" 'total=span:ts,dur' 'comm=union:ts,dur,class=comm' \
+	    'memcpy=union:ts,dur,class=memcpy'
 }

@@ -3,10 +3,11 @@
 
 # rc_mark N: the records of stdin (a header, then ascending by the UID
 # in field N) with is_recompute last: True when that UID is in
-# recompute.tsv (the tree stage's, ascending), else False, the texts
-# pandas writes of the bools.  A merge join: no table of the UIDs.
+# recompute.tsv (the tree stage's, ascending), else False (an empty
+# field too), the texts pandas writes of the bools.  A merge join: no
+# table of the UIDs.
 rc_mark() {
 	awkt -v n="$1" -v lf=recompute.tsv "$TL_AWK_LOOKUP"'
 	NR == 1 { print $0, "is_recompute"; next }
-	{ print $0, (lookup($n + 0) == "\001" ? "False" : "True") }'
+	{ print $0, ($n == "" || lookup($n + 0) == "\001" ? "False" : "True") }'
 }
