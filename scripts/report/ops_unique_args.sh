@@ -10,7 +10,8 @@
 # (TraceLens's first_occurrence_time), numbers of the dtype pandas gives
 # the launchers' ts (int64 when each is a whole number in the trace).
 # With --group-by-num-kernels, num_kernels (the number of a launcher's
-# direct kernels) is a key too, the column after Concrete Inputs.
+# direct kernels) is a key too, the column after Concrete Inputs; with
+# --detect_recompute, is_recompute, the column after those.
 # in: launchers.tsv trace.facts
 # out: ops_unique_args.csv
 # when: cpu_ops=1
@@ -29,6 +30,9 @@ ops_unique_args() {
 	# (-k: the fields of total_direct_kernel_time_sum and ex_UID)
 	nk= sum=25 uid=27
 	[ "$gbnk" != 1 ] || { keys=$keys,num_kernels nk=t:num_kernels sum=26 uid=28; }
+	rc=
+	[ "$recompute" != 1 ] ||
+		{ keys=$keys,is_recompute rc=t:is_recompute sum=$((sum + 1)) uid=$((uid + 1)); }
 	st tl-aggregate -g "$keys" -K tkey <launchers.tsv |
 	st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate $xflag -H -g "$keys" \
@@ -45,7 +49,7 @@ ops_unique_args() {
 	st hsort -t "$TAB" -k$sum,${sum}gr -k$uid,${uid}n |
 	st tl-sheet -v "tsmin=$tsmin" 't:name' 't:op category' 't:process_name' 't:process_label' 't:thread_name' \
 	    'Input Dims=t:d' 'Input type=t:t' 'Input Strides=t:s' 'Concrete Inputs=t:c' \
-	    $nk 't:operation_count' "$@" \
+	    $nk $rc 't:operation_count' "$@" \
 	    'f:total_direct_kernel_time_mean' 'f:total_subtree_kernel_time_mean' \
 	    'f:total_direct_kernel_time_median' 'f:total_subtree_kernel_time_median' \
 	    'f:total_direct_kernel_time_std' 'f:total_subtree_kernel_time_std' \
