@@ -137,8 +137,10 @@ struct dest {
  * has them (pd.concat) put them after the sheet's last column.
  */
 enum { R_PLACE = 1, R_END };
-/* The plan entry of the num_kernels column (below every -1 - j). */
+/* The plan entries of the num_kernels and is_recompute columns (below
+ * every -1 - j). */
 #define PLAN_NK (-1 - (long)LEN(outcols))
+#define PLAN_RC (-2 - (long)LEN(outcols))
 
 /* What the first pass keeps of a row. */
 struct row {
@@ -525,6 +527,7 @@ struct book {
 	int ckind, csheet, cname, cparams, ckt, cuid;	/* input columns */
 	int crt;		/* rt_first, or -1: no GPU spec */
 	int cnk;		/* num_kernels (--group_by_num_kernels), or -1 */
+	int crc;		/* is_recompute (--detect_recompute), or -1 */
 	struct table *tab;	/* the tables, in order of first row */
 	size_t ntab, captab;	/* used, allocated */
 	struct dest *dst;	/* the sheets, in order of first use */
@@ -552,6 +555,8 @@ columns(struct book *bk)
 	bk->crt = rec_col(r, "rt_first");
 	/* a grouping key after the params (--group_by_num_kernels) */
 	bk->cnk = rec_col(r, "num_kernels");
+	/* and after it (--detect_recompute) */
+	bk->crc = rec_col(r, "is_recompute");
 	for (i = 0; i < LEN(outcols); i++)
 		bk->ci[i] = outcols[i].arch && bk->crt < 0 ? -1 :
 		    rec_need(r, outcols[i].field);
@@ -711,12 +716,12 @@ place(struct book *bk)
  * place, or none), then what pd.concat adds of the moved rows' frame:
  * its other params, its roofline columns.  A param column p is p,
  * output column j is -1 - j, num_kernels (a key after the params) is
- * PLAN_NK.
+ * PLAN_NK, is_recompute (a key after that) PLAN_RC.
  */
 static long *
 plan(const struct book *bk, const struct dest *d, size_t *n)
 {
-	long *pl = tl_calloc(d->ncols + LEN(outcols) + 2, sizeof(*pl));
+	long *pl = tl_calloc(d->ncols + LEN(outcols) + 3, sizeof(*pl));
 	size_t j, np = 0;
 	int pass;
 
@@ -724,6 +729,8 @@ plan(const struct book *bk, const struct dest *d, size_t *n)
 		pl[np++] = (long)j;
 	if (bk->cnk >= 0)
 		pl[np++] = PLAN_NK;
+	if (bk->crc >= 0)
+		pl[np++] = PLAN_RC;
 	for (pass = 0; pass < 2; pass++) {
 		for (j = 0; j < LEN(outcols); j++) {
 			if (bk->ci[j] < 0 || (outcols[j].arch && d->roof == 0))
@@ -767,6 +774,8 @@ writesheet(struct book *bk, const struct dest *d, struct row **ord, size_t n,
 		buf_addc(&b, ',');
 		if (pl[m] == PLAN_NK) {
 			buf_adds(&b, "num_kernels");
+		} else if (pl[m] == PLAN_RC) {
+			buf_adds(&b, "is_recompute");
 		} else if (pl[m] < 0) {
 			buf_adds(&b, outcols[-1 - pl[m]].head);
 		} else {
@@ -791,8 +800,9 @@ writesheet(struct book *bk, const struct dest *d, struct row **ord, size_t n,
 		np = pdict(s, len, &bk->pp, &bk->capp);
 		for (m = 0; m < nplan; m++) {
 			buf_addc(&b, ',');
-			if (pl[m] == PLAN_NK) {
-				s = rec_get(r, bk->cnk, &len);
+			if (pl[m] == PLAN_NK || pl[m] == PLAN_RC) {
+				s = rec_get(r, pl[m] == PLAN_NK ? bk->cnk :
+				    bk->crc, &len);
 				csv_bfield(&b, s, len);
 			} else if (pl[m] < 0)
 				outcell(&b, r, bk->ci[-1 - pl[m]],

@@ -8,7 +8,9 @@
 # TraceLens groups on str() of each param, which the params literal
 # determines; then laid out by tl-perfsheet(1).  With
 # --group-by-num-kernels, by num_kernels too (the number of the op's
-# kernels), which tl-perfsheet then writes after the params.
+# kernels), which tl-perfsheet then writes after the params; with
+# --detect_recompute by is_recompute too (the op's: rc_mark), after
+# those.
 # in: perf_rows.tsv perf_rows_bwd.tsv
 # out: GEMM.csv UnaryElementwise.csv BinaryElementwise.csv Normalization.csv
 # out: SDPA_fwd.csv SDPA_bwd.csv CONV_fwd.csv CONV_bwd.csv Reduce_fwd.csv Reduce_bwd.csv
@@ -24,6 +26,7 @@
 perf_sheets() {
 	keys=kind,sheet,name,params u=5
 	[ "$gbnk" != 1 ] || keys=$keys,num_kernels u=6
+	[ "$recompute" != 1 ] || keys=$keys,is_recompute u=$((u + 1))
 	if [ -n "$arch" ]; then
 		set -- 'rt_first=first:Roofline Time (µs)' 'rb_first=first:Roofline Bound' \
 		    'pr_mean=mean:Pct Roofline' 'pr_median=median:Pct Roofline' 'pr_std=std:Pct Roofline' \
@@ -33,7 +36,13 @@ perf_sheets() {
 	fi
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
 	# (the two files as one, one header)
-	awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
+	if [ "$recompute" = 1 ]; then
+		# (the two files' UIDs ascending as one, for the merge)
+		awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
+		st hsort -t "$TAB" -k2,2n | st rc_mark UID
+	else
+		awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv
+	fi |
 	st tl-aggregate -g "$keys" -K UID:n |
 	st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate $xflag -H -g "$keys" 'UID_first=first:UID' \
