@@ -10,7 +10,8 @@
  * apart: the rows are then ready for tl-aggregate's grouping.  Neither
  * holds a table of the groups, however many there are: memory is one
  * row (and meta.tsv) in the first form, one row and one group's keys
- * in the second.  tl-unified(1) gives the formats.
+ * in the second.  With -r (--detect_recompute), is_recompute is a
+ * tenth key.  tl-unified(1) gives the formats.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,15 @@ static const char *firstkernels; /* -k: UID TAB first kernel's name */
 static const char *groupkeys;	/* -g: out, each group's keys once */
 static const char *durflag;	/* -o: out, 1 when some dur is fractional */
 static const char *morerows;	/* -y: rows read after the others */
+static const char *recomputed;	/* -r: the UIDs marked is_recompute */
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-unified -d treedir -k firstkernels [-o durflag]"
-	    " [-y rows] [rows]\n"
+	    " [-r recompute] [-y rows]\n"
+	    "                  [rows]\n"
 	    "       tl-unified -g groups [rows]\n");
 	exit(status);
 }
@@ -42,7 +45,10 @@ enum {
 	RSPEC, RPARAMS, RBCAT, RKT, RKD, RRT, RRB, RPR, RNF
 };
 
-/* The nine keys of a group lead every row of the first form. */
+/*
+ * The nine keys of a group lead every row of the first form, and with
+ * -r is_recompute, a tenth.
+ */
 #define NKEYS 9
 
 /* The state of the first form across its inputs. */
@@ -63,7 +69,7 @@ upass(struct unified *u, const char *path)
 {
 	struct rec_reader r;
 	struct treeops to;
-	struct uside k1;
+	struct uside k1, rc;
 	struct buf *b = &u->b;
 	FILE *fp = io_open(path, "r", NULL);
 	const char *const *f = to.f;
@@ -74,6 +80,8 @@ upass(struct unified *u, const char *path)
 
 	treeops_open(&to, treedir);
 	uside_open(&k1, firstkernels, 2, 0, NULL);
+	if (recomputed)
+		uside_open(&rc, recomputed, 1, 0, NULL);
 	rec_open(&r, fp, io_name(path));
 	while (rec_read(&r)) {
 		want_nf(&r, RNF);
@@ -96,6 +104,9 @@ upass(struct unified *u, const char *path)
 		buf_adds(b, name);
 		buf_tabs(b, cat);
 		treeops_names(b, &to, &u->key);
+		/* (a synthetic op is its source op's copy: its mark too) */
+		if (recomputed)
+			buf_tabs(b, uside_seek(&rc, src) ? "True" : "False");
 		/* the sort key: cls, ts, UID, then rn (as the rows came) */
 		buf_tab(b);
 		buf_addc(b, y ? '1' : '0');
@@ -124,6 +135,8 @@ upass(struct unified *u, const char *path)
 	}
 	/* (first kernels of ops without a row may be left) */
 	uside_free(&k1);
+	if (recomputed)
+		uside_free(&rc);
 	treeops_close(&to);
 	rec_close(&r);
 	fclose(fp);
@@ -151,8 +164,10 @@ unified(const char *path)
 
 	memset(&u, 0, sizeof(u));
 	fputs("name\top category\tprocess_name\tprocess_label\tthread_name\t"
-	    "Input Dims\tInput type\tInput Strides\tConcrete Inputs\tkey\t"
-	    ROWTAIL, stdout);
+	    "Input Dims\tInput type\tInput Strides\tConcrete Inputs\t", stdout);
+	if (recomputed)
+		fputs("is_recompute\t", stdout);
+	fputs("key\t" ROWTAIL, stdout);
 	upass(&u, path);
 	if (morerows)
 		upass(&u, morerows);
@@ -169,23 +184,24 @@ unified(const char *path)
 }
 
 /*
- * A new group's keys (the first NKEYS fields of line) to gfp, once,
- * in gseq order: gseq name cat pn pl tn and the four inputs as Python
+ * A new group's keys (the first nk fields of line) to gfp, once, in
+ * gseq order: gseq name cat pn pl tn and the four inputs as Python
  * literals, as tl-aggregate's first and pylit would give them (every
- * row of the group has the same).
+ * row of the group has the same), then is_recompute as it is.
  */
 static void
-ngroup(FILE *gfp, struct buf *o, long long gseq, const char *p, const char *e)
+ngroup(FILE *gfp, struct buf *o, long long gseq, int nk, const char *p,
+    const char *e)
 {
 	const char *t;
 	int i;
 
 	buf_reset(o);
 	buf_num(o, gseq);
-	for (i = 0; i < NKEYS; i++, p = t + 1) {
+	for (i = 0; i < nk; i++, p = t + 1) {
 		t = memchr(p, '\t', (size_t)(e - p));
 		buf_tab(o);
-		if (i < 5)
+		if (i < 5 || i >= NKEYS)
 			buf_add(o, p, (size_t)(t - p));
 		else
 			pylit_field(o, p, (size_t)(t - p));
@@ -209,25 +225,31 @@ number(const char *path)
 	const char *p, *e, *t, *g = NULL;
 	size_t glen, klen, pglen = 0;
 	long long gseq = 0;
-	int i, st, c;
+	int i, st, c, nk;
 
 	rec_open(&r, fp, io_name(path));
 	rec_read_header(&r);
-	if (r.nhdr != NKEYS + 1 + RNF + 1 || rec_need(&r, "key") != NKEYS)
+	/* (nine keys, or ten with is_recompute) */
+	nk = rec_need(&r, "key");
+	if ((nk != NKEYS && (nk != NKEYS + 1 ||
+	    rec_col(&r, "is_recompute") != NKEYS)) ||
+	    r.nhdr != (size_t)nk + 1 + RNF + 1)
 		tl_die("%s: not tl-unified's rows (%zu fields, key not the "
-		    "tenth)", r.name, r.nhdr);
+		    "tenth or, after is_recompute, the eleventh)", r.name,
+		    r.nhdr);
 	gfp = io_open(groupkeys, "w", NULL);
-	fputs("gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", gfp);
+	fputs(nk > NKEYS ? "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\trc\n" :
+	    "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", gfp);
 	fputs("gseq\t" ROWTAIL, stdout);
 	while (rec_next(&r)) {
 		p = r.cur;
 		e = p + r.curlen;
 		/* g: the TAB after the group; t: after the key's TAB */
-		for (t = p, i = 0; i <= NKEYS; i++, t++) {
+		for (t = p, i = 0; i <= nk; i++, t++) {
 			if ((t = memchr(t, '\t', (size_t)(e - t))) == NULL)
 				tl_die("%s: line %zu: %d fields, want %d", r.name,
-				    r.lineno, i + 1, NKEYS + 1 + RNF + 1);
-			if (i == NKEYS - 1)
+				    r.lineno, i + 1, nk + 1 + RNF + 1);
+			if (i == nk - 1)
 				g = t;
 		}
 		glen = (size_t)(g + 1 - p);
@@ -240,7 +262,7 @@ number(const char *path)
 				    "bytes)", r.name, r.lineno);
 		}
 		if (gseq == 0 || glen != pglen || memcmp(prev.s, p, glen) != 0)
-			ngroup(gfp, &o, ++gseq, p, p + glen);
+			ngroup(gfp, &o, ++gseq, nk, p, p + glen);
 		pglen = glen;
 		buf_reset(&prev);
 		buf_add(&prev, p, klen);
@@ -265,12 +287,13 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "d:g:k:o:y:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:g:k:o:r:y:")) != -1) {
 		switch (ch) {
 		case 'd': treedir = optarg; break;
 		case 'g': groupkeys = optarg; break;
 		case 'k': firstkernels = optarg; break;
 		case 'o': durflag = optarg; break;
+		case 'r': recomputed = optarg; break;
 		case 'y': morerows = optarg; break;
 		default: usage(TL_EUSAGE);
 		}
@@ -280,7 +303,8 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		usage(TL_EUSAGE);
 	if (groupkeys != NULL) {
-		if (treedir || firstkernels || durflag || morerows)
+		if (treedir || firstkernels || durflag || morerows ||
+		    recomputed)
 			usage(TL_EUSAGE);
 		return number(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 	}

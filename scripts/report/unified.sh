@@ -19,8 +19,9 @@
 # number of groups (a group's line can be megabytes, which the shell's
 # read, a byte at a time, would take seconds to skip).  With
 # --comparison, unified_rows.tsv keeps the rows (UID and group) for
-# kernel_map.
-# in: collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
+# kernel_map.  With --detect_recompute, is_recompute is a tenth key,
+# the row's source op's (tl-unified -r), after the nine.
+# in: recompute.tsv collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
 # out: unified.tsv unified_fdur unified_rows.tsv unified.facts
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified() {
@@ -46,7 +47,9 @@ unified() {
 	# ts, UID and rn: sorted as whole lines, each group's rows come
 	# together in TraceLens's order; then numbered by group (gseq), the
 	# keys apart, once per group.  (No table of the groups anywhere.)
-	st tl-unified -d . -k first_kernels.tsv -o unified_fdur \
+	rcf= kt=27
+	[ "$recompute" != 1 ] || rcf=recompute.tsv kt=28
+	st tl-unified -d . -k first_kernels.tsv -o unified_fdur ${rcf:+-r "$rcf"} \
 	    -y unified_syn.tsv unified_op_rows.tsv |
 	st hsort -t "$TAB" |
 	if [ "$comparison" = 1 ]; then
@@ -77,6 +80,6 @@ unified() {
 		if (NR > 1 && $11 != "") hr = 1
 	}
 	END { printf "unified_metrics=%d\nunified_roofline=%d\nunified_rows=%d\n", hm, hr, NR - 1 >ff }' unified_stats.tsv |
-	st hsort -t "$TAB" -k27,27gr -k2,2n >unified.tsv; ok
+	st hsort -t "$TAB" -k$kt,${kt}gr -k2,2n >unified.tsv; ok
 	tl_drop unified_op_rows.tsv unified_syn.tsv unified_keys.tsv unified_stats.tsv
 }

@@ -6,7 +6,8 @@
 # (µs)_sum.  A model or roofline column is there only when some row
 # has the metric.  With --comparison, seven columns after Kernel Time
 # (µs)_sum, from comparison_rows.tsv, when some row has an LCA
-# (TraceLens adds none otherwise).
+# (TraceLens adds none otherwise).  With --detect_recompute,
+# is_recompute after Concrete Inputs (a key of the groups).
 # in: unified.tsv unified_fdur unified.facts comparison_rows.tsv
 # out: unified_perf_summary.csv
 # when: roofline=1 cpu_ops=1 gpu_work=1
@@ -19,9 +20,11 @@ unified_perf_summary() {
 	# (and its min and max as they are)
 	read -r fdur <unified_fdur
 	if [ "$fdur" = 1 ]; then d=f m=f; else d=i m=t; fi
+	rc= spec=19
+	[ "$recompute" != 1 ] || rc=is_recompute=t:rc spec=20
 	set -- 't:name' 'op category=t:cat' 'process_name=t:pn' 'process_label=t:pl' \
 	    'thread_name=t:tn' 'Input Dims=t:d' 'Input type=t:t' 'Input Strides=t:s' \
-	    'Concrete Inputs=t:c' 't:ex_UID' 't:operation_count' "total_duration_us=$d:dur_sum" \
+	    'Concrete Inputs=t:c' $rc 't:ex_UID' 't:operation_count' "total_duration_us=$d:dur_sum" \
 	    'mean_duration_us=f:dur_mean' 'std_duration_us=f:dur_std'
 	[ "$hasm" = 0 ] || set -- "$@" 'GFLOPS=f:gf' 'Data Moved (MB)=f:dm' 'FLOPS/Byte=f:fb' \
 	    'Compute Spec=t:spec'
@@ -58,10 +61,10 @@ unified_perf_summary() {
 		next
 	}
 	{
-		if ($19 == "\001") $19 = ""
+		if ($spec == "\001") $spec = ""
 		while (cn != -1 && cn < NR - 1) cnext()
 		if (cn == NR - 1) print $0, cv[2], cv[3], cv[4], (cv[4] + 0 == 0 ? "" : cv[4]), cv[5], cv[6]
 		else print $0, "", "", "", "", "", ""
-	}' cf="$cf" unified.tsv |
+	}' cf="$cf" spec=$spec unified.tsv |
 	st tl-sheet "$@" >"$R/unified_perf_summary.csv"; ok
 }
