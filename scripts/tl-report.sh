@@ -221,7 +221,7 @@ while tl_opt "$@"; do
 	# (the sheets done so far, behind a switch: tl-internals(7))
 	--detect-recompute)
 		[ "${TL_RECOMPUTE_PARTIAL:-}" = 1 ] ||
-			refuse "recompute detection (the is_recompute column) is not supported"
+			refuse "recompute detection is not supported whole: the call_stack of unified_perf_summary's kernels is missing (TL_RECOMPUTE_PARTIAL=1 takes it without)"
 		recompute=1 ;;
 	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
