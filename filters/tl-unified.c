@@ -33,8 +33,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-unified -d treedir -k firstkernels [-o durflag]"
-	    " [-r recompute] [-y rows]\n"
-	    "                  [rows]\n"
+	    " [-r recompute] [-y rows] [rows]\n"
 	    "       tl-unified -g groups [rows]\n");
 	exit(status);
 }
@@ -230,13 +229,10 @@ number(const char *path)
 	rec_open(&r, fp, io_name(path));
 	rec_read_header(&r);
 	/* (nine keys, or ten with is_recompute) */
-	nk = rec_need(&r, "key");
-	if ((nk != NKEYS && (nk != NKEYS + 1 ||
-	    rec_col(&r, "is_recompute") != NKEYS)) ||
-	    r.nhdr != (size_t)nk + 1 + RNF + 1)
+	nk = rec_col(&r, "is_recompute") == NKEYS ? NKEYS + 1 : NKEYS;
+	if (r.nhdr != (size_t)nk + 1 + RNF + 1 || rec_need(&r, "key") != nk)
 		tl_die("%s: not tl-unified's rows (%zu fields, key not the "
-		    "tenth or, after is_recompute, the eleventh)", r.name,
-		    r.nhdr);
+		    "%s)", r.name, r.nhdr, nk > NKEYS ? "eleventh" : "tenth");
 	gfp = io_open(groupkeys, "w", NULL);
 	fputs(nk > NKEYS ? "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\trc\n" :
 	    "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", gfp);
