@@ -63,7 +63,8 @@ while tl_opt "$@"; do
 		case $optn$optarg in
 		2-*) usage_die "--agg_metrics: expected at least one metric" ;;
 		esac
-		metrics="$metrics $optarg"
+		# (given again, the last one's, as argparse stores it)
+		metrics=" $optarg"
 		if [ "$optn" = 2 ]; then
 			shift 2
 			while [ $# -gt 0 ]; do
