@@ -782,8 +782,12 @@ fi
 # ---- publish: OUT_DIR and the workbook appear complete or not at all ----
 # (the workbook written first: when it fails, nothing is published; its
 # sheets in TraceLens's order, then tl's own)
+# The trace's Process Group Name is a string in TraceLens's frames, and
+# a text cell of its workbook ("0", not the number 0): here too, so that
+# pandas reads the workbook back as it reads TraceLens's.
 if [ -n "$xlsx" ]; then
-	tl_book_dir '' '' "$R" "nccl_summary_implicit_sync nccl_summary_long
+	printf '*\tProcess Group Name\n' >"$TL_BOOKSTAGE/text" || die "cannot write in $TL_BOOKSTAGE"
+	tl_book_dir '' "$TL_BOOKSTAGE/text" "$R" "nccl_summary_implicit_sync nccl_summary_long
 	    nccl_summary_all2allv nccl_all2allv_heatmap nccl_long
 	    nccl_implicit_sync nccl_all2allv straggler_summary"
 fi

@@ -417,9 +417,11 @@ if [ -n "$xlsx" ]; then
 	# '0.0', 'None'), and coll_analysis its Process Group Name (the
 	# trace's string), and with --group_by_num_kernels the perf sheets
 	# their num_kernels (a grouping key, made str() with the params; not
-	# ops_unique_args's, the one ops sheet with the column): so do they
-	# here, so that pandas reads them back as it reads TraceLens's.
-	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n[!o]*\tnum_kernels\n' >"$TL_WORK/text" ||
+	# ops_unique_args's, the one ops sheet with the column), and with
+	# --comparison unified_perf_summary's lca_id and lca_name ("; "
+	# joins of str(): "261.0", "320.0; 497.0"): so do they here, so
+	# that pandas reads them back as it reads TraceLens's.
+	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n[!o]*\tnum_kernels\nunified_perf_summary*\tlca_id\nunified_perf_summary*\tlca_name\n' >"$TL_WORK/text" ||
 		die "cannot write in $TL_WORK"
 	tl_book_dir '' "$TL_WORK/text" "$TL_REPORT" "$TL_REPORT_BOOK"
 fi
