@@ -601,6 +601,33 @@ joinsheet() {
 	return 0
 }
 
+# lcatext: each report's lca_id and lca_name columns (unified_perf_summary
+# of a --comparison report) that pandas holds as strings, made text
+# cells of the workbook (tl-xlsx -T, $work/text), as TraceLens's
+# comparison writes them ("261.0", not the number 261): a workbook's
+# (text cells there), or a CSV file's when a value is no number ("320.0;
+# 497.0": pandas' object column; when every one is, a float column).
+lcatext() {
+	i=0
+	while [ "$i" -lt "$nrep" ]; do
+		i=$((i + 1))
+		# (the tag as an fnmatch pattern)
+		t=$(tagof "$i" | sed 's/[][*?\\]/\\&/g')
+		for c in lca_id lca_name; do
+			awk -F '\t' -v c="$c" -v book="$(bookflag "$i")" '
+			NR == 1 {
+				for (j = 1; j <= NF; j++) if ($j == c) k = j
+				if (!k) exit
+				if (book != "") { f = 1; exit }
+				next
+			}
+			$k != "" && $k !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ { f = 1; exit }
+			END { exit !f }' "$tmp/s.$i" || continue
+			printf '*\t%s::%s\n' "$t" "$c" >>"$work/text" || die "cannot write in $work"
+		done
+	done
+}
+
 # sorted OUT: $tmp/m (in pandas' merge order) as the CSV sheet OUT in
 # TraceLens's order: sort_values of the baseline's $sortcol,
 # descending, missing last, with numpy's quicksort (tl-sheet -s), whose
@@ -788,7 +815,9 @@ if want ops_all; then
 		dcol=${dcols%%"$nl"*}
 		sortcol=$dcol
 		dropall= dropvar=
-		joinsheet "$sheet" && splits "$sheet"
+		joinsheet "$sheet" || continue
+		[ "$sheet" != unified_perf_summary ] || [ -z "$xlsxout" ] || lcatext
+		splits "$sheet"
 	done
 fi
 
@@ -856,7 +885,9 @@ if [ -n "$xlsxout" ]; then
 	hidden "$work/hidden"
 	set --
 	while IFS= read -r s; do set -- "$@" "$out/$s.csv"; done <"$work/order"
-	tl_book_write "$work/hidden" '' "$@"
+	text=
+	[ ! -s "$work/text" ] || text=$work/text
+	tl_book_write "$work/hidden" "$text" "$@"
 fi
 [ -z "$odir" ] || tl_publish "$out"
 [ -z "$xlsxout" ] || tl_book_publish
