@@ -387,15 +387,22 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	die "the report's engine failed (make: exit $st)"
 fi
 # TraceLens's *_kl_overlap sheets are its sheets of ops with a column
-# of the names of the kernels that overlap theirs, and their statistics:
-# written for a trace where no two kernels overlap (every row's lists
-# empty), refused, nothing written, for one where some do (kl_check).
-# A rocprofv3 trace has no such sheets (nor TraceLens's rocprof report
-# such an option).
+# of the names of the kernels that overlap theirs, and their statistics.
+# ops_unique_args_kl_overlap is written whether kernels overlap or not;
+# the others only where none do (kl_check): where some do, they are
+# left out, the rest published, and the option refused for them after
+# (exit 2).  A rocprofv3 trace has no such sheets (nor TraceLens's
+# rocprof report such an option).
+klleft=
 if [ -s "$TL_WORK/kl_refuse" ]; then
-	optname=$klopt
-	read -r why <"$TL_WORK/kl_refuse"
-	refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
+	for f in "$TL_REPORT"/*_kl_overlap.csv; do
+		case $f in
+		*/ops_unique_args_kl_overlap.csv | */\*_kl_overlap.csv) continue ;;
+		esac
+		b=${f##*/}
+		klleft=${klleft:+$klleft, }${b%.csv}
+		rm -f -- "$f" || die "cannot remove $f"
+	done
 fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do
@@ -417,4 +424,9 @@ if [ -n "$xlsx" ]; then
 fi
 [ -z "$out" ] || tl_publish "$TL_REPORT"
 [ -z "$xlsx" ] || tl_book_publish
+if [ -n "$klleft" ]; then
+	optname=$klopt
+	read -r why <"$TL_WORK/kl_refuse"
+	refuse "$klleft of overlapping kernels not supported, not written: $trace_name has $why overlapping"
+fi
 exit 0

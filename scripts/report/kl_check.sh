@@ -7,15 +7,15 @@
 # tl-report only where none does (kl_sheet), and the driver refuses
 # the option where one does.  kl_refuse: the two events of the first
 # list tl-overlap writes, "NAME (stream S) and NAME (stream S)", or
-# nothing.
+# nothing.  overlap.tsv: tl-overlap's lists, which op_overlap reads.
 # in: gpu.tsv
-# out: kl_refuse
+# out: kl_refuse overlap.tsv
 # when: kl=1 cpu_ops=1
 kl_check() {
 	u=
 	[ "$unlinked" != 1 ] || u=-u
-	st hsort -t "$TAB" -k7,7g -k1,1n <gpu.tsv | st tl-overlap $u |
-	st awkt 'NR == 2 { print $1, $7, $8 } END { if (NR < 2) print "" }' >kl_pair; ok
+	st hsort -t "$TAB" -k7,7g -k1,1n <gpu.tsv | st tl-overlap $u >overlap.tsv; ok
+	st awkt 'NR == 2 { print $1, $7, $8 } END { if (NR < 2) print "" }' overlap.tsv >kl_pair; ok
 	IFS=$TAB read -r a s2 n2 <kl_pair
 	if [ -z "$a" ]; then
 		: >kl_refuse; ok
