@@ -388,21 +388,16 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 fi
 # TraceLens's *_kl_overlap sheets are its sheets of ops with a column
 # of the names of the kernels that overlap theirs, and their statistics.
-# ops_unique_args_kl_overlap is written whether kernels overlap or not;
-# the others only where none do (kl_check): where some do, they are
-# left out, the rest published, and the option refused for them after
-# (exit 2).  A rocprofv3 trace has no such sheets (nor TraceLens's
-# rocprof report such an option).
+# ops_unique_args_kl_overlap and the perf-model ones are written
+# whether kernels overlap or not; unified_perf_summary_kl_overlap only
+# where none do (kl_check): where some do, it is left out, the rest
+# published, and the option refused for it after (exit 2).  A
+# rocprofv3 trace has no such sheets (nor TraceLens's rocprof report
+# such an option).
 klleft=
-if [ -s "$TL_WORK/kl_refuse" ]; then
-	for f in "$TL_REPORT"/*_kl_overlap.csv; do
-		case $f in
-		*/ops_unique_args_kl_overlap.csv | */\*_kl_overlap.csv) continue ;;
-		esac
-		b=${f##*/}
-		klleft=${klleft:+$klleft, }${b%.csv}
-		rm -f -- "$f" || die "cannot remove $f"
-	done
+if [ -s "$TL_WORK/kl_refuse" ] && [ -f "$TL_REPORT/unified_perf_summary_kl_overlap.csv" ]; then
+	klleft=unified_perf_summary_kl_overlap
+	rm -f -- "$TL_REPORT/$klleft.csv" || die "cannot remove $klleft.csv"
 fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do

@@ -3,9 +3,9 @@
 # --include_overlap_info: does some GPU event overlap another, as
 # TraceLens's sweep finds them (tl-overlap over gpu.tsv by ts; the
 # launched events only, as its gpu_timeline's, unless
-# --include-unlinked-kernels)?  Its *_kl_overlap sheets are those of
-# tl-report only where none does (kl_sheet), and the driver refuses
-# the option where one does.  kl_refuse: the two events of the first
+# --include-unlinked-kernels)?  unified_perf_summary_kl_overlap is
+# tl-report's only where none does (kl_sheet), and the driver leaves it
+# out and refuses the option where one does.  kl_refuse: the two events of the first
 # list tl-overlap writes, "NAME (stream S) and NAME (stream S)", or
 # nothing.  overlap.tsv: tl-overlap's lists, which op_overlap reads.
 # in: gpu.tsv

@@ -62,3 +62,21 @@ kl_sheet() {
 		print o
 	}' "$_ks_src" >"$_ks_dst"
 }
+
+# kl_join COL: the records on stdin (a header, then sorted by the UID in
+# field COL, as numbers) with op_overlap.tsv's three fields after, okn
+# okd opct: a merge join by UID (op_overlap.tsv is in UID order), the
+# fields of no launcher's (empty, [], empty: TraceLens's None) where it
+# has none.
+kl_join() {
+	awkt -v col="$1" 'function next_() {
+		if ((getline l <"op_overlap.tsv") > 0) { split(l, v, "\t"); k = v[1] + 0 }
+		else eof = 1
+	}
+	NR == 1 { next_(); next_(); print $0, "okn", "okd", "opct"; next }
+	{
+		while (!eof && k < $col + 0) next_()
+		if (!eof && k == $col + 0) print $0, v[2], v[3], v[4]
+		else print $0, "", "[]", ""
+	}'
+}
