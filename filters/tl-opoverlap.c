@@ -5,8 +5,8 @@
  * that overlap its kernels, first appearance first, their details
  * averaged by name, and the share of its kernels' busy time that
  * others overlap.  Input: the launcher's kernels (k 0) and, after
- * each, the events tl-overlap(1) lists for it (k 1, 2, ...), sorted by
- * launcher, kernel UID and k.  Memory: one launcher's kernels and
+ * each, the events tl-overlap(1) lists for it (k 1, 2, ...), by
+ * launcher, then kernel, then k.  Memory: one launcher's kernels and
  * their lists.  tl-opoverlap(1) gives the formats.
  */
 #include <stdint.h>
@@ -245,9 +245,13 @@ run(const char *path)
 		l = ifield(&r, cl, "launcher");
 		u = ifield(&r, cu, "UID");
 		kk = ifield(&r, ck, "k");
-		if (l < o.uid || (l == o.uid && (u < lastu ||
-		    (u == lastu && kk <= lastk))))
-			tl_die("%s: line %zu: not sorted by launcher, UID and k",
+		/*
+		 * (an op's kernels in the order TraceLens lists them: a
+		 * launcher's by UID, the gpu_events of an op's subtree by
+		 * launch; each one's list after it)
+		 */
+		if (l < o.uid || (l == o.uid && u == lastu && kk <= lastk))
+			tl_die("%s: line %zu: not sorted by launcher, kernel and k",
 			    r.name, r.lineno);
 		if (l != o.uid) {
 			op_put(&o);
@@ -260,7 +264,7 @@ run(const char *path)
 			k->ts = dfield(&r, cts, "ts");
 			k->end = k->ts + dfield(&r, cdur, "dur");
 		} else {
-			if (u != lastu || o.nk == 0)
+			if (u != lastu || l != o.uid || o.nk == 0)
 				tl_die("%s: line %zu: UID %lld: a list without its kernel",
 				    r.name, r.lineno, (long long)u);
 			k = &o.k[o.nk - 1];

@@ -83,7 +83,7 @@ isrocprof() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 klopt=
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked (its rocprof report: on),
@@ -206,7 +206,7 @@ while tl_opt "$@"; do
 	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
 	--enable-pseudo-ops) pseudo=$optname ;;
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
-	--include-overlap-info) kl=1 klopt=$optname ;;
+	--include-overlap-info) kl=1 ;;
 	--detect-recompute) refuse "recompute detection (the is_recompute column) is not supported" ;;
 	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
@@ -386,19 +386,6 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	tl_cat "$TL_LOG/make" >&2 2>/dev/null
 	die "the report's engine failed (make: exit $st)"
 fi
-# TraceLens's *_kl_overlap sheets are its sheets of ops with a column
-# of the names of the kernels that overlap theirs, and their statistics.
-# ops_unique_args_kl_overlap and the perf-model ones are written
-# whether kernels overlap or not; unified_perf_summary_kl_overlap only
-# where none do (kl_check): where some do, it is left out, the rest
-# published, and the option refused for it after (exit 2).  A
-# rocprofv3 trace has no such sheets (nor TraceLens's rocprof report
-# such an option).
-klleft=
-if [ -s "$TL_WORK/kl_refuse" ] && [ -f "$TL_REPORT/unified_perf_summary_kl_overlap.csv" ]; then
-	klleft=unified_perf_summary_kl_overlap
-	rm -f -- "$TL_REPORT/$klleft.csv" || die "cannot remove $klleft.csv"
-fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do
 	[ ! -s "$TL_LOG/$s" ] || tl_cat "$TL_LOG/$s" >&2 2>/dev/null
@@ -419,9 +406,4 @@ if [ -n "$xlsx" ]; then
 fi
 [ -z "$out" ] || tl_publish "$TL_REPORT"
 [ -z "$xlsx" ] || tl_book_publish
-if [ -n "$klleft" ]; then
-	optname=$klopt
-	read -r why <"$TL_WORK/kl_refuse"
-	refuse "$klleft of overlapping kernels not supported, not written: $trace_name has $why overlapping"
-fi
 exit 0
