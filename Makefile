@@ -123,7 +123,8 @@ install: all
 # them (which then take TraceLens's defaults): opt-in, never by default.
 TLNAMES = TraceLens_generate_perf_report_pytorch:tl-report \
 	TraceLens_generate_perf_report_rocprof:tl-report \
-	TraceLens_compare_perf_reports_pytorch:tl-compare
+	TraceLens_compare_perf_reports_pytorch:tl-compare \
+	TraceLens_generate_multi_rank_collective_report_pytorch:tl-ranks
 
 install-tracelens-names: install
 	for p in $(TLNAMES); do ln -sf "$${p#*:}" "$(DESTDIR)$(PREFIX)/bin/$${p%%:*}"; done

@@ -98,7 +98,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-aggregate [-eHnx] [-g key[,key...]] op[:field[,field...]][=name] ...\n"
+	    "usage: tl-aggregate [-eHnx] [-g key[,key...]] [name=]op[:field[,field...]] ...\n"
 	    "       tl-aggregate -g key[,key...] -K field[,field...]\n");
 	exit(status);
 }

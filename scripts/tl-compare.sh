@@ -86,6 +86,18 @@ ropt() {
 	ropts=$ropts$(printf '%s' "$1" | tr _ -)$nl
 	[ $# -lt 2 ] || ropts=$ropts$2$nl
 }
+# negnum ARG: ARG looks like a negative number, which argparse takes
+# for a value, not an option, as this parser has none that looks so.
+negnum() {
+	case $1 in
+	-*[!0-9.]* | -*.*.* | -*. | -) return 1 ;;
+	-*) return 0 ;;
+	esac
+	return 1
+}
+# TraceLens's long options, which its argparse takes cut to an
+# unambiguous prefix (--nam, --output_c); tl's own are taken whole.
+tcnames='--output --output-csvs-dir --names --sheets --help'
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j | --jobs)
@@ -129,27 +141,38 @@ while [ $# -gt 0 ]; do
 		odir=$2
 		shift 2 ;;
 	--output=*) odir=${1#*=}; shift ;;
+	# (argparse: -oFILE and -o=FILE are FILE)
+	-o=*) odir=${1#-o=}; shift ;;
 	-o?*) odir=${1#-o}; shift ;;
 	--output_csvs_dir | --output-csvs-dir)
 		[ $# -ge 2 ] || usage
 		csvdir=$2
 		shift 2 ;;
 	--output_csvs_dir=* | --output-csvs-dir=*) csvdir=${1#*=}; shift ;;
+	--names=*)
+		# (argparse: --names=TAG is that one tag, the words after it
+		# reports)
+		case $1 in *"$nl"*) udie "invalid tag: no newline in a tag" ;; esac
+		names=${1#*=}$nl nnames=1 namesgiven=1
+		shift ;;
 	--names)
-		# argparse's nargs: every word up to the next option
+		# argparse's nargs: every word up to the next option; given
+		# again, the last ones
 		shift
-		namesgiven=1
+		names= nnames=0 namesgiven=1
 		while [ $# -gt 0 ]; do
-			case $1 in -?*) break ;; esac
+			case $1 in -?*) negnum "$1" || break ;; esac
 			case $1 in *"$nl"*) udie "invalid tag: no newline in a tag" ;; esac
 			names=$names$1$nl
 			nnames=$((nnames + 1))
 			shift
 		done ;;
+	--sheets=*) sheets=${1#*=}$nl; shift ;;
 	--sheets)
 		shift
 		[ $# -gt 0 ] && case $1 in -?*) false ;; esac ||
 			udie "--sheets needs at least one group"
+		sheets=
 		while [ $# -gt 0 ]; do
 			case $1 in -?*) break ;; esac
 			sheets=$sheets$1$nl
@@ -167,7 +190,23 @@ while [ $# -gt 0 ]; do
 			reports=$reports$r$nl; nrep=$((nrep + 1))
 		done
 		break ;;
-	-?*) udie "unknown option: $1" ;;
+	--?*)
+		# a prefix of one of TraceLens's options, made that option
+		tl_opt "$@"
+		tl_abbrev $tcnames ||
+			udie "ambiguous option: ${1%%=*} could match $(echo "$TL_ABBREV" | sed 's/ /, /g')"
+		case " $tcnames " in
+		*" $opt "*) ;;
+		*) udie "unknown option: $1" ;;
+		esac
+		_a=$opt
+		[ "$_tl_hasinline" = 0 ] || _a=$opt=$_tl_inline
+		# (--help=x: no other case takes it)
+		[ "$_a" != "$1" ] || udie "option ${1%%=*} takes no value"
+		shift
+		set -- "$_a" "$@" ;;
+	-?*) negnum "$1" || udie "unknown option: $1"
+		reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
 	-) reports=$reports./-$nl; nrep=$((nrep + 1)); shift ;;
 	'') udie "an empty name is no report" ;;
 	*) reports=$reports$1$nl; nrep=$((nrep + 1)); shift ;;
@@ -199,10 +238,13 @@ fi
 [ "$namesgiven" = 0 ] || [ "$nnames" = "$nrep" ] ||
 	udie "$nnames names for $nrep reports"
 [ -n "$sheets" ] || sheets=all
+groups='gpu_timeline, ops_summary, kernel_summary, ops_all, roofline, all'
+# (an empty group, --sheets= or '', is no field of the loop below)
+case $nl$sheets in *"$nl$nl"*) udie "unknown sheet group '' ($groups)" ;; esac
 for s in $sheets; do
 	case $s in
 	gpu_timeline | ops_summary | kernel_summary | ops_all | roofline | all) ;;
-	*) udie "unknown sheet group '$s' (gpu_timeline, ops_summary, kernel_summary, ops_all, roofline, all)" ;;
+	*) udie "unknown sheet group '$s' ($groups)" ;;
 	esac
 done
 want() {
@@ -559,6 +601,33 @@ joinsheet() {
 	return 0
 }
 
+# lcatext: each report's lca_id and lca_name columns (unified_perf_summary
+# of a --comparison report) that pandas holds as strings, made text
+# cells of the workbook (tl-xlsx -T, $work/text), as TraceLens's
+# comparison writes them ("261.0", not the number 261): a workbook's
+# (text cells there), or a CSV file's when a value is no number ("320.0;
+# 497.0": pandas' object column; when every one is, a float column).
+lcatext() {
+	i=0
+	while [ "$i" -lt "$nrep" ]; do
+		i=$((i + 1))
+		# (the tag as an fnmatch pattern)
+		t=$(tagof "$i" | sed 's/[][*?\\]/\\&/g')
+		for c in lca_id lca_name; do
+			awk -F '\t' -v c="$c" -v book="$(bookflag "$i")" '
+			NR == 1 {
+				for (j = 1; j <= NF; j++) if ($j == c) k = j
+				if (!k) exit
+				if (book != "") { f = 1; exit }
+				next
+			}
+			$k != "" && $k !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ { f = 1; exit }
+			END { exit !f }' "$tmp/s.$i" || continue
+			printf '*\t%s::%s\n' "$t" "$c" >>"$work/text" || die "cannot write in $work"
+		done
+	done
+}
+
 # sorted OUT: $tmp/m (in pandas' merge order) as the CSV sheet OUT in
 # TraceLens's order: sort_values of the baseline's $sortcol,
 # descending, missing last, with numpy's quicksort (tl-sheet -s), whose
@@ -746,7 +815,9 @@ if want ops_all; then
 		dcol=${dcols%%"$nl"*}
 		sortcol=$dcol
 		dropall= dropvar=
-		joinsheet "$sheet" && splits "$sheet"
+		joinsheet "$sheet" || continue
+		[ "$sheet" != unified_perf_summary ] || [ -z "$xlsxout" ] || lcatext
+		splits "$sheet"
 	done
 fi
 
@@ -814,7 +885,9 @@ if [ -n "$xlsxout" ]; then
 	hidden "$work/hidden"
 	set --
 	while IFS= read -r s; do set -- "$@" "$out/$s.csv"; done <"$work/order"
-	tl_book_write "$work/hidden" '' "$@"
+	text=
+	[ ! -s "$work/text" ] || text=$work/text
+	tl_book_write "$work/hidden" "$text" "$@"
 fi
 [ -z "$odir" ] || tl_publish "$out"
 [ -z "$xlsxout" ] || tl_book_publish

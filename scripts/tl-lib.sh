@@ -156,16 +156,30 @@ tl_arg() {
 }
 # tl_num int|sint|posint: optarg is a whole number (sint: perhaps
 # negative, as TraceLens's argparse type=int takes it; posint: above 0),
-# made plain decimal as int() reads it: a sign "+" and leading zeros
-# dropped ("010" is ten, not the shell's octal eight).
+# made plain decimal as int() reads it: white space around it, a sign
+# "+", leading zeros and single underscores between digits dropped
+# (" 010 " and "1_0" are ten, not the shell's octal eight or an error).
 tl_num() {
 	_tn_s= _tn_d=$optarg
+	while :; do
+		case $_tn_d in
+		[[:space:]]*) _tn_d=${_tn_d#?} ;;
+		*[[:space:]]) _tn_d=${_tn_d%?} ;;
+		*) break ;;
+		esac
+	done
 	case $1:$_tn_d in
 	*:+* | sint:-*) _tn_s=${_tn_d%"${_tn_d#?}"} _tn_d=${_tn_d#?} ;;
 	esac
 	case $_tn_d in
-	'' | *[!0-9]*) usage_die "$opt: not a whole number: $optarg" ;;
+	'' | _* | *_ | *__* | *[!0-9_]*) usage_die "$opt: not a whole number: $optarg" ;;
 	esac
+	while :; do
+		case $_tn_d in
+		*_*) _tn_d=${_tn_d%%_*}${_tn_d#*_} ;;
+		*) break ;;
+		esac
+	done
 	while :; do
 		case $_tn_d in
 		0?*) _tn_d=${_tn_d#0} ;;

@@ -36,6 +36,9 @@ EOF
 jobs= ssh= reports=0 compat= gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
 jobmode=0 jrank= jwork= jtrace= batch=
+# Called by TraceLens's name (make install-tracelens-names), its
+# defaults: outputs replaced, as TraceLens writes over them.
+case ${0##*/} in TraceLens_*) force=1 ;; esac
 # TraceLens's long options, which its argparse takes cut to an
 # unambiguous prefix (--world 4, --output_csvs o): tl_abbrev
 tlnames='--trace-dir --trace-pattern --trace-glob --world-size --rank-regex
@@ -63,7 +66,8 @@ while tl_opt "$@"; do
 		case $optn$optarg in
 		2-*) usage_die "--agg_metrics: expected at least one metric" ;;
 		esac
-		metrics="$metrics $optarg"
+		# (given again, the last one's, as argparse stores it)
+		metrics=" $optarg"
 		if [ "$optn" = 2 ]; then
 			shift 2
 			while [ $# -gt 0 ]; do
@@ -778,8 +782,12 @@ fi
 # ---- publish: OUT_DIR and the workbook appear complete or not at all ----
 # (the workbook written first: when it fails, nothing is published; its
 # sheets in TraceLens's order, then tl's own)
+# The trace's Process Group Name is a string in TraceLens's frames, and
+# a text cell of its workbook ("0", not the number 0): here too, so that
+# pandas reads the workbook back as it reads TraceLens's.
 if [ -n "$xlsx" ]; then
-	tl_book_dir '' '' "$R" "nccl_summary_implicit_sync nccl_summary_long
+	printf '*\tProcess Group Name\n' >"$TL_BOOKSTAGE/text" || die "cannot write in $TL_BOOKSTAGE"
+	tl_book_dir '' "$TL_BOOKSTAGE/text" "$R" "nccl_summary_implicit_sync nccl_summary_long
 	    nccl_summary_all2allv nccl_all2allv_heatmap nccl_long
 	    nccl_implicit_sync nccl_all2allv straggler_summary"
 fi

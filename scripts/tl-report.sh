@@ -91,8 +91,9 @@ isrocprof() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 klopt= recompute=0
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 recompute=0
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
+archopt= archname=
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked (its rocprof report: on),
 # outputs replaced.
@@ -185,45 +186,53 @@ while tl_opt "$@"; do
 		    "could match $(echo "$TL_ABBREV" | sed 's/ /, /g')" ;;
 	esac
 	case $opt in
-	--help | -h) usage 0 ;;
-	--version) echo "tl-report @VERSION@"; exit 0 ;;
-	--force) force=1 ;;
-	--quiet) quiet=1 ;;
-	--exact-time) xflag=-x ;;
-	--tracelens-compat) compat=--tracelens-compat ;;
-	--short-kernel-study) short=1 ;;
+	--help | -h) tl_noarg; usage 0 ;;
+	--version) tl_noarg; echo "tl-report @VERSION@"; exit 0 ;;
+	--force) tl_noarg; force=1 ;;
+	--quiet) tl_noarg; quiet=1 ;;
+	--exact-time) tl_noarg; xflag=-x ;;
+	--tracelens-compat) tl_noarg; compat=--tracelens-compat ;;
+	--short-kernel-study) tl_noarg; short=1 ;;
 	--short-kernel-threshold-us) tl_arg sint "$@"; thresh=$optarg ;;
 	--short-kernel-histogram-bins) tl_arg sint "$@"; bins=$optarg binsopt=$opt ;;
 	--topk-short-kernels) tl_arg sint "$@"; topk=$optarg ;;
 	--micro-idle-thresh-us) tl_arg sint "$@"; micro=$optarg ;;
-	--include-unlinked-kernels) unlinked=1 ;;
-	--no-coll-analysis | --disable-coll-analysis) coll=0 ;;
-	--enable-kernel-summary) ksum=1 ;;
-	--no-kernel-summary | --disable-kernel-summary) ksum=0 ;;
-	--kernel-details) kdetails=1 ;;
+	--include-unlinked-kernels) tl_noarg; unlinked=1 ;;
+	--no-coll-analysis | --disable-coll-analysis) tl_noarg; coll=0 ;;
+	--enable-kernel-summary) tl_noarg; ksum=1 ;;
+	--no-kernel-summary | --disable-kernel-summary) tl_noarg; ksum=0 ;;
+	--kernel-details) tl_noarg; kdetails=1 ;;
 	--topk-kernels) tl_arg sint "$@"; ktopk=$optarg ;;
-	--include-first-occurrence-time) fot=1 ;;
-	--group-by-num-kernels) gbnk=1 ;;
+	--include-first-occurrence-time) tl_noarg; fot=1 ;;
+	--group-by-num-kernels) tl_noarg; gbnk=1 ;;
 	--profile-json-path) tl_arg "$@"; trace=$optarg ;;
 	--output-csvs-dir) tl_arg "$@"; out=$optarg ;;
 	--output-xlsx-path | --output-xlsx) tl_arg "$@"; xlsx=$optarg ;;
-	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform) tl_arg "$@"; arch=$optarg ;;
+	--gpu-arch | --gpu-arch-json-path | --gpu-arch-platform)
+		# (TraceLens's two are exclusive: its argparse group refuses both)
+		case $opt:$archopt in
+		--gpu-arch-json-path:--gpu-arch-platform | --gpu-arch-platform:--gpu-arch-json-path)
+			usage_die "$optname: not allowed with ${archname}" ;;
+		--gpu-arch-*) archopt=$opt archname=$optname ;;
+		esac
+		tl_arg "$@"; arch=$optarg ;;
 	--topk-ops | --topk-roofline-ops) tl_arg sint "$@" ;;	# no-ops in TraceLens too (but int)
 	--comparison | --comparison-json-path) tl_arg "$@"; cmp=$optarg ;;
 	# TraceLens's, which tl does not do (see tl-report(1)); the three
 	# that change nothing on most traces are checked below.
-	--enable-origami) origami=$optname ;;
+	--enable-origami) tl_noarg; origami=$optname ;;
 	--python-path) tl_arg "$@"; pypath=$optname ;;
 	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
-	--enable-pseudo-ops) pseudo=$optname ;;
+	--enable-pseudo-ops) tl_noarg; pseudo=$optname ;;
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
-	--include-overlap-info) kl=1 klopt=$optname ;;
+	--include-overlap-info) tl_noarg; kl=1 ;;
 	# (the sheets done so far, behind a switch: tl-internals(7))
 	--detect-recompute)
+		tl_noarg
 		[ "${TL_RECOMPUTE_PARTIAL:-}" = 1 ] ||
 			refuse "recompute detection is not supported whole: the call_stack of unified_perf_summary's kernels is missing (TL_RECOMPUTE_PARTIAL=1 takes it without)"
 		recompute=1 ;;
-	--include-call-stack) refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
+	--include-call-stack) tl_noarg; refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"
@@ -401,17 +410,6 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	tl_cat "$TL_LOG/make" >&2 2>/dev/null
 	die "the report's engine failed (make: exit $st)"
 fi
-# TraceLens's *_kl_overlap sheets are its sheets of ops with a column
-# of the names of the kernels that overlap theirs, and their statistics:
-# written for a trace where no two kernels overlap (every row's lists
-# empty), refused, nothing written, for one where some do (kl_check).
-# A rocprofv3 trace has no such sheets (nor TraceLens's rocprof report
-# such an option).
-if [ -s "$TL_WORK/kl_refuse" ]; then
-	optname=$klopt
-	read -r why <"$TL_WORK/kl_refuse"
-	refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
-fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do
 	[ ! -s "$TL_LOG/$s" ] || tl_cat "$TL_LOG/$s" >&2 2>/dev/null
@@ -424,9 +422,11 @@ if [ -n "$xlsx" ]; then
 	# '0.0', 'None'), and coll_analysis its Process Group Name (the
 	# trace's string), and with --group_by_num_kernels the perf sheets
 	# their num_kernels (a grouping key, made str() with the params; not
-	# ops_unique_args's, the one ops sheet with the column): so do they
-	# here, so that pandas reads them back as it reads TraceLens's.
-	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n[!o]*\tnum_kernels\n' >"$TL_WORK/text" ||
+	# ops_unique_args's, the one ops sheet with the column), and with
+	# --comparison unified_perf_summary's lca_id and lca_name ("; "
+	# joins of str(): "261.0", "320.0; 497.0"): so do they here, so
+	# that pandas reads them back as it reads TraceLens's.
+	printf '*\tparam: *\ncoll_analysis\tProcess Group Name\n[!o]*\tnum_kernels\nunified_perf_summary*\tlca_id\nunified_perf_summary*\tlca_name\n' >"$TL_WORK/text" ||
 		die "cannot write in $TL_WORK"
 	tl_book_dir '' "$TL_WORK/text" "$TL_REPORT" "$TL_REPORT_BOOK"
 fi
