@@ -37,8 +37,9 @@ jobs= ssh= reports=0 compat= gpn= metrics= heat=0 detail=1 strict=1 force=0 quie
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
 jobmode=0 jrank= jwork= jtrace= batch=
 # Called by TraceLens's name (make install-tracelens-names), its
-# defaults: outputs replaced, as TraceLens writes over them.
-case ${0##*/} in TraceLens_*) force=1 ;; esac
+# defaults: a workbook replaced, --output_csvs_dir written into
+# (TL_MERGE), as TraceLens writes over them.
+case ${0##*/} in TraceLens_*) force=1 TL_MERGE=1 ;; esac
 # TraceLens's long options, which its argparse takes cut to an
 # unambiguous prefix (--world 4, --output_csvs o): tl_abbrev
 tlnames='--trace-dir --trace-pattern --trace-glob --world-size --rank-regex
