@@ -618,7 +618,7 @@ summaries() {
 # aggop NAME: NAME if tl-aggregate computes pandas' aggregation NAME.
 aggop() {
 	case $1 in
-	mean|median|min|max|std|sum|count|first|last) printf '%s\n' "$1" ;;
+	mean|median|min|max|std|var|sem|sum|count|first|last) printf '%s\n' "$1" ;;
 	esac
 }
 
@@ -697,7 +697,7 @@ fi
 metrics=$(printf '%s\n' "$metrics" | tr , ' ')
 for _m in $metrics; do
 	[ -n "$(aggop "$_m")" ] ||
-		usage_die "--agg_metrics: $_m: not one of mean median min max std sum count first last"
+		usage_die "--agg_metrics: $_m: not one of mean median min max std var sem sum count first last"
 done
 metrics=${metrics:-mean median min max}
 _src=0
