@@ -16,6 +16,11 @@
  * few forward ones left out of the backward one (TraceLens's lists).
  * Rows by total kernel time, descending, then first UID.
  *
+ * With -k, the _kl_overlap sheets of --include_overlap_info: the groups
+ * are split by the names of the kernels that overlap theirs too, and
+ * ordered by their group's total (the split groups' sum) and least
+ * UID, then their own total and first UID.
+ *
  * Two passes: the first keeps, per row, its offset, table, sheet and
  * sort keys, and per table its param keys; the second reads each row
  * again and writes it.  Memory: those, never the rows' text.
@@ -26,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "tl.h"
 
 /* How an input field becomes a cell. */
@@ -34,7 +41,9 @@ enum cellkind {
 	C_DT,		/* as it is when the sheet's are all integer texts, else C_NUM */
 	C_TEXT,		/* the field's text, quoted as pandas quotes it */
 	C_LIST,		/* JSON as a Python literal with lists */
-	C_RAW		/* as it is */
+	C_RAW,		/* as it is */
+	C_PCT,		/* C_NUM rounded to 2 places, as pandas' round(2) */
+	C_PSTD		/* C_PCT, 0.0 when empty but the mean is not */
 };
 
 /* The columns after name and the params, in TraceLens's order. */
@@ -43,45 +52,53 @@ static const struct outcol {
 	const char *field;	/* the input field (tl-aggregate's name) */
 	enum cellkind kind;	/* how it is written */
 	int arch;		/* only with a GPU spec (the roofline columns) */
+	int kl;			/* only with -k (the overlap columns) */
 } outcols[] = {
-	{ "GFLOPS_first", "gf", C_NUM, 0 },
-	{ "Data Moved (MB)_first", "dm", C_NUM, 0 },
-	{ "FLOPS/Byte_first", "fb", C_NUM, 0 },
-	{ "TB/s_mean", "tbs_mean", C_NUM, 0 },
-	{ "TB/s_median", "tbs_median", C_NUM, 0 },
-	{ "TB/s_std", "tbs_std", C_NUM, 0 },
-	{ "TB/s_min", "tbs_min", C_NUM, 0 },
-	{ "TB/s_max", "tbs_max", C_NUM, 0 },
-	{ "TFLOPS/s_mean", "tfs_mean", C_NUM, 0 },
-	{ "TFLOPS/s_median", "tfs_median", C_NUM, 0 },
-	{ "TFLOPS/s_std", "tfs_std", C_NUM, 0 },
-	{ "TFLOPS/s_min", "tfs_min", C_NUM, 0 },
-	{ "TFLOPS/s_max", "tfs_max", C_NUM, 0 },
-	{ "process_name_first", "pn_first", C_TEXT, 0 },
-	{ "process_label_first", "pl_first", C_TEXT, 0 },
-	{ "thread_name_first", "tn_first", C_TEXT, 0 },
-	{ "Compute Spec", "spec_first", C_TEXT, 0 },
-	{ "Roofline Time (µs)_first", "rt_first", C_NUM, 1 },
-	{ "Roofline Bound_first", "rb_first", C_TEXT, 1 },
-	{ "Pct Roofline_mean", "pr_mean", C_NUM, 1 },
-	{ "Pct Roofline_median", "pr_median", C_NUM, 1 },
-	{ "Pct Roofline_std", "pr_std", C_NUM, 1 },
-	{ "Pct Roofline_min", "pr_min", C_NUM, 1 },
-	{ "Pct Roofline_max", "pr_max", C_NUM, 1 },
-	{ "kernel_details__summarize_kernel_stats", "kd_kstats", C_TEXT, 0 },
-	{ "trunc_kernel_details", "kd_ktrunc", C_TEXT, 0 },
-	{ "Input Dims_first", "dims_first", C_LIST, 0 },
-	{ "Input type_first", "types_first", C_LIST, 0 },
-	{ "Input Strides_first", "strides_first", C_LIST, 0 },
-	{ "Concrete Inputs_first", "conc_first", C_LIST, 0 },
-	{ "Kernel Time (µs)_mean", "kt_mean", C_NUM, 0 },
-	{ "Kernel Time (µs)_median", "kt_median", C_NUM, 0 },
-	{ "Kernel Time (µs)_std", "kt_std", C_NUM, 0 },
-	{ "Kernel Time (µs)_min", "kt_min", C_DT, 0 },
-	{ "Kernel Time (µs)_max", "kt_max", C_DT, 0 },
-	{ "Kernel Time (µs)_sum", "kt_sum", C_DT, 0 },
-	{ "name_count", "UID_count", C_RAW, 0 },
-	{ "UID_first", "UID_first", C_RAW, 0 },
+	{ "GFLOPS_first", "gf", C_NUM, 0, 0 },
+	{ "Data Moved (MB)_first", "dm", C_NUM, 0, 0 },
+	{ "FLOPS/Byte_first", "fb", C_NUM, 0, 0 },
+	{ "TB/s_mean", "tbs_mean", C_NUM, 0, 0 },
+	{ "TB/s_median", "tbs_median", C_NUM, 0, 0 },
+	{ "TB/s_std", "tbs_std", C_NUM, 0, 0 },
+	{ "TB/s_min", "tbs_min", C_NUM, 0, 0 },
+	{ "TB/s_max", "tbs_max", C_NUM, 0, 0 },
+	{ "TFLOPS/s_mean", "tfs_mean", C_NUM, 0, 0 },
+	{ "TFLOPS/s_median", "tfs_median", C_NUM, 0, 0 },
+	{ "TFLOPS/s_std", "tfs_std", C_NUM, 0, 0 },
+	{ "TFLOPS/s_min", "tfs_min", C_NUM, 0, 0 },
+	{ "TFLOPS/s_max", "tfs_max", C_NUM, 0, 0 },
+	{ "process_name_first", "pn_first", C_TEXT, 0, 0 },
+	{ "process_label_first", "pl_first", C_TEXT, 0, 0 },
+	{ "thread_name_first", "tn_first", C_TEXT, 0, 0 },
+	{ "Compute Spec", "spec_first", C_TEXT, 0, 0 },
+	{ "Roofline Time (µs)_first", "rt_first", C_NUM, 1, 0 },
+	{ "Roofline Bound_first", "rb_first", C_TEXT, 1, 0 },
+	{ "Pct Roofline_mean", "pr_mean", C_NUM, 1, 0 },
+	{ "Pct Roofline_median", "pr_median", C_NUM, 1, 0 },
+	{ "Pct Roofline_std", "pr_std", C_NUM, 1, 0 },
+	{ "Pct Roofline_min", "pr_min", C_NUM, 1, 0 },
+	{ "Pct Roofline_max", "pr_max", C_NUM, 1, 0 },
+	{ "kernel_details__summarize_kernel_stats", "kd_kstats", C_TEXT, 0, 0 },
+	{ "trunc_kernel_details", "kd_ktrunc", C_TEXT, 0, 0 },
+	{ "overlapping_kernels_details__summarize_kernel_stats", "okd_kstats", C_TEXT, 0, 1 },
+	{ "trunc_overlapping_kernels_details", "okd_ktrunc", C_TEXT, 0, 1 },
+	{ "overlap_pct_mean", "op_mean", C_PCT, 0, 1 },
+	{ "overlap_pct_median", "op_median", C_PCT, 0, 1 },
+	{ "overlap_pct_std", "op_std", C_PSTD, 0, 1 },
+	{ "overlap_pct_min", "op_min", C_PCT, 0, 1 },
+	{ "overlap_pct_max", "op_max", C_PCT, 0, 1 },
+	{ "Input Dims_first", "dims_first", C_LIST, 0, 0 },
+	{ "Input type_first", "types_first", C_LIST, 0, 0 },
+	{ "Input Strides_first", "strides_first", C_LIST, 0, 0 },
+	{ "Concrete Inputs_first", "conc_first", C_LIST, 0, 0 },
+	{ "Kernel Time (µs)_mean", "kt_mean", C_NUM, 0, 0 },
+	{ "Kernel Time (µs)_median", "kt_median", C_NUM, 0, 0 },
+	{ "Kernel Time (µs)_std", "kt_std", C_NUM, 0, 0 },
+	{ "Kernel Time (µs)_min", "kt_min", C_DT, 0, 0 },
+	{ "Kernel Time (µs)_max", "kt_max", C_DT, 0, 0 },
+	{ "Kernel Time (µs)_sum", "kt_sum", C_DT, 0, 0 },
+	{ "name_count", "UID_count", C_RAW, 0, 0 },
+	{ "UID_first", "UID_first", C_RAW, 0, 0 },
 };
 
 /* Sheet categories of one sheet, not a _fwd and a _bwd one. */
@@ -148,6 +165,9 @@ struct row {
 	int part;		/* 1, or 2 for a forward row moved to _bwd */
 	double kt;		/* Kernel Time sum, the sort key */
 	double uid;		/* UID_first, the second */
+	uint64_t gh;		/* -k: hash of its group but the names */
+	double gkt;		/* -k: its group's total, the first key */
+	double guid;		/* -k: its group's least UID_first, the second */
 	int tobwd;		/* its name is in tobwd[] */
 	int notbwd;		/* its name is in notbwd[] */
 };
@@ -161,7 +181,7 @@ struct param {
 static void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: %s -d dir [file]\n",
+	fprintf(status ? stderr : stdout, "usage: %s -d dir [-k] [file]\n",
 	    tl_progname());
 	exit(status);
 }
@@ -408,7 +428,11 @@ addcols(struct dest *d, const struct table *t, int ti)
 		d->nprim = d->ncols;
 }
 
-/* The rows of one sheet: part, kernel time descending, first UID. */
+/*
+ * The rows of one sheet: part, kernel time descending, first UID
+ * (with -k their group's total and least UID first: gkt and guid are
+ * 0 without).
+ */
 static int
 rowcmp(const void *a, const void *b)
 {
@@ -417,6 +441,10 @@ rowcmp(const void *a, const void *b)
 
 	if (x->part != y->part)
 		return x->part - y->part;
+	if (x->gkt != y->gkt)
+		return x->gkt > y->gkt ? -1 : 1;
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
 	if (x->kt != y->kt)
 		return x->kt > y->kt ? -1 : 1;
 	if (x->uid != y->uid)
@@ -466,7 +494,7 @@ paramcell(struct buf *b, const struct table *t, const char *col,
  */
 static void
 outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol *oc,
-    int dtflt)
+    int dtflt, int cmean)
 {
 	const char *s;
 	size_t len;
@@ -474,6 +502,24 @@ outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol 
 
 	s = rec_get(r, col, &len);
 	switch (oc->kind) {
+	case C_PSTD:
+		/* (the std of one value, NaN, is 0.0 where there is a mean) */
+		if (len == 0) {
+			rec_get(r, cmean, &len);
+			if (len > 0)
+				buf_adds(b, "0.0");
+			break;
+		}
+		/* FALLTHROUGH */
+	case C_PCT:
+		if (len > 0) {
+			if (num_double(s, len, &x) < 0)
+				tl_die("%s: line %zu: %s: not a number: %.*s",
+				    r->name, r->lineno, oc->field, (int)MIN(len, 40), s);
+			/* numpy's round(x, 2): rint(x * 100) / 100 */
+			csv_bnum(b, rint(x * 100) / 100);
+		}
+		break;
 	case C_DT:
 		if (!dtflt) {
 			/* pandas' int64 column: the integers as they came */
@@ -525,6 +571,9 @@ struct book {
 	int ckind, csheet, cname, cparams, ckt, cuid;	/* input columns */
 	int crt;		/* rt_first, or -1: no GPU spec */
 	int cnk;		/* num_kernels (--group_by_num_kernels), or -1 */
+	int kl;			/* -k: the _kl_overlap sheets */
+	int cokn;		/* -k: okn, the names (overlapping_kernel_names_first) */
+	int cmean;		/* -k: op_mean */
 	struct table *tab;	/* the tables, in order of first row */
 	size_t ntab, captab;	/* used, allocated */
 	struct dest *dst;	/* the sheets, in order of first use */
@@ -552,9 +601,77 @@ columns(struct book *bk)
 	bk->crt = rec_col(r, "rt_first");
 	/* a grouping key after the params (--group_by_num_kernels) */
 	bk->cnk = rec_col(r, "num_kernels");
+	bk->cokn = bk->kl ? rec_need(r, "okn") : -1;
+	bk->cmean = bk->kl ? rec_need(r, "op_mean") : -1;
 	for (i = 0; i < LEN(outcols); i++)
-		bk->ci[i] = outcols[i].arch && bk->crt < 0 ? -1 :
+		bk->ci[i] = (outcols[i].arch && bk->crt < 0) ||
+		    (outcols[i].kl && !bk->kl) ? -1 :
 		    rec_need(r, outcols[i].field);
+}
+
+/* The hash of the row's group but its names: kind, sheet, name, params, num_kernels. */
+static uint64_t
+grouphash(const struct book *bk)
+{
+	XXH3_state_t *st = XXH3_createState();
+	const int c[] = { bk->ckind, bk->csheet, bk->cname, bk->cparams, bk->cnk };
+	const char *s;
+	size_t i, len;
+	uint64_t h;
+
+	if (st == NULL)
+		tl_die("out of memory");
+	XXH3_64bits_reset(st);
+	for (i = 0; i < LEN(c); i++) {
+		if (c[i] < 0)
+			continue;
+		s = rec_get(&bk->r, c[i], &len);
+		XXH3_64bits_update(st, s, len);
+		/* (a separator no field holds: fields are escaped) */
+		XXH3_64bits_update(st, "\t", 1);
+	}
+	h = XXH3_64bits_digest(st);
+	XXH3_freeState(st);
+	return h;
+}
+
+static int
+ghcmp(const void *a, const void *b)
+{
+	const struct row *x = *(const struct row *const *)a;
+	const struct row *y = *(const struct row *const *)b;
+
+	if (x->gh != y->gh)
+		return x->gh < y->gh ? -1 : 1;
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/*
+ * -k: each row's group's total Kernel Time and least UID_first, the
+ * groups by their hash (pandas' transform over the groups but the
+ * names, summed in input order).
+ */
+static void
+groups(struct book *bk)
+{
+	struct row **o = tl_calloc(bk->nrows + 1, sizeof(*o));
+	size_t i, j, k;
+	double t, u;
+
+	for (i = 0; i < bk->nrows; i++)
+		o[i] = &bk->rows[i];
+	qsort(o, bk->nrows, sizeof(*o), ghcmp);
+	for (i = 0; i < bk->nrows; i = j) {
+		t = 0, u = o[i]->uid;
+		for (j = i; j < bk->nrows && o[j]->gh == o[i]->gh; j++) {
+			t += o[j]->kt;
+			if (o[j]->uid < u)
+				u = o[j]->uid;
+		}
+		for (k = i; k < j; k++)
+			o[k]->gkt = t, o[k]->guid = u;
+	}
+	free(o);
 }
 
 /* First pass: the tables, their param keys and kinds, each row's place. */
@@ -621,6 +738,8 @@ scan(struct book *bk)
 		w->part = 0;
 		w->kt = numfield(r, bk->ckt);
 		w->uid = numfield(r, bk->cuid);
+		w->gh = bk->kl ? grouphash(bk) : 0;
+		w->gkt = w->guid = 0;
 		name = rec_get(r, bk->cname, &nlen);
 		w->tobwd = inlist(tobwd, LEN(tobwd), name, nlen);
 		w->notbwd = inlist(notbwd, LEN(notbwd), name, nlen);
@@ -759,10 +878,10 @@ writesheet(struct book *bk, const struct dest *d, struct row **ord, size_t n,
 	buf_adds(&path, dir);
 	buf_addc(&path, '/');
 	buf_adds(&path, d->name);
-	buf_adds(&path, ".csv");
+	buf_adds(&path, bk->kl ? "_kl_overlap.csv" : ".csv");
 	out = tl_fopen(path.s, "w");
 	pl = plan(bk, d, &nplan);
-	buf_adds(&b, "name");
+	buf_adds(&b, bk->kl ? "name,overlapping_kernel_names_first" : "name");
 	for (m = 0; m < nplan; m++) {
 		buf_addc(&b, ',');
 		if (pl[m] == PLAN_NK) {
@@ -787,6 +906,11 @@ writesheet(struct book *bk, const struct dest *d, struct row **ord, size_t n,
 		buf_reset(&b);
 		s = rec_get(r, bk->cname, &len);
 		csv_bfield(&b, s, len);
+		if (bk->kl) {
+			buf_addc(&b, ',');
+			s = rec_get(r, bk->cokn, &len);
+			csv_bfield(&b, s, len);
+		}
 		s = rec_get(r, bk->cparams, &len);
 		np = pdict(s, len, &bk->pp, &bk->capp);
 		for (m = 0; m < nplan; m++) {
@@ -796,7 +920,7 @@ writesheet(struct book *bk, const struct dest *d, struct row **ord, size_t n,
 				csv_bfield(&b, s, len);
 			} else if (pl[m] < 0)
 				outcell(&b, r, bk->ci[-1 - pl[m]],
-				    &outcols[-1 - pl[m]], d->dtflt);
+				    &outcols[-1 - pl[m]], d->dtflt, bk->cmean);
 			else
 				paramcell(&b, t, d->cols[pl[m]], bk->pp, np);
 		}
@@ -840,14 +964,17 @@ main(int argc, char *argv[])
 	const char *dir = NULL;
 	size_t i, k, n;
 	FILE *in = stdin;
-	int c, st = 0;
+	int c, st = 0, kl = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "d:")) != -1) {
+	while ((c = getopt(argc, argv, "d:k")) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
+			break;
+		case 'k':
+			kl = 1;
 			break;
 		default:
 			usage(TL_EUSAGE);
@@ -860,9 +987,12 @@ main(int argc, char *argv[])
 	if (argc == 1)
 		in = tl_fopen(argv[0], "r");
 	memset(&bk, 0, sizeof(bk));
+	bk.kl = kl;
 	rec_open(&bk.r, in, argc == 1 ? argv[0] : "<stdin>");
 	columns(&bk);
 	scan(&bk);
+	if (kl)
+		groups(&bk);
 	place(&bk);
 	ord = tl_calloc(bk.nrows + 1, sizeof(*ord));
 	for (i = 0; i < bk.ndst; i++) {

@@ -39,11 +39,12 @@ enum fmt {
 	FMT_LIST,	/* l: JSON text as a Python literal with lists */
 	FMT_PCT,	/* pct: percent of the column's sum */
 	FMT_CUM,	/* cum: running sum of pct */
-	FMT_NUM		/* n: int64 when every cell is an integer text, else f */
+	FMT_NUM,	/* n: int64 when every cell is an integer text, else f */
+	FMT_R2		/* r2: f of the value rounded to 2 places, as numpy rounds */
 };
 
 /* The name of each format on the command line, by enum fmt. */
-static const char *const fmtnames[] = { "t", "f", "i", "l", "pct", "cum", "n" };
+static const char *const fmtnames[] = { "t", "f", "i", "l", "pct", "cum", "n", "r2" };
 
 /* A node of an arithmetic expression. */
 struct expr {
@@ -384,6 +385,10 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 		break;
 	case FMT_FLOAT:
 		d = eval(c->e, r);
+		break;
+	case FMT_R2:
+		/* pandas' round(2), numpy's: rint(x * 100) / 100 */
+		d = rint(eval(c->e, r) * 100) / 100;
 		break;
 	case FMT_INT:
 		/* a field that holds an integer as it came: past 2^53 its

@@ -741,8 +741,13 @@ tl_mkdtemp() {
 # unreadable) is kept; so is one holding old or old.N, the OUT_DIR that
 # a killed tl_publish was replacing (the user's data).
 _tl_sweep() {
-	[ -n "${_tl_me:-}" ] || _tl_me=$(uname -n 2>/dev/null || echo -
-	    readlink /proc/self/ns/pid 2>/dev/null || echo -)
+	# (the host name as uname -n gives it, read by the shell: a process
+	# less on every run)
+	if [ -z "${_tl_me:-}" ]; then
+		{ IFS= read -r _tl_me </proc/sys/kernel/hostname; } 2>/dev/null &&
+		    [ -n "$_tl_me" ] || _tl_me=$(uname -n 2>/dev/null || echo -)
+		_tl_me="$_tl_me$NL$(readlink /proc/self/ns/pid 2>/dev/null || echo -)"
+	fi
 	case $- in *f*) _tw_f=1; set +f ;; *) _tw_f=0 ;; esac
 	for _tw_d in "${1%XXXXXX}"*; do
 		[ -f "$_tw_d/.tl-owner" ] && [ ! -L "$_tw_d" ] || continue

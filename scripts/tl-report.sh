@@ -76,14 +76,22 @@ refuse() {
 
 # isrocprof FILE: FILE holds rocprofv3 results: tl-parse's default fields
 # for them have process (a trace it cannot read is taken for a PyTorch
-# trace, whose tree stage then says why).
+# trace, whose tree stage then says why).  The answer for the last FILE
+# is kept: the options' names and the run both ask, and each asking is
+# three processes.
+rp_file= rp_is=
 isrocprof() {
-	tl-parse -- "$1" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}"
+	if [ "$1" != "$rp_file" ] || [ -z "$rp_is" ]; then
+		rp_is=1
+		tl-parse -- "$1" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}" || rp_is=0
+		rp_file=$1
+	fi
+	[ "$rp_is" = 1 ]
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 klopt=
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 archopt= archname=
 # Called by TraceLens's name (make install-tracelens-names), its
@@ -156,7 +164,10 @@ findtrace() {
 	printf '%s\n' "$_ft_t"
 }
 # (both reports' names, each once: while the input is not known)
-tlnames=$(printf '%s\n' $ptnames $rpnames | awk '!seen[$0]++')
+tlnames=
+for n in $ptnames $rpnames; do
+	case " $tlnames " in *" $n "*) ;; *) tlnames="$tlnames $n" ;; esac
+done
 case $tlrp:${0##*/} in
 1:*) tlnames=$rpnames ;;
 *:TraceLens_*) tlnames=$ptnames ;;
@@ -214,7 +225,7 @@ while tl_opt "$@"; do
 	--extension-file) refuse "TraceLens's Python extensions are not supported" ;;
 	--enable-pseudo-ops) tl_noarg; pseudo=$optname ;;
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
-	--include-overlap-info) tl_noarg; kl=1 klopt=$optname ;;
+	--include-overlap-info) tl_noarg; kl=1 ;;
 	--detect-recompute) tl_noarg; refuse "recompute detection (the is_recompute column) is not supported" ;;
 	--include-call-stack) tl_noarg; refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
@@ -393,17 +404,6 @@ if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	fi
 	tl_cat "$TL_LOG/make" >&2 2>/dev/null
 	die "the report's engine failed (make: exit $st)"
-fi
-# TraceLens's *_kl_overlap sheets are its sheets of ops with a column
-# of the names of the kernels that overlap theirs, and their statistics:
-# written for a trace where no two kernels overlap (every row's lists
-# empty), refused, nothing written, for one where some do (kl_check).
-# A rocprofv3 trace has no such sheets (nor TraceLens's rocprof report
-# such an option).
-if [ -s "$TL_WORK/kl_refuse" ]; then
-	optname=$klopt
-	read -r why <"$TL_WORK/kl_refuse"
-	refuse "the *_kl_overlap sheets of overlapping kernels are not supported, and $trace_name has $why overlapping"
 fi
 # the stages' notices, in the schedule's order
 for s in $TL_REPORT_ORDER; do

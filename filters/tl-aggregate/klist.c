@@ -21,6 +21,7 @@
 struct kpos {
 	struct buf name;	/* decoded kernel name of the template */
 	struct buf rest;	/* other template members as Python "'k': v, " */
+	struct buf stream;	/* the template's stream as Python "'stream': v, " */
 	double *d;		/* durations at this position, owned */
 	int nonint;		/* some duration is not an integer text */
 	size_t n;		/* used */
@@ -119,6 +120,13 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 					buf_add(&k->rest, val.s ? val.s : "",
 					    val.len);
 					buf_adds(&k->rest, ", ");
+					/* (ktrunc writes the stream alone) */
+					if (strcmp(key.s, "stream") == 0) {
+						buf_adds(&k->stream, "'stream': ");
+						buf_add(&k->stream, val.s ? val.s : "",
+						    val.len);
+						buf_adds(&k->stream, ", ");
+					}
 				}
 				j = jtok_skip(tok, j, nt);
 			}
@@ -270,8 +278,8 @@ kl_put(FILE *fp, struct klist *o, int trunc, int exact)
 		if (trunc) {
 			truncname(&b, q->k->name.s, q->k->name.len);
 			buf_adds(&b, ", ");
-			if (q->k->rest.len > 0)
-				buf_add(&b, q->k->rest.s, q->k->rest.len);
+			if (q->k->stream.len > 0)
+				buf_add(&b, q->k->stream.s, q->k->stream.len);
 			else
 				buf_adds(&b, "'stream': None, ");
 			buf_adds(&b, "'mean_duration_us': ");
@@ -325,6 +333,7 @@ kl_reset(struct klist *o)
 	for (i = 0; i < o->nkp; i++) {
 		buf_free(&o->kp[i].name);
 		buf_free(&o->kp[i].rest);
+		buf_free(&o->kp[i].stream);
 		free(o->kp[i].d);
 	}
 	free(o->kp);

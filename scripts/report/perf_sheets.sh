@@ -22,8 +22,27 @@
 # out: InferenceAttention_fwd.csv InferenceAttention_bwd.csv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 perf_sheets() {
+	# (the two files as one, one header)
+	awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv | perf_groups >perf_groups.tsv; ok
+
+	# the tables laid out as sheets (tl-perfsheet(1))
+	st tl-perfsheet -d "$R" perf_groups.tsv; ok
+	tl_drop perf_groups.tsv
+}
+
+# perf_groups [kl]: the model rows on stdin grouped, by UID_first, on
+# stdout, as tl-perfsheet(1) reads them; with kl, rows with kl_join's
+# fields too, the names (okn) a key, their details' summaries
+# (okd_kstats, okd_ktrunc) and the statistics of overlap_pct (op_mean
+# ... op_max) after, for tl-perfsheet -k.
+perf_groups() {
 	keys=kind,sheet,name,params u=5
-	[ "$gbnk" != 1 ] || keys=$keys,num_kernels u=6
+	kla=
+	if [ -n "${1:-}" ]; then
+		keys=$keys,okn u=6
+		kla='okd_kstats=kstats:okd okd_ktrunc=ktrunc:okd op_mean=mean:opct op_median=median:opct op_std=std:opct op_min=min:opct op_max=max:opct'
+	fi
+	[ "$gbnk" != 1 ] || keys=$keys,num_kernels u=$((u + 1))
 	if [ -n "$arch" ]; then
 		set -- 'rt_first=first:Roofline Time (µs)' 'rb_first=first:Roofline Bound' \
 		    'pr_mean=mean:Pct Roofline' 'pr_median=median:Pct Roofline' 'pr_std=std:Pct Roofline' \
@@ -32,8 +51,6 @@ perf_sheets() {
 		set --
 	fi
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
-	# (the two files as one, one header)
-	awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
 	st tl-aggregate -g "$keys" -K UID:n |
 	st hsort -t "$TAB" -k1,1 |
 	st tl-aggregate $xflag -H -g "$keys" 'UID_first=first:UID' \
@@ -43,16 +60,12 @@ perf_sheets() {
 	    'tfs_min=min:TFLOPS/s' 'tfs_max=max:TFLOPS/s' \
 	    'pn_first=first:process_name' 'pl_first=first:process_label' 'tn_first=first:thread_name' \
 	    'spec_first=head:Compute Spec' "$@" \
-	    'kd_kstats=kstats:kernel_names' 'kd_ktrunc=ktrunc:kernel_names' \
+	    'kd_kstats=kstats:kernel_names' 'kd_ktrunc=ktrunc:kernel_names' $kla \
 	    'dims_first=first:Input Dims' 'types_first=first:Input type' \
 	    'strides_first=first:Input Strides' 'conc_first=first:Concrete Inputs' \
 	    'kt_mean=mean:Kernel Time (µs)' 'kt_median=median:Kernel Time (µs)' 'kt_std=std:Kernel Time (µs)' \
 	    'kt_min=min:Kernel Time (µs)' 'kt_max=max:Kernel Time (µs)' 'kt_sum=sum:Kernel Time (µs)' \
 	    'UID_count=count:UID' |
-	st hsort -t "$TAB" -k$u,${u}n >perf_groups.tsv; ok
-
-	# the tables laid out as sheets (tl-perfsheet(1))
-	st tl-perfsheet -d "$R" perf_groups.tsv; ok
-	tl_drop perf_groups.tsv
+	st hsort -t "$TAB" -k$u,${u}n
 }
 

@@ -19,9 +19,11 @@
 # number of groups (a group's line can be megabytes, which the shell's
 # read, a byte at a time, would take seconds to skip).  With
 # --comparison, unified_rows.tsv keeps the rows (UID and group) for
-# kernel_map.
+# kernel_map; with --include_overlap_info, the rows and
+# unified_keys.tsv (gseq and the nine keys) for
+# unified_perf_summary_kl_overlap.
 # in: collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
-# out: unified.tsv unified_fdur unified_rows.tsv unified.facts
+# out: unified.tsv unified_fdur unified_rows.tsv unified.facts unified_keys.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified() {
 	# Every row, in UID order (the synthetic UIDs come last), with its
@@ -49,7 +51,7 @@ unified() {
 	st tl-unified -d . -k first_kernels.tsv -o unified_fdur \
 	    -y unified_syn.tsv unified_op_rows.tsv |
 	st hsort -t "$TAB" |
-	if [ "$comparison" = 1 ]; then
+	if [ "$comparison" = 1 ] || [ "$kl" = 1 ]; then
 		st tl-unified -g unified_keys.tsv | st tee unified_rows.tsv
 	else
 		st tl-unified -g unified_keys.tsv
@@ -78,5 +80,6 @@ unified() {
 	}
 	END { printf "unified_metrics=%d\nunified_roofline=%d\nunified_rows=%d\n", hm, hr, NR - 1 >ff }' unified_stats.tsv |
 	st hsort -t "$TAB" -k27,27gr -k2,2n >unified.tsv; ok
-	tl_drop unified_op_rows.tsv unified_syn.tsv unified_keys.tsv unified_stats.tsv
+	tl_drop unified_op_rows.tsv unified_syn.tsv unified_stats.tsv
+	[ "$kl" = 1 ] || tl_drop unified_keys.tsv
 }

@@ -12,14 +12,45 @@
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified_perf_summary() {
 	[ "${unified_rows:-0}" -gt 0 ] || return 0
-	hasm=$unified_metrics hasr=$unified_roofline
 	cmprows=0 cf=
 	[ "$comparison" != 1 ] || ! tl_rows comparison_rows.tsv || cmprows=1 cf=comparison_rows.tsv
+	# Each row with its comparison fields (by row number), and the empty
+	# spec of a model that ran (the byte 001, which the grouping took
+	# for a value, as pandas takes "") empty.
+	st awkt '
+	function cnext() {
+		if ((getline cl <cf) > 0) { split(cl, cv, "\t"); cn = cv[1] + 0 } else cn = -1
+	}
+	NR == 1 {
+		if (cf != "") { getline cl <cf; cnext() }
+		print $0, "lca_id", "lca_name", "t1", "t1nz", "t2", "n2"
+		next
+	}
+	{
+		if ($19 == "\001") $19 = ""
+		while (cn != -1 && cn < NR - 1) cnext()
+		if (cn == NR - 1) print $0, cv[2], cv[3], cv[4], (cv[4] + 0 == 0 ? "" : cv[4]), cv[5], cv[6]
+		else print $0, "", "", "", "", "", ""
+	}' cf="$cf" unified.tsv |
+	unified_sheet "$R/unified_perf_summary.csv"
+}
+
+# unified_sheet OUT [kl]: the groups on stdin (unified.tsv's fields)
+# laid out as unified_perf_summary (to OUT); the seven comparison
+# columns when cmprows is 1.  With kl, as its _kl_overlap: the names
+# (okn) after name, and after trunc_kernel_details the summaries of the
+# details (okd_kstats, okd_ktrunc) and overlap_pct's statistics (op_mean
+# ... op_max), rounded to 2 places (a std that is NaN, of one op, 0.0).
+unified_sheet() {
+	_us_out=$1 _us_kl=${2:-}
+	hasm=$unified_metrics hasr=$unified_roofline
 	# pandas keeps an all-integer duration column integer
 	# (and its min and max as they are)
 	read -r fdur <unified_fdur
 	if [ "$fdur" = 1 ]; then d=f m=f; else d=i m=t; fi
-	set -- 't:name' 'op category=t:cat' 'process_name=t:pn' 'process_label=t:pl' \
+	set -- 't:name'
+	[ -z "$_us_kl" ] || set -- "$@" 'overlapping_kernel_names=t:okn'
+	set -- "$@" 'op category=t:cat' 'process_name=t:pn' 'process_label=t:pl' \
 	    'thread_name=t:tn' 'Input Dims=t:d' 'Input type=t:t' 'Input Strides=t:s' \
 	    'Concrete Inputs=t:c' 't:ex_UID' 't:operation_count' "total_duration_us=$d:dur_sum" \
 	    'mean_duration_us=f:dur_mean' 'std_duration_us=f:dur_std'
@@ -43,25 +74,12 @@ unified_perf_summary() {
 	    'Pct Roofline_min=f:pr_min' 'Pct Roofline_max=f:pr_max'
 	set -- "$@" 'Kernel Time (µs)_median=f:kt_median' "Kernel Time (µs)_min=$ifmt:kt_min" \
 	    "Kernel Time (µs)_max=$ifmt:kt_max" 'kernel_details_summary=t:kd_kstats' \
-	    'trunc_kernel_details=t:kd_ktrunc' 'perf_params=t:params' 'has_perf_model=t:has' \
+	    'trunc_kernel_details=t:kd_ktrunc'
+	[ -z "$_us_kl" ] || set -- "$@" 'overlapping_kernels_details_summary=t:okd_kstats' \
+	    'trunc_overlapping_kernels_details=t:okd_ktrunc' 'overlap_pct_mean=r2:op_mean' \
+	    'overlap_pct_median=r2:op_median' 'overlap_pct_std=r2:op_std' \
+	    'overlap_pct_min=r2:op_min' 'overlap_pct_max=r2:op_max'
+	set -- "$@" 'perf_params=t:params' 'has_perf_model=t:has' \
 	    'Percentage (%)=pct:kt_sum' 'Cumulative Percentage (%)=cum:kt_sum'
-	# Each row with its comparison fields (by row number), and the empty
-	# spec of a model that ran (the byte 001, which the grouping took
-	# for a value, as pandas takes "") empty.
-	st awkt '
-	function cnext() {
-		if ((getline cl <cf) > 0) { split(cl, cv, "\t"); cn = cv[1] + 0 } else cn = -1
-	}
-	NR == 1 {
-		if (cf != "") { getline cl <cf; cnext() }
-		print $0, "lca_id", "lca_name", "t1", "t1nz", "t2", "n2"
-		next
-	}
-	{
-		if ($19 == "\001") $19 = ""
-		while (cn != -1 && cn < NR - 1) cnext()
-		if (cn == NR - 1) print $0, cv[2], cv[3], cv[4], (cv[4] + 0 == 0 ? "" : cv[4]), cv[5], cv[6]
-		else print $0, "", "", "", "", "", ""
-	}' cf="$cf" unified.tsv |
-	st tl-sheet "$@" >"$R/unified_perf_summary.csv"; ok
+	st tl-sheet "$@" >"$_us_out"; ok
 }
