@@ -32,7 +32,7 @@ enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT, OP_KCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
-	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE, OP_HEAD
+	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE, OP_HEAD, OP_VAR, OP_SEM
 };
 
 /* The name of each operation on the command line, by enum opkind. */
@@ -40,7 +40,7 @@ static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
-	"add", "join", "ptp", "dtype", "head"
+	"add", "join", "ptp", "dtype", "head", "var", "sem"
 };
 
 /* One operation of the command line and its state for the current group. */
@@ -277,6 +277,8 @@ opadd(struct op *o, struct rec_reader *r)
 		buf_add(&o->txt, s, len);
 		break;
 	case OP_STD:
+	case OP_VAR:
+	case OP_SEM:
 		if (len == 0)
 			break;
 		d = getnum(o, s, len, r);
@@ -492,6 +494,15 @@ opput(FILE *fp, struct op *o)
 	case OP_STD:
 		if (o->n > 1)
 			putnum(fp, sqrt(o->m2 / (double)(o->n - 1)));
+		break;
+	case OP_VAR:
+		if (o->n > 1)
+			putnum(fp, o->m2 / (double)(o->n - 1));
+		break;
+	case OP_SEM:
+		/* pandas: std / sqrt(count), in that order */
+		if (o->n > 1)
+			putnum(fp, sqrt(o->m2 / (double)(o->n - 1)) / sqrt((double)o->n));
 		break;
 	case OP_MEDIAN:
 		if (o->nvals > 0)

@@ -74,9 +74,10 @@ skip() {
 # ---- options (TraceLens's spellings too) ----
 dcol= sortcol= odir= csvdir= force=0 names= nnames=0 namesgiven=0 sheets= reports= nrep=0
 # Called by TraceLens's name (make install-tracelens-names), its defaults:
-# comparison.xlsx, replaced when it exists.
+# comparison.xlsx, replaced when it exists; --output_csvs_dir written
+# into (TL_MERGE).
 tlname=0
-case ${0##*/} in TraceLens_*) tlname=1 force=1 ;; esac
+case ${0##*/} in TraceLens_*) tlname=1 force=1 TL_MERGE=1 ;; esac
 # The traces' reports: how many at once, tl-report's options that pass
 # through (one a line), and what comes after the comparison.
 jobs= ropts= summary=0 tracediff=0 gates= quiet=0

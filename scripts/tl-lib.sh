@@ -89,6 +89,9 @@ tl_init() {
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
 	export TL_SORT_MEM
 	_tl_dirs= _tl_groups= _tl_painter= _tl_spc=
+	# (1: called by a TraceLens name, an existing OUT_DIR is written
+	# into, not replaced: tl_outdir, tl_publish)
+	TL_MERGE=0
 	trap tl_cleanup EXIT
 	trap 'tl_signal 130' INT
 	trap 'tl_signal 143' TERM
@@ -311,13 +314,19 @@ tl_outdir() {
 			die "${_to_out%/*}: cannot make the folder${_to_e:+: ${_to_e##*: }}"
 	fi
 	if [ -e "$TL_OUT" ] || [ -L "$TL_OUT" ]; then
-		[ "$_to_force" = 1 ] || die "$_to_out: exists (use --force to replace it)"
+		[ "$_to_force" = 1 ] || [ "$TL_MERGE" = 1 ] ||
+			die "$_to_out: exists (use --force to replace it)"
 		[ -d "$TL_OUT" ] || die "$_to_out: exists and is not a directory"
 		_to_real=$(cd -P -- "$TL_OUT" && pwd) || _to_real=$TL_OUT
 		for _to_in; do
 			_to_rin=$(tl_real "$_to_in") || continue
-			case $_to_rin in
-			"$_to_real" | "$_to_real"/*)
+			# (written into, only an input that is the folder itself
+			# would be overwritten: a report's sheets)
+			case $TL_MERGE:$_to_rin in
+			1:"$_to_real")
+				die "$_to_out: is the input $_to_in: not written into" ;;
+			1:*) ;;
+			*:"$_to_real" | *:"$_to_real"/*)
 				die "$_to_out: holds the input $_to_in: not replaced" ;;
 			esac
 		done
@@ -356,6 +365,10 @@ tl_owndir() {
 # renamed into TL_STAGE first (and goes with it); runs that publish to
 # one OUT_DIR at once each rename theirs whole, never one into another.
 tl_publish() {
+	if [ "$TL_MERGE" = 1 ] && [ -d "$TL_OUT" ]; then
+		tl_merge "$1"
+		return
+	fi
 	_tp_n=0
 	[ ! -d "$TL_OUT" ] || mv -T -- "$TL_OUT" "$TL_STAGE/old" 2>/dev/null || :
 	until _tp_e=$(mv -T -- "$1" "$TL_OUT" 2>&1); do
@@ -364,6 +377,30 @@ tl_publish() {
 			die "cannot rename the output into $TL_OUT${_tp_e:+: ${_tp_e##*: }}"
 		mv -T -- "$TL_OUT" "$TL_STAGE/old.$_tp_n" 2>/dev/null || :
 	done
+}
+
+# tl_merge DIR: each file of DIR (inside TL_STAGE) moved into the
+# existing folder TL_OUT by a rename, replacing the one of its name, the
+# folder's other files kept: as TraceLens writes its CSV files into
+# os.makedirs(exist_ok=True) (TL_MERGE, its command names).  A
+# directory of DIR replaces one of its name whole (moved into TL_STAGE
+# first, and gone with it).  OUT_DIR is then whole file by file, not at
+# once.
+tl_merge() {
+	case $- in *f*) _tm_nf=1 ;; *) _tm_nf= ;; esac
+	set +f
+	_tm_n=0
+	for _tm_f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ -e "$_tm_f" ] || [ -L "$_tm_f" ] || continue
+		_tm_b=${_tm_f##*/}
+		if [ -d "$TL_OUT/$_tm_b" ] && [ ! -L "$TL_OUT/$_tm_b" ]; then
+			_tm_n=$((_tm_n + 1))
+			mv -T -- "$TL_OUT/$_tm_b" "$TL_STAGE/old.$_tm_n" 2>/dev/null || :
+		fi
+		_tm_e=$(mv -f -T -- "$_tm_f" "$TL_OUT/$_tm_b" 2>&1) ||
+			die "cannot rename $_tm_b into $TL_OUT${_tm_e:+: ${_tm_e##*: }}"
+	done
+	[ -z "$_tm_nf" ] || set -f
 }
 
 # tl_nospace DIR NAME: when the file system of DIR is full, say so

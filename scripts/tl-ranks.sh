@@ -35,10 +35,11 @@ EOF
 # ---- options (TraceLens's snake_case names are aliases: tl_opt) ----
 jobs= ssh= reports=0 compat= gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
-jobmode=0 jrank= jwork= jtrace= batch=
+jobmode=0 jrank= jwork= jtrace= batch= mwbad= usemp=0
 # Called by TraceLens's name (make install-tracelens-names), its
-# defaults: outputs replaced, as TraceLens writes over them.
-case ${0##*/} in TraceLens_*) force=1 ;; esac
+# defaults: a workbook replaced, --output_csvs_dir written into
+# (TL_MERGE), as TraceLens writes over them.
+case ${0##*/} in TraceLens_*) force=1 TL_MERGE=1 ;; esac
 # TraceLens's long options, which its argparse takes cut to an
 # unambiguous prefix (--world 4, --output_csvs o): tl_abbrev
 tlnames='--trace-dir --trace-pattern --trace-glob --world-size --rank-regex
@@ -50,7 +51,15 @@ while tl_opt "$@"; do
 	case $opt in
 	--help | -h) usage 0 ;;
 	--version) echo "tl-ranks @VERSION@"; exit 0 ;;
-	-j | --jobs | --max-workers) tl_arg posint "$@"; jobs=$optarg ;;
+	-j | --jobs) tl_arg posint "$@"; jobs=$optarg ;;
+	# (TraceLens's: any int, used only with --use_multiprocessing, where
+	# its pool refuses one below 1)
+	--max-workers)
+		tl_arg sint "$@"
+		case $optarg in
+		-* | 0) mwbad=${1%%=*} ;;
+		*) jobs=$optarg mwbad= ;;
+		esac ;;
 	-j*) optarg=${opt#-j} opt=-j; tl_num posint; jobs=$optarg ;;
 	--sshlogin | --sshloginfile)
 		# GNU parallel's own options, passed on (quoted for its eval)
@@ -81,7 +90,7 @@ while tl_opt "$@"; do
 	--detailed-analysis) tl_noarg; detail=1 ;;
 	--no-detailed-analysis) tl_noarg; detail=0 ;;
 	--no-strict-metadata-check) tl_noarg; strict=0 ;;
-	--use-multiprocessing) tl_noarg ;;	# every rank is a job of its own anyway
+	--use-multiprocessing) tl_noarg; usemp=1 ;;	# every rank is a job of its own anyway
 	--force) tl_noarg; force=1 ;;
 	--trace-dir) tl_arg "$@"; tdir=$optarg ;;
 	--trace-pattern) tl_arg "$@"; tpat=$optarg ;;
@@ -102,6 +111,8 @@ while tl_opt "$@"; do
 	shift "$optn"
 done
 shift "$optn"
+[ -z "$mwbad" ] || [ "$usemp" = 0 ] ||
+	usage_die "$mwbad must be positive with --use_multiprocessing"
 
 # ---- the traces: rank<TAB>path lines into $1 ----
 # The traces are the operands after $1 when no option names them.  A
@@ -607,7 +618,7 @@ summaries() {
 # aggop NAME: NAME if tl-aggregate computes pandas' aggregation NAME.
 aggop() {
 	case $1 in
-	mean|median|min|max|std|sum|count|first|last) printf '%s\n' "$1" ;;
+	mean|median|min|max|std|var|sem|sum|count|first|last) printf '%s\n' "$1" ;;
 	esac
 }
 
@@ -686,7 +697,7 @@ fi
 metrics=$(printf '%s\n' "$metrics" | tr , ' ')
 for _m in $metrics; do
 	[ -n "$(aggop "$_m")" ] ||
-		usage_die "--agg_metrics: $_m: not one of mean median min max std sum count first last"
+		usage_die "--agg_metrics: $_m: not one of mean median min max std var sem sum count first last"
 done
 metrics=${metrics:-mean median min max}
 _src=0

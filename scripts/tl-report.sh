@@ -96,11 +96,11 @@ trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 archopt= archname=
 # Called by TraceLens's name (make install-tracelens-names), its
 # defaults: no kernel_summary unless asked (its rocprof report: on),
-# outputs replaced.
+# a workbook replaced, an --output_csvs_dir written into (TL_MERGE).
 tlrp=0
 case ${0##*/} in
-TraceLens_generate_perf_report_rocprof) force=1 tlrp=1 ;;
-TraceLens_*) ksum=0 force=1 ;;
+TraceLens_generate_perf_report_rocprof) force=1 tlrp=1 TL_MERGE=1 ;;
+TraceLens_*) ksum=0 force=1 TL_MERGE=1 ;;
 esac
 # TraceLens's option names, of its PyTorch report and of its rocprof
 # report, and tl's own: the former may be cut to a unique prefix, as

@@ -25,14 +25,14 @@ EOF
 prune= force=0 records=0 quiet=0
 while tl_opt "$@"; do
 	case $opt in
-	--help | -h) usage 0 ;;
-	--version) echo "tl-tracediff @VERSION@"; exit 0 ;;
-	--prune-non-gpu) prune=-p ;;
-	--force) force=1 ;;
-	--quiet) quiet=1 ;;
-	--records) records=1 ;;
+	--help | -h) tl_noarg; usage 0 ;;
+	--version) tl_noarg; echo "tl-tracediff @VERSION@"; exit 0 ;;
+	--prune-non-gpu) tl_noarg; prune=-p ;;
+	--force) tl_noarg; force=1 ;;
+	--quiet) tl_noarg; quiet=1 ;;
+	--records) tl_noarg; records=1 ;;
 	# (only what TraceLens reads: tl-tree(1))
-	--tracelens-compat) TL_TREE_OPTS=--tracelens-compat ;;
+	--tracelens-compat) tl_noarg; TL_TREE_OPTS=--tracelens-compat ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"
