@@ -174,6 +174,15 @@ arch_load(struct arch *a, const char *arg, const char *argv0)
 			snprintf(path, sizeof(path), "%s/../scripts/arch/%s.json", dir, arg);
 		free(dir);
 	}
+	/*
+	 * A file named (a path, or NAME.json: --gpu_arch_json_path's) that
+	 * is not there is a missing input, as a missing trace is, and
+	 * TraceLens's FileNotFoundError: exit 1, naming the file, not the
+	 * spec directory's NAME.json.json.
+	 */
+	if (access(path, R_OK) != 0 && (strchr(arg, '/') != NULL ||
+	    ((len = strlen(arg)) > 5 && strcmp(arg + len - 5, ".json") == 0)))
+		tl_die("--gpu-arch %s: cannot read the GPU spec:", arg);
 	if (access(path, R_OK) != 0)
 		tl_usage_die("--gpu-arch %s: no such GPU spec (%s)", arg, path);
 	a->path = tl_strdup(path);
