@@ -199,7 +199,8 @@ fi
 #   a whole number (or is missing): which of kernel_time, busy_time and
 #   lowest_common_ancestor_id are all whole (wholecols);
 # - unless --records: the rows with the summary's key columns first,
-#   the last four of its twelve moved out (sum0); each row with an LCA
+#   the last four of its twelve moved out, the header's too (sum0);
+#   each row with an LCA
 #   as (LCA, row number, source, cpu_op, module parents) (l0); each
 #   row's (cpu_op, source, module parents) (m0).
 : >"$tmp/s1"; : >"$tmp/s2"
@@ -208,13 +209,15 @@ _r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
 	NR == 1 {
 		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
 		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
-		if (full) { print >sum; printf "" >lca; printf "" >mods }
-		next
+		if (full) { printf "" >lca; printf "" >mods }
 	}
+	full {
+		print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
+	}
+	NR == 1 { next }
 	{
 		for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0
 		if (full) {
-			print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
 			if ($12 != "") printf "%s\t%012d\t%s\t%s\t%s\n", $12, NR, $4, $2, $15 >lca
 			print $2 "\t" $4 "\t" $15 >mods
 		}
@@ -310,9 +313,8 @@ if [ "$nrows" -gt 0 ]; then
 
 	# the unique-args summary, in TraceLens's order (sum descending, then
 	# every column as a string)
-	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" | awk -F'\t' -v OFS='\t' '
-		NR == 1 { print; next }
-		{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $9, $10, $14, $15, $11, $12 }' |
+	# (tl-lca finds the columns by name: they stay as sorted)
+	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" |
 		tl-lca -m summary >"$tmp/sum1" || exit 1
 	# one key for the columns before the sum: TAB sorts below any other
 	# byte of a field, so this is column by column
@@ -327,34 +329,34 @@ if [ "$nrows" -gt 0 ]; then
 	# all its names were in an earlier one (such an LCA), so each name
 	# needs only the index of its first LCA, and its module parents:
 	# those of its last source, how many and the last (mods is sorted).
-	# Per LCA (numbered) and side, each name with its place (n0), and
-	# per name its module parents (n1); sorted by name, the LCA
+	# Per LCA (numbered) and side, each name with its place, and per
+	# name its module parents (LCA number 0); sorted by name, the LCA
 	# numbers first, each name's record gets them and whether it was
 	# seen before its LCA; sorted by LCA again, one LCA at a time.  (st:
 	# a failure anywhere in the pipelines is noted in TL_FAIL.)
 	TL_FAIL=$tmp/rfail
-	awk -F'\t' -v n0="$tmp/n0" '
-	BEGIN { printf "" >n0 }
-	$2 == "" || $3 == "" { next }
-	{
+	# (one awk, lcas then mods, straight into the sort: the order of
+	# the sort's input lines is no matter)
+	st awk -F'\t' '
+	function flush() { if (have) printf "%s\t%012d\t%d\t%s\n", mname, 0, nmod, mod }
+	FILENAME == ARGV[1] {
+		if ($2 == "" || $3 == "") next
 		g++
 		for (s = 2; s <= 3; s++) {
 			k = split($s, a, "\001")
 			for (i = 1; i <= k; i++)
-				printf "%s\t%012d\t%d\t%012d\n", a[i], g, s - 1, i >n0
+				printf "%s\t%012d\t%d\t%012d\n", a[i], g, s - 1, i
 		}
-	}' "$tmp/lcas" &&
-	awk -F'\t' '
-	function flush() { if (have) printf "%s\t%012d\t%d\t%s\n", mname, 0, nmod, mod }
+		next
+	}
 	!have || $1 "" != mname || $2 "" != msrc {
 		if (!have || $1 "" != mname) flush()
 		have = 1
 		mname = $1 ""; msrc = $2 ""; nmod = 0
 	}
 	{ nmod++; mod = $3 }
-	END { flush() }' "$tmp/mods" >"$tmp/n1" || die "cannot number the names"
-	tl_drop "$tmp/lcas" "$tmp/mods"
-	st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/n1" "$tmp/n0" | st awk -F'\t' -v OFS='\t' '
+	END { flush() }' "$tmp/lcas" "$tmp/mods" |
+	st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; nmod = mod = ""; first = "" }
 	$2 == "000000000000" { nmod = $3; mod = $4; next }
 	first == "" { first = $2 }
@@ -409,7 +411,7 @@ if [ "$nrows" -gt 0 ]; then
 	}
 	END { if (NR > 0) group() }' >"$tmp/rename" && [ ! -s "$TL_FAIL" ] ||
 		die "cannot build the rename map"
-	tl_drop "$tmp/n0" "$tmp/n1"
+	tl_drop "$tmp/lcas" "$tmp/mods"
 	# cpu_op_map_traceN.json: from the summary before renaming, its
 	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
 	for n in 1 2; do
@@ -429,9 +431,12 @@ if [ "$nrows" -gt 0 ]; then
 	# renamed: the rows (numbered) by cpu_op, merged with the renames by
 	# name, then in their order again (no table of the names); the
 	# module parents without spaces
+	# (the header read by the shell, the rows numbered by the awk: no
+	# head, no tail)
 	{
-		head -n 1 "$tmp/sum"
-		tail -n +2 "$tmp/sum" | st awk '{ printf "%012d\t%s\n", NR, $0 }' |
+		IFS= read -r _rn_h <"$tmp/sum"
+		printf '%s\n' "$_rn_h"
+		st awk 'NR > 1 { printf "%012d\t%s\n", NR - 1, $0 }' "$tmp/sum" |
 		st tl_sort -s -t "$TAB" -k4,4 |
 		st awk -F'\t' -v OFS='\t' '
 		function rnext(   i) {
