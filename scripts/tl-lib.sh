@@ -932,6 +932,10 @@ function lookup(u) {
 # tl-report at the end; R is the report directory); NAME.done then
 # marks it done.  The first stage that fails names itself in
 # TL_LOG/FAILED and stops the whole run (make's process group) at once.
+# (The stage's shell has only the functions its file in tl-report.d
+# holds: those whose names are words of the text of the stage, or of
+# one it holds (scripts/report/generate split).  A function is called
+# by its name, never through a variable.)
 tl_stage() {
 	_ts_name=$1
 	shift
