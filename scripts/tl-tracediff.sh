@@ -200,16 +200,18 @@ fi
 #   lowest_common_ancestor_id are all whole (wholecols);
 # - unless --records: the rows with the summary's key columns first,
 #   the last four of its twelve moved out, the header's too (sum0);
-#   each row with an LCA
-#   as (LCA, row number, source, cpu_op, module parents) (l0); each
-#   row's (cpu_op, source, module parents) (m0).
+#   each row with an LCA as (LCA, row number, source, cpu_op, module
+#   parents) (l0); each row's (cpu_op, source, module parents) (m0);
+#   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
+#   summary, which groups on both, for cpu_op_map_traceN.json).
 : >"$tmp/s1"; : >"$tmp/s2"
 _r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
-	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" -v mods="$tmp/m0" '
+	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" -v mods="$tmp/m0" \
+	-v cm1="$tmp/c1" -v cm2="$tmp/c2" '
 	NR == 1 {
 		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
 		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
-		if (full) { printf "" >lca; printf "" >mods }
+		if (full) { printf "" >lca; printf "" >mods; printf "" >cm1; printf "" >cm2 }
 	}
 	full {
 		print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
@@ -220,6 +222,8 @@ _r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
 		if (full) {
 			if ($12 != "") printf "%s\t%012d\t%s\t%s\t%s\n", $12, NR, $4, $2, $15 >lca
 			print $2 "\t" $4 "\t" $15 >mods
+			if ($4 == "trace1") print $2 "\t" $1 >cm1
+			else if ($4 == "trace2") print $2 "\t" $1 >cm2
 		}
 		if ($4 == "trace1") { f = a; n1++ } else { f = b; n2++ }
 		$4 = ""
@@ -413,11 +417,11 @@ if [ "$nrows" -gt 0 ]; then
 		die "cannot build the rename map"
 	tl_drop "$tmp/lcas" "$tmp/mods"
 	# cpu_op_map_traceN.json: from the summary before renaming, its
-	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile:
+	# the pairs of the rows of trace N (cN), those of the summary
 	for n in 1 2; do
 		{ printf 'cpu_op\tkernel\n'
-		  st awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
-		  st tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" && [ ! -s "$TL_FAIL" ] ||
+		  st tl_sort -u "$tmp/c$n"; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" && [ ! -s "$TL_FAIL" ] ||
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
 	# the last rename of each name, by name
@@ -455,6 +459,7 @@ if [ "$nrows" -gt 0 ]; then
 	} >"$tmp/sum1" && [ ! -s "$TL_FAIL" ] || die "cannot rename"
 	tl_drop "$tmp/ren"
 	wait $pmaps || exit 1
+	tl_drop "$tmp/c1" "$tmp/c2"
 	mv "$tmp/sum1" "$tmp/sum"
 	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
