@@ -740,9 +740,15 @@ tl_cleanup() {
 	done
 	tl_progress_stop
 	wait 2>/dev/null
-	printf '%s' "$_tl_dirs" | while IFS= read -r _tc_d; do
-		[ -z "$_tc_d" ] || rm -rf -- "$_tc_d"
-	done
+	# (one rm for them all, and no pipeline: processes less a run;
+	# the names are lines, not patterns)
+	_tc_ifs=$IFS
+	case $- in *f*) _tc_f=1 ;; *) _tc_f=0; set -f ;; esac
+	IFS=$NL
+	set -- $_tl_dirs
+	IFS=$_tc_ifs
+	[ "$_tc_f" = 1 ] || set +f
+	[ $# = 0 ] || rm -rf -- "$@"
 	_tl_dirs=
 }
 tl_signal() {
@@ -1150,13 +1156,13 @@ _tl_tree_run() {
 	# link's launch records
 	: >"$_tt_t/l" && : >"$_tt_t/rg" || return 1
 	(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0) || return 1
-	_tt_p1= _tt_p2=
+	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
-		# processes less: split's q and o records go to /dev/null, w
-		# and ov are empty)
-		ln -s /dev/null "$_tt_t/q" && ln -s /dev/null "$_tt_t/o" &&
-			: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
+		# processes less: split's q and o records go to /dev/null,
+		# opened as such, no link to it made; w and ov are empty)
+		_tt_q=/dev/null _tt_o=/dev/null
+		: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
 	else
 		(cd "$_tt_t" && mkfifo q o w) || return 1
 		# sequence numbers to forward links, GPU streams to overlaps
@@ -1201,7 +1207,7 @@ _tl_tree_run() {
 	  else
 		"$_tt_b" -m split "$@" -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" \
 			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
-	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
+	  fi 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
 		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" \
 			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |

@@ -460,8 +460,9 @@ if [ "$nrows" -gt 0 ]; then
 	tl_drop "$tmp/ren"
 	wait $pmaps || exit 1
 	tl_drop "$tmp/c1" "$tmp/c2"
-	mv "$tmp/sum1" "$tmp/sum"
-	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
+	# (the renamed summary read where it is: no mv)
+	tl_drop "$tmp/sum"
+	csv "$tmp/sum1" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
 
 	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
@@ -474,7 +475,7 @@ if [ "$nrows" -gt 0 ]; then
 	  fi
 	  # (each cpu_op numbered by its first row: its rows by name, then
 	  # by row, give it; no table of the names)
-	  st awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum" |
+	  st awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum1" |
 	  st tl_sort -t "$TAB" -k1,1 -k2,2 |
 	  st awk -F'\t' -v OFS='\t' -v ident="$ident" '
 	  {
