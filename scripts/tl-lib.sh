@@ -1067,7 +1067,12 @@ tl_prog() {
 # tl_parse ARGS: tl-parse, reporting the bytes it reads to the progress
 # line, if there is one.
 tl_parse() {
-	"$(tl_prog tl-parse)" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
+	# (tl_prog's choice, without the fork of a $(...))
+	_tlp_bin=tl-parse
+	case $0 in
+	*/*) [ ! -x "${0%/*}/tl-parse" ] || _tlp_bin=${0%/*}/tl-parse ;;
+	esac
+	"$_tlp_bin" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
 }
 
 # tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]: TraceLens's tree of a trace
@@ -1082,7 +1087,10 @@ tl_parse() {
 # TL_TREE_XBUSY=-x makes the subtree busy times of intervals.tsv exact
 # (tl-report --exact-time: tl-kernels -x reads them).  NAME is what
 # tl-parse's messages call TRACE: the name the user gave a trace that
-# came on a pipe, when TRACE is the work copy of it.
+# came on a pipe, when TRACE is the work copy of it.  TL_TREE_TMP, an
+# empty directory the caller made and removes, is where the passes'
+# fifos and files go (no mktemp, no rm: two processes less); otherwise
+# a directory of their own in TMPDIR, removed at the end.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-} _tt_nm=${4:-}
 	if [ $# -lt 2 ] || [ $# -gt 4 ] || [ ! -d "$_tt_out" ] ||
@@ -1091,8 +1099,17 @@ tl_tree_stage() {
 			"(a readable file, an existing directory)" >&2
 		return 2
 	fi
-	_tt_bin=$(tl_prog tl-tree)
-	_tt_t=$(mktemp -d "${TMPDIR:-/tmp}/tl-tree.XXXXXX") || return 1
+	# (tl_prog's choice, without the fork of a $(...))
+	_tt_bin=tl-tree
+	case $0 in
+	*/*) [ ! -x "${0%/*}/tl-tree" ] || _tt_bin=${0%/*}/tl-tree ;;
+	esac
+	_tt_own=${TL_TREE_TMP:-}
+	if [ -n "$_tt_own" ]; then
+		_tt_t=$_tt_own
+	else
+		_tt_t=$(mktemp -d "${TMPDIR:-/tmp}/tl-tree.XXXXXX") || return 1
+	fi
 	# A trace on a descriptor (/dev/stdin, a pipe as /dev/fd/N) comes to
 	# tl-parse as its standard input, through fd 8: the passes take the
 	# low descriptors for their fifos.
@@ -1122,11 +1139,14 @@ tl_tree_stage() {
 		_tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-}
 		_tt_st=$?
 	fi
-	if [ "$_tt_st" = 0 ]; then
+	# (the caller's directory: its two files that grow with the trace
+	# emptied, their pages freed)
+	if [ -n "$_tt_own" ]; then
+		tl_drop "$_tt_t/l" "$_tt_t/rg"
+	else
 		rm -rf "$_tt_t"
-		return 0
 	fi
-	rm -rf "$_tt_t"
+	[ "$_tt_st" = 0 ] && return 0
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
 		"$_tt_out/walk.tsv" \

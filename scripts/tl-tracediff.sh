@@ -79,16 +79,19 @@ if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
 # a full disk named, the output's first (the programs say "<stdout>")
 [ "$records" = 1 ] || tl_spacecheck "$TL_STAGE" "$out"
 tl_spacecheck "$tmp" "TMPDIR ($tmpdir)"
-mkdir "$tmp/1" "$tmp/2" "$R" || die "cannot make the work directories"
+# (N/t: the passes' own directory, TL_TREE_TMP, made here in the one
+# mkdir, removed with the rest)
+mkdir "$tmp/1" "$tmp/2" "$tmp/1/t" "$tmp/2/t" "$R" ||
+	die "cannot make the work directories"
 
 # ---- trees ----
 # The tree stage of each trace (it runs tl-parse beside its first
 # pass) into $tmp/N, both at once, each in a process group of its own
 # (a signal ends them at once).
 tl_step trees start
-tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
+tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
-tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/2" "$t2"
+tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
