@@ -24,7 +24,8 @@ SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
 # for rocprofv3 results, those of scripts/report/rocprof.
 REPORT = scripts/report/generate scripts/report/schedule $(wildcard scripts/report/*.sh)
 RPREPORT = scripts/report/generate scripts/report/rocprof/schedule $(wildcard scripts/report/rocprof/*.sh)
-ENGINE = bin/tl-report.mk bin/tl-report.stages bin/tl-report-rocprof.mk bin/tl-report-rocprof.stages
+ENGINE = bin/tl-report.mk bin/tl-report.stages bin/tl-report.d \
+	bin/tl-report-rocprof.mk bin/tl-report-rocprof.stages bin/tl-report-rocprof.d
 BIN = $(FILTERS) $(SCRIPTS) $(SHLIB) $(ENGINE)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
@@ -77,6 +78,17 @@ bin/tl-report.stages: $(REPORT)
 	@mkdir -p bin
 	sh scripts/report/generate stages >$@.tmp && mv $@.tmp $@
 
+# (a stage's file: its functions and those of tl-lib.sh it calls)
+bin/tl-report.d: $(REPORT) scripts/tl-lib.sh
+	@mkdir -p bin
+	rm -rf $@.tmp && mkdir $@.tmp && sh scripts/report/generate split "" $@.tmp && \
+	    rm -rf $@ && mv $@.tmp $@
+
+bin/tl-report-rocprof.d: $(RPREPORT) scripts/tl-lib.sh
+	@mkdir -p bin
+	rm -rf $@.tmp && mkdir $@.tmp && sh scripts/report/generate split rocprof $@.tmp && \
+	    rm -rf $@ && mv $@.tmp $@
+
 bin/tl-report-rocprof.mk: $(RPREPORT)
 	@mkdir -p bin
 	sh scripts/report/generate mk rocprof >$@.tmp && mv $@.tmp $@
@@ -113,7 +125,7 @@ fuzz: .deps
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man7 $(DESTDIR)$(PREFIX)/share/tl/arch
-	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	cp -Rf $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	cp -f scripts/arch/*.json $(DESTDIR)$(PREFIX)/share/tl/arch/
 	for m in $(MAN); do case $$m in \
 	  *.1) cp -f $$m $(DESTDIR)$(MANPREFIX)/man1/ ;; \
@@ -132,7 +144,7 @@ install-tracelens-names: install
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/tl
 	for p in $(TLNAMES); do rm -f "$(DESTDIR)$(PREFIX)/bin/$${p%%:*}"; done
-	for b in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/$$b; done
+	for b in $(BIN); do rm -rf $(DESTDIR)$(PREFIX)/$$b; done
 	for m in $(MAN); do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m#man/} $(DESTDIR)$(MANPREFIX)/man7/$${m#man/}; done
 
 clean:

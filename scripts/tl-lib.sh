@@ -777,9 +777,15 @@ tl_cleanup() {
 	done
 	tl_progress_stop
 	wait 2>/dev/null
-	printf '%s' "$_tl_dirs" | while IFS= read -r _tc_d; do
-		[ -z "$_tc_d" ] || rm -rf -- "$_tc_d"
-	done
+	# (one rm for them all, and no pipeline: processes less a run;
+	# the names are lines, not patterns)
+	_tc_ifs=$IFS
+	case $- in *f*) _tc_f=1 ;; *) _tc_f=0; set -f ;; esac
+	IFS=$NL
+	set -- $_tl_dirs
+	IFS=$_tc_ifs
+	[ "$_tc_f" = 1 ] || set +f
+	[ $# = 0 ] || rm -rf -- "$@"
 	_tl_dirs=
 }
 tl_signal() {
@@ -969,6 +975,10 @@ function lookup(u) {
 # tl-report at the end; R is the report directory); NAME.done then
 # marks it done.  The first stage that fails names itself in
 # TL_LOG/FAILED and stops the whole run (make's process group) at once.
+# (The stage's shell has only the functions its file in tl-report.d
+# holds: those whose names are words of the text of the stage, or of
+# one it holds (scripts/report/generate split).  A function is called
+# by its name, never through a variable.)
 tl_stage() {
 	_ts_name=$1
 	shift
@@ -1094,7 +1104,12 @@ tl_prog() {
 # tl_parse ARGS: tl-parse, reporting the bytes it reads to the progress
 # line, if there is one.
 tl_parse() {
-	"$(tl_prog tl-parse)" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
+	# (tl_prog's choice, without the fork of a $(...))
+	_tlp_bin=tl-parse
+	case $0 in
+	*/*) [ ! -x "${0%/*}/tl-parse" ] || _tlp_bin=${0%/*}/tl-parse ;;
+	esac
+	"$_tlp_bin" ${TL_PROGRESS:+-P "$TL_PROGRESS"} "$@"
 }
 
 # tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]: TraceLens's tree of a trace
@@ -1111,7 +1126,10 @@ tl_parse() {
 # adds recompute.tsv: the UIDs of the host events in TraceLens's
 # recompute subtrees (--detect_recompute), ascending.  NAME is what
 # tl-parse's messages call TRACE: the name the user gave a trace that
-# came on a pipe, when TRACE is the work copy of it.
+# came on a pipe, when TRACE is the work copy of it.  TL_TREE_TMP, an
+# empty directory the caller made and removes, is where the passes'
+# fifos and files go (no mktemp, no rm: two processes less); otherwise
+# a directory of their own in TMPDIR, removed at the end.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-} _tt_nm=${4:-}
 	if [ $# -lt 2 ] || [ $# -gt 4 ] || [ ! -d "$_tt_out" ] ||
@@ -1120,8 +1138,17 @@ tl_tree_stage() {
 			"(a readable file, an existing directory)" >&2
 		return 2
 	fi
-	_tt_bin=$(tl_prog tl-tree)
-	_tt_t=$(mktemp -d "${TMPDIR:-/tmp}/tl-tree.XXXXXX") || return 1
+	# (tl_prog's choice, without the fork of a $(...))
+	_tt_bin=tl-tree
+	case $0 in
+	*/*) [ ! -x "${0%/*}/tl-tree" ] || _tt_bin=${0%/*}/tl-tree ;;
+	esac
+	_tt_own=${TL_TREE_TMP:-}
+	if [ -n "$_tt_own" ]; then
+		_tt_t=$_tt_own
+	else
+		_tt_t=$(mktemp -d "${TMPDIR:-/tmp}/tl-tree.XXXXXX") || return 1
+	fi
 	# A trace on a descriptor (/dev/stdin, a pipe as /dev/fd/N) comes to
 	# tl-parse as its standard input, through fd 8: the passes take the
 	# low descriptors for their fifos.
@@ -1151,11 +1178,14 @@ tl_tree_stage() {
 		_tl_tree_run "$_tt_bin" "$_tt_t" "$_tt_ev" "$_tt_out" ${TL_TREE_OPTS:-}
 		_tt_st=$?
 	fi
-	if [ "$_tt_st" = 0 ]; then
+	# (the caller's directory: its two files that grow with the trace
+	# emptied, their pages freed)
+	if [ -n "$_tt_own" ]; then
+		tl_drop "$_tt_t/l" "$_tt_t/rg"
+	else
 		rm -rf "$_tt_t"
-		return 0
 	fi
-	rm -rf "$_tt_t"
+	[ "$_tt_st" = 0 ] && return 0
 	# no half-made tree: what the passes wrote goes too
 	rm -f "$_tt_out/ops.tsv" "$_tt_out/gpu.tsv" "$_tt_out/intervals.tsv" \
 		"$_tt_out/walk.tsv" \
@@ -1189,13 +1219,13 @@ _tl_tree_run() {
 	# link's launch records
 	: >"$_tt_t/l" && : >"$_tt_t/rg" || return 1
 	(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0) || return 1
-	_tt_p1= _tt_p2=
+	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
-		# processes less: split's q and o records go to /dev/null, w
-		# and ov are empty)
-		ln -s /dev/null "$_tt_t/q" && ln -s /dev/null "$_tt_t/o" &&
-			: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
+		# processes less: split's q and o records go to /dev/null,
+		# opened as such, no link to it made; w and ov are empty)
+		_tt_q=/dev/null _tt_o=/dev/null
+		: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
 	else
 		(cd "$_tt_t" && mkfifo q o w) || return 1
 		# sequence numbers to forward links, GPU streams to overlaps
@@ -1240,7 +1270,7 @@ _tl_tree_run() {
 	  else
 		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" \
 			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
-	  fi 3>"$_tt_t/q" 4>"$_tt_t/o" || : >"$_tt_t/fail.split"; } |
+	  fi 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
 		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" ${_tt_k:+-K "$_tt_k"} \
 			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |

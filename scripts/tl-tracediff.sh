@@ -79,16 +79,19 @@ if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
 # a full disk named, the output's first (the programs say "<stdout>")
 [ "$records" = 1 ] || tl_spacecheck "$TL_STAGE" "$out"
 tl_spacecheck "$tmp" "TMPDIR ($tmpdir)"
-mkdir "$tmp/1" "$tmp/2" "$R" || die "cannot make the work directories"
+# (N/t: the passes' own directory, TL_TREE_TMP, made here in the one
+# mkdir, removed with the rest)
+mkdir "$tmp/1" "$tmp/2" "$tmp/1/t" "$tmp/2/t" "$R" ||
+	die "cannot make the work directories"
 
 # ---- trees ----
 # The tree stage of each trace (it runs tl-parse beside its first
 # pass) into $tmp/N, both at once, each in a process group of its own
 # (a signal ends them at once).
 tl_step trees start
-tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
+tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
-tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/2" "$t2"
+tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
@@ -199,24 +202,31 @@ fi
 #   a whole number (or is missing): which of kernel_time, busy_time and
 #   lowest_common_ancestor_id are all whole (wholecols);
 # - unless --records: the rows with the summary's key columns first,
-#   the last four of its twelve moved out (sum0); each row with an LCA
-#   as (LCA, row number, source, cpu_op, module parents) (l0); each
-#   row's (cpu_op, source, module parents) (m0).
+#   the last four of its twelve moved out, the header's too (sum0);
+#   each row with an LCA as (LCA, row number, source, cpu_op, module
+#   parents) (l0); each row's (cpu_op, source, module parents) (m0);
+#   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
+#   summary, which groups on both, for cpu_op_map_traceN.json).
 : >"$tmp/s1"; : >"$tmp/s2"
 _r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
-	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" -v mods="$tmp/m0" '
+	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" -v mods="$tmp/m0" \
+	-v cm1="$tmp/c1" -v cm2="$tmp/c2" '
 	NR == 1 {
 		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
 		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
-		if (full) { print >sum; printf "" >lca; printf "" >mods }
-		next
+		if (full) { printf "" >lca; printf "" >mods; printf "" >cm1; printf "" >cm2 }
 	}
+	full {
+		print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
+	}
+	NR == 1 { next }
 	{
 		for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0
 		if (full) {
-			print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
 			if ($12 != "") printf "%s\t%012d\t%s\t%s\t%s\n", $12, NR, $4, $2, $15 >lca
 			print $2 "\t" $4 "\t" $15 >mods
+			if ($4 == "trace1") print $2 "\t" $1 >cm1
+			else if ($4 == "trace2") print $2 "\t" $1 >cm2
 		}
 		if ($4 == "trace1") { f = a; n1++ } else { f = b; n2++ }
 		$4 = ""
@@ -310,9 +320,8 @@ if [ "$nrows" -gt 0 ]; then
 
 	# the unique-args summary, in TraceLens's order (sum descending, then
 	# every column as a string)
-	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" | awk -F'\t' -v OFS='\t' '
-		NR == 1 { print; next }
-		{ print $1, $2, $3, $4, $5, $6, $7, $8, $13, $9, $10, $14, $15, $11, $12 }' |
+	# (tl-lca finds the columns by name: they stay as sorted)
+	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" |
 		tl-lca -m summary >"$tmp/sum1" || exit 1
 	# one key for the columns before the sum: TAB sorts below any other
 	# byte of a field, so this is column by column
@@ -327,34 +336,34 @@ if [ "$nrows" -gt 0 ]; then
 	# all its names were in an earlier one (such an LCA), so each name
 	# needs only the index of its first LCA, and its module parents:
 	# those of its last source, how many and the last (mods is sorted).
-	# Per LCA (numbered) and side, each name with its place (n0), and
-	# per name its module parents (n1); sorted by name, the LCA
+	# Per LCA (numbered) and side, each name with its place, and per
+	# name its module parents (LCA number 0); sorted by name, the LCA
 	# numbers first, each name's record gets them and whether it was
 	# seen before its LCA; sorted by LCA again, one LCA at a time.  (st:
 	# a failure anywhere in the pipelines is noted in TL_FAIL.)
 	TL_FAIL=$tmp/rfail
-	awk -F'\t' -v n0="$tmp/n0" '
-	BEGIN { printf "" >n0 }
-	$2 == "" || $3 == "" { next }
-	{
+	# (one awk, lcas then mods, straight into the sort: the order of
+	# the sort's input lines is no matter)
+	st awk -F'\t' '
+	function flush() { if (have) printf "%s\t%012d\t%d\t%s\n", mname, 0, nmod, mod }
+	FILENAME == ARGV[1] {
+		if ($2 == "" || $3 == "") next
 		g++
 		for (s = 2; s <= 3; s++) {
 			k = split($s, a, "\001")
 			for (i = 1; i <= k; i++)
-				printf "%s\t%012d\t%d\t%012d\n", a[i], g, s - 1, i >n0
+				printf "%s\t%012d\t%d\t%012d\n", a[i], g, s - 1, i
 		}
-	}' "$tmp/lcas" &&
-	awk -F'\t' '
-	function flush() { if (have) printf "%s\t%012d\t%d\t%s\n", mname, 0, nmod, mod }
+		next
+	}
 	!have || $1 "" != mname || $2 "" != msrc {
 		if (!have || $1 "" != mname) flush()
 		have = 1
 		mname = $1 ""; msrc = $2 ""; nmod = 0
 	}
 	{ nmod++; mod = $3 }
-	END { flush() }' "$tmp/mods" >"$tmp/n1" || die "cannot number the names"
-	tl_drop "$tmp/lcas" "$tmp/mods"
-	st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/n1" "$tmp/n0" | st awk -F'\t' -v OFS='\t' '
+	END { flush() }' "$tmp/lcas" "$tmp/mods" |
+	st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; nmod = mod = ""; first = "" }
 	$2 == "000000000000" { nmod = $3; mod = $4; next }
 	first == "" { first = $2 }
@@ -409,13 +418,13 @@ if [ "$nrows" -gt 0 ]; then
 	}
 	END { if (NR > 0) group() }' >"$tmp/rename" && [ ! -s "$TL_FAIL" ] ||
 		die "cannot build the rename map"
-	tl_drop "$tmp/n0" "$tmp/n1"
+	tl_drop "$tmp/lcas" "$tmp/mods"
 	# cpu_op_map_traceN.json: from the summary before renaming, its
-	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile:
+	# the pairs of the rows of trace N (cN), those of the summary
 	for n in 1 2; do
 		{ printf 'cpu_op\tkernel\n'
-		  st awk -F'\t' -v src="trace$n" 'NR > 1 && $5 == src { print $3 "\t" $1 }' "$tmp/sum" |
-		  st tl_sort -u; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" && [ ! -s "$TL_FAIL" ] ||
+		  st tl_sort -u "$tmp/c$n"; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" && [ ! -s "$TL_FAIL" ] ||
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
 	# the last rename of each name, by name
@@ -429,9 +438,12 @@ if [ "$nrows" -gt 0 ]; then
 	# renamed: the rows (numbered) by cpu_op, merged with the renames by
 	# name, then in their order again (no table of the names); the
 	# module parents without spaces
+	# (the header read by the shell, the rows numbered by the awk: no
+	# head, no tail)
 	{
-		head -n 1 "$tmp/sum"
-		tail -n +2 "$tmp/sum" | st awk '{ printf "%012d\t%s\n", NR, $0 }' |
+		IFS= read -r _rn_h <"$tmp/sum"
+		printf '%s\n' "$_rn_h"
+		st awk 'NR > 1 { printf "%012d\t%s\n", NR - 1, $0 }' "$tmp/sum" |
 		st tl_sort -s -t "$TAB" -k4,4 |
 		st awk -F'\t' -v OFS='\t' '
 		function rnext(   i) {
@@ -450,8 +462,10 @@ if [ "$nrows" -gt 0 ]; then
 	} >"$tmp/sum1" && [ ! -s "$TL_FAIL" ] || die "cannot rename"
 	tl_drop "$tmp/ren"
 	wait $pmaps || exit 1
-	mv "$tmp/sum1" "$tmp/sum"
-	csv "$tmp/sum" >"$R/diff_stats_unique_args_summary.csv" ||
+	tl_drop "$tmp/c1" "$tmp/c2"
+	# (the renamed summary read where it is: no mv)
+	tl_drop "$tmp/sum"
+	csv "$tmp/sum1" >"$R/diff_stats_unique_args_summary.csv" ||
 		die "cannot write diff_stats_unique_args_summary.csv"
 
 	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
@@ -464,7 +478,7 @@ if [ "$nrows" -gt 0 ]; then
 	  fi
 	  # (each cpu_op numbered by its first row: its rows by name, then
 	  # by row, give it; no table of the names)
-	  st awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum" |
+	  st awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum1" |
 	  st tl_sort -t "$TAB" -k1,1 -k2,2 |
 	  st awk -F'\t' -v OFS='\t' -v ident="$ident" '
 	  {
