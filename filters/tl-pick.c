@@ -30,8 +30,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-pick -s | -d [-blx] [-c callstack.tsv] [-G gpuevents]"
-	    " [-W walk.tsv]\n"
-	    "               -k keys [intervals.tsv]\n");
+	    " [-W walk.tsv] -k keys [intervals.tsv]\n");
 	exit(status);
 }
 
