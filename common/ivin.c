@@ -250,6 +250,14 @@ kacc_add(struct kacc *k, struct ivin *in)
 	buf_adds(&k->kd, ",\"stream\":");
 	s = rec_get(r, in->c[ISTREAM], &len);
 	json_val(&k->kd, s, len);
+	if (k->launch && k->cs != NULL) {
+		/* (TraceLens's call_stack; a launch without one: none known) */
+		buf_adds(&k->kd, ",\"call_stack\":");
+		if (cslook_get(k->cs, k->ent[k->n - 1].launch) == 0)
+			buf_add(&k->kd, k->cs->chain.s, k->cs->chain.len);
+		else
+			buf_adds(&k->kd, "[]");
+	}
 	buf_addc(&k->kd, '}');
 	if (k->launch)
 		k->ent[k->n - 1].len = k->kd.len - k->ent[k->n - 1].off;
@@ -309,4 +317,94 @@ kacc_free(struct kacc *k)
 	buf_free(&k->kd);
 	buf_free(&k->tmp);
 	free(k->ent);
+}
+
+/* ---- the launches' call stacks ---- */
+
+void
+cslook_open(struct cslook *c, const char *path)
+{
+	memset(c, 0, sizeof(*c));
+	c->fp = tl_fopen(path, "r");
+	c->name = path;
+	if (fseeko(c->fp, 0, SEEK_END) < 0 || (c->size = ftello(c->fp)) < 0)
+		tl_die("%s: not a seekable file", path);
+	c->last = -1;
+}
+
+void
+cslook_close(struct cslook *c)
+{
+	fclose(c->fp);
+	buf_free(&c->chain);
+}
+
+/* The offset of the first line that starts at pos or after. */
+static long long
+cs_linestart(struct cslook *c, long long pos)
+{
+	int ch;
+
+	if (pos == 0)
+		return 0;
+	if (fseeko(c->fp, pos - 1, SEEK_SET) < 0)
+		tl_die("%s: cannot seek", c->name);
+	for (pos--; (ch = getc(c->fp)) != EOF; pos++)
+		if (ch == '\n')
+			return pos + 1;
+	return c->size;
+}
+
+/* The UID of the line at off; with chain, its list into c->chain. */
+static long long
+cs_line(struct cslook *c, long long off, int chain)
+{
+	long long u = 0;
+	int ch, nd = 0;
+
+	if (fseeko(c->fp, off, SEEK_SET) < 0)
+		tl_die("%s: cannot seek", c->name);
+	while ((ch = getc(c->fp)) >= '0' && ch <= '9')
+		u = u * 10 + (ch - '0'), nd++;
+	if (ch != '\t' || nd == 0)
+		tl_die("%s: offset %lld: not UID TAB call stack", c->name, off);
+	if (!chain)
+		return u;
+	buf_reset(&c->chain);
+	while ((ch = getc(c->fp)) != EOF && ch != '\n')
+		buf_addc(&c->chain, (char)ch);
+	c->chain.len = rec_unescape(c->chain.s, c->chain.len);
+	return u;
+}
+
+int
+cslook_get(struct cslook *c, long long uid)
+{
+	long long lo = 0, hi = c->size, mid, s, u;
+
+	/* (a launch's kernels come together) */
+	if (uid == c->last)
+		return c->found ? 0 : -1;
+	c->last = uid;
+	c->found = 0;
+	/* the line of uid starts in [lo, hi), if anywhere */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		s = cs_linestart(c, mid);
+		if (s >= hi) {
+			hi = mid;
+			continue;
+		}
+		u = cs_line(c, s, 0);
+		if (u == uid) {
+			cs_line(c, s, 1);
+			c->found = 1;
+			return 0;
+		}
+		if (u < uid)
+			lo = s + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }

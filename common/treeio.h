@@ -481,6 +481,25 @@ struct kent {
 };
 
 /*
+ * The call stacks of the launches (the tree stage's callstack.tsv: UID
+ * TAB JSON list, by UID), looked up by binary search in the file:
+ * memory is one line.
+ */
+struct cslook {
+	FILE *fp;		/* the file */
+	const char *name;	/* its name, for errors */
+	long long size;		/* its length in bytes */
+	long long last;		/* the UID looked up last, or -1 */
+	int found;		/* it was found */
+	struct buf chain;	/* its list, unescaped */
+};
+
+void cslook_open(struct cslook *c, const char *path);
+void cslook_close(struct cslook *c);
+/* The list of the launch uid, into c->chain; -1 when it has none. */
+int cslook_get(struct cslook *c, long long uid);
+
+/*
  * One op's kernels of one kind, as tl-aggregate's union, count, min,
  * first and list would fold them: TraceLens's busy time and kernel
  * list, in intervals.tsv's order (ts, then launch UID, then GPU UID),
@@ -500,6 +519,8 @@ struct kacc {
 	struct kent *ent;	/* with launch: the objects of kd, n of them */
 	size_t entcap;		/* ent allocated */
 	struct buf tmp;		/* with launch: the list being put in order */
+	struct cslook *cs;	/* with launch: each kernel's call_stack from
+				   its launch's, or NULL */
 };
 
 /* Empty k; exact: times in exact ns, not TraceLens's doubles. */

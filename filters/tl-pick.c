@@ -23,13 +23,14 @@ static int launchorder;		/* -l: -b's lists in launch order */
 static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static const char *gpuevents;	/* -G: the GPU events, for s records' names */
 static const char *walkpath;	/* -W: walk.tsv, for r records' kernels */
+static const char *cspath;	/* -c: callstack.tsv, -l's call_stack */
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-pick -s | -d [-blx] [-G gpuevents] [-W walk.tsv] -k keys"
-	    " [intervals.tsv]\n");
+	    "usage: tl-pick -s | -d [-blx] [-c callstack.tsv] [-G gpuevents]"
+	    " [-W walk.tsv] -k keys [intervals.tsv]\n");
 	exit(status);
 }
 
@@ -74,6 +75,7 @@ pick(const char *path)
 	struct rec_reader k;
 	struct arena tags = {0};
 	struct kacc ka = {0};
+	struct cslook cs;
 	struct buf b = {0};
 	FILE *kfp = io_open(keys, "r", NULL);
 	long long cur = -1, kop = -1, kprev;
@@ -93,6 +95,10 @@ pick(const char *path)
 	}
 	ka.list = 1;
 	ka.launch = launchorder;
+	if (cspath != NULL) {
+		cslook_open(&cs, cspath);
+		ka.cs = &cs;
+	}
 	kacc_reset(&ka, exact);
 	if (busy)
 		fputs("op\tkt\tkd\tkn\n", stdout);
@@ -147,6 +153,8 @@ pick(const char *path)
 				take(sub, &tags, &ka, &b);
 	} while (more);
 	kacc_free(&ka);
+	if (cspath != NULL)
+		cslook_close(&cs);
 	buf_free(&b);
 	arena_free(&tags);
 	rec_close(&k);
@@ -168,9 +176,10 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "bdG:k:lsW:x")) != -1) {
+	while ((ch = getopt(argc, argv, "bc:dG:k:lsW:x")) != -1) {
 		switch (ch) {
 		case 'b': busy = 1; break;
+		case 'c': cspath = optarg; break;
 		case 'l': launchorder = 1; break;
 		case 'd': case 's':
 			if (kind != 0 && kind != ch)
@@ -186,7 +195,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (kind == 0 || keys == NULL || argc > 1 || (launchorder && !busy))
+	if (kind == 0 || keys == NULL || argc > 1 || (launchorder && !busy) ||
+	    (cspath != NULL && !launchorder))
 		usage(TL_EUSAGE);
 	return pick(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 }

@@ -54,7 +54,8 @@ usage(int status)
 	    " [-O streamrecs] [-q seqrecs]\n"
 	    "                [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [-K recompute]"
-	    " [-r walkrecs] [hostrecs]\n"
+	    " [-r walkrecs]\n"
+	    "                [-S callstacks] [hostrecs]\n"
 	    "       tl-tree -m link [-x] -g gpurecs [-f facts] [-r walkrecs]"
 	    " [linkrecs ...]\n"
 	    "       tl-tree -m walk [-x] -e events [-G gpuevents] [-o walk.tsv]"
@@ -95,7 +96,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:km:n:O:o:pq:r:s:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:km:n:O:o:pq:r:S:s:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': opt.apath = optarg; break;
 		case 'C': opt.compat = 1; break;
@@ -114,6 +115,7 @@ main(int argc, char *argv[])
 		case 'p': opt.python = 1; break;
 		case 'q': opt.qpath = optarg; break;
 		case 'r': opt.rpath = optarg; break;
+		case 'S': opt.Spath = optarg; break;
 		case 's': opt.spath = optarg; break;
 		case 't': opt.tpath = optarg; break;
 		case 'w': opt.wpath = optarg; break;

@@ -1124,7 +1124,8 @@ tl_parse() {
 # TL_TREE_XBUSY=-x makes the subtree busy times of intervals.tsv exact
 # (tl-report --exact-time: tl-kernels -x reads them).  TL_TREE_RECOMPUTE=1
 # adds recompute.tsv: the UIDs of the host events in TraceLens's
-# recompute subtrees (--detect_recompute), ascending.  NAME is what
+# recompute subtrees (--detect_recompute), ascending, and callstack.tsv:
+# each launching runtime event's UID and call stack (tl-tree -S), by UID.  NAME is what
 # tl-parse's messages call TRACE: the name the user gave a trace that
 # came on a pipe, when TRACE is the work copy of it.  TL_TREE_TMP, an
 # empty directory the caller made and removes, is where the passes'
@@ -1192,7 +1193,8 @@ tl_tree_stage() {
 		"$_tt_out/dropped_ops.tsv" \
 		"$_tt_out/gpuev.tsv" \
 		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" "$_tt_out/sel.tsv" \
-		"$_tt_out/meta.tsv" "$_tt_out/health.tsv" "$_tt_out/recompute.tsv"
+		"$_tt_out/meta.tsv" "$_tt_out/health.tsv" "$_tt_out/recompute.tsv" \
+		"$_tt_out/callstack.tsv"
 	[ "$_tt_st" = 3 ] && return 3
 	return 1
 }
@@ -1273,6 +1275,7 @@ _tl_tree_run() {
 	  fi 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
 		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" ${_tt_k:+-K "$_tt_k"} \
+			${_tt_k:+-S "$_tt_t/cs"} \
 			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
 		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
 		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
@@ -1298,6 +1301,7 @@ _tl_tree_run() {
 	mv "$_tt_t/meta.tsv" "$_tt_out/meta.tsv" || return 1
 	if [ -n "$_tt_k" ]; then
 		tl_sort -n "$_tt_k" >"$_tt_out/recompute.tsv" || return 1
+		tl_sort -t "	" -k1,1n "$_tt_t/cs" >"$_tt_out/callstack.tsv" || return 1
 	fi
 	{
 		printf 'fact\tcount\n'

@@ -226,12 +226,7 @@ while tl_opt "$@"; do
 	--enable-pseudo-ops) tl_noarg; pseudo=$optname ;;
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
 	--include-overlap-info) tl_noarg; kl=1 ;;
-	# (the sheets done so far, behind a switch: tl-internals(7))
-	--detect-recompute)
-		tl_noarg
-		[ "${TL_RECOMPUTE_PARTIAL:-}" = 1 ] ||
-			refuse "recompute detection is not supported whole: the call_stack of unified_perf_summary's kernels is missing (TL_RECOMPUTE_PARTIAL=1 takes it without)"
-		recompute=1 ;;
+	--detect-recompute) tl_noarg; recompute=1 ;;
 	--include-call-stack) tl_noarg; refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
 	*) tl_badopt ;;
 	esac

@@ -63,7 +63,7 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 	jsmn_parser p;
 	struct kpos *k;
 	struct buf key = {0}, val = {0};
-	int nt, i, j, e, m, nel, pos;
+	int nt, i, j, e, m, nel, pos, tup;
 	double d;
 
 	for (;;) {
@@ -107,16 +107,18 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 					pystr(&k->rest, key.s, key.len);
 					buf_adds(&k->rest, ": ");
 					buf_reset(&val);
+					/* (a call_stack is a Python list) */
+					tup = strcmp(key.s, "call_stack") != 0;
 					if (tok[j + 1].type == JSMN_STRING)
 						pylit(&val, json +
 						    tok[j + 1].start - 1,
 						    (size_t)(tok[j + 1].end -
-						    tok[j + 1].start + 2), 1);
+						    tok[j + 1].start + 2), tup);
 					else
 						pylit(&val, json +
 						    tok[j + 1].start,
 						    (size_t)(tok[j + 1].end -
-						    tok[j + 1].start), 1);
+						    tok[j + 1].start), tup);
 					buf_add(&k->rest, val.s ? val.s : "",
 					    val.len);
 					buf_adds(&k->rest, ", ");

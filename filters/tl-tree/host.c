@@ -31,6 +31,16 @@ struct frame {
 };
 
 /*
+ * -S: one open event of a thread's stack in TraceLens's tree with the
+ * python functions (python functions, cpu_ops, runtime events), as
+ * --detect_recompute builds it: the frames of its call stacks.
+ */
+struct cframe {
+	struct ttv end;	/* ts + dur */
+	size_t clen;	/* the length of the chain with it */
+};
+
+/*
  * Pre-order numbers: those of the tree's events count from 0, in the
  * order host meets them; a parentless runtime event (its own root, left
  * out of the stacks) numbers from DETACHED, so that its range sorts
@@ -147,6 +157,55 @@ pop(struct frame *st, size_t *n, size_t *ncpu, FILE *rf, struct buf *b,
 		st[*n - 1].launches = 1;
 }
 
+/*
+ * -S: stack the host record r (of category cat, from ts to end) as
+ * TraceLens stacks a thread's events with the python functions (pops,
+ * a bleed under 1 us, a bleed out of its parent left out of the tree),
+ * and for a runtime event with a linking id write UID TAB the JSON
+ * list of the names of its call stack, root first, itself last (as
+ * csname filters them): the call_stack of each kernel it launches.
+ */
+static void
+callstack(FILE *sf, struct buf *b, const struct rec_reader *r, int exact,
+    char cat, long long uid, const struct ttv *ts, const struct ttv *end,
+    struct cframe **cs, size_t *n, size_t *cap, struct buf *chain,
+    const char *id, size_t idlen)
+{
+	struct cframe *st = *cs;
+	size_t base, from;
+	int out = 0;
+
+	while (*n > 0 && tcmp(exact, ts, &st[*n - 1].end) >= 0)
+		--*n;
+	if (*n > 0 && tcmp(exact, end, &st[*n - 1].end) > 0) {
+		if (tnear(exact, &st[*n - 1].end, ts) && *n >= 2)
+			--*n;
+		else
+			out = 1;	/* not in the tree: no parent */
+	}
+	/* (a frame's chain is a prefix of the buffer: the top's, then its) */
+	base = *n > 0 ? st[*n - 1].clen : 0;
+	chain->len = base;
+	csname(chain, r->f[H_NAME].s, r->f[H_NAME].len, cat == 'o');
+	if ((cat == 'r' || cat == 'v') && !missing(id, idlen)) {
+		/* (out of the tree, its stack is itself) */
+		from = !out ? 0 : base > 0 && chain->len > base ? base + 1 : base;
+		buf_num(b, uid);
+		buf_tab(b), buf_addc(b, '[');
+		rec_bput(b, chain->s + from, chain->len - from);
+		buf_addc(b, ']');
+		buf_emit(sf, b);
+	}
+	if (out)
+		return;
+	if (*n == *cap)
+		tl_grow((void **)cs, cap, *n + 1, sizeof(**cs));
+	st = *cs;
+	st[*n].end = *end;
+	st[*n].clen = chain->len;
+	++*n;
+}
+
 int
 host(const struct opts *opt, const char *path)
 {
@@ -161,6 +220,10 @@ host(const struct opts *opt, const char *path)
 	struct buf prev = {0}, group = {0}, b = {0};
 	long long dropped = 0, npre = 0, dpre = DETACHED;
 	int status, ext = 0;	/* link on External id, not correlation */
+	FILE *sf = opt->Spath ? io_open(opt->Spath, "w", NULL) : NULL;
+	struct cframe *cs = NULL;	/* -S: the thread's stack with python */
+	size_t ncs = 0, cscap = 0;
+	struct buf chain = {0};	/* its frames' names, JSON, comma-separated */
 	int kon = 0;	/* a recompute root of this thread began: kend holds */
 	struct ttv kend = {0, 0};	/* where the thread's last one ends */
 
@@ -184,6 +247,7 @@ host(const struct opts *opt, const char *path)
 			while (n > 0)
 				pop(st, &n, &ncpu, rf, &b, npre - 1);
 			kon = 0;
+			ncs = 0;
 		}
 		cat = r.f[H_CAT].s[0];
 		uid = key_uidval(&r);
@@ -204,7 +268,10 @@ host(const struct opts *opt, const char *path)
 				kend = end;
 			kon = 1;
 		}
-		if (cat == 'k')
+		if (sf)
+			callstack(sf, &b, &r, opt->exact, cat, uid, &ts, &end,
+			    &cs, &ncs, &cscap, &chain, id, len);
+		if (cat == 'k' || cat == 'q')
 			continue;
 
 		while (n > 0 && tcmp(opt->exact, &ts, &st[n - 1].end) >= 0)
@@ -284,6 +351,10 @@ host(const struct opts *opt, const char *path)
 		status |= tl_fshut(rf, opt->rpath);
 	if (kf)
 		status |= tl_fshut(kf, opt->kpath);
+	if (sf)
+		status |= tl_fshut(sf, opt->Spath);
+	free(cs);
+	buf_free(&chain);
 	if (opt->fpath) {
 		ff = io_open(opt->fpath, "w", NULL);
 		fact(ff, "host_events_dropped", dropped);

@@ -45,7 +45,7 @@ iscomm(const char *s, size_t len)
 }
 
 /* s holds t (of length tl), as Python's "t in s". */
-static int
+int
 holds(const char *s, size_t len, const char *t, size_t tl)
 {
 	const char *p = s;
@@ -72,6 +72,42 @@ isrecompute(const char *name, size_t len)
 
 	return holds(name, len, file, sizeof(file) - 1) &&
 	    holds(name, len, fn, sizeof(fn) - 1);
+}
+
+/*
+ * Append to b, after a comma when b is not empty, the JSON string of
+ * the host event name (record-escaped, len bytes) as a frame of
+ * TraceLens's call stacks (collect_unified_perf_events): a cpu_op's
+ * (cpuop), or one whose name holds "nn.Module", "::" or "/", with
+ * re.sub(r"_\d+", "", name); 0 (b untouched) for the others.
+ */
+int
+csname(struct buf *b, const char *name, size_t len, int cpuop)
+{
+	char *t;
+	size_t n, i, j;
+
+	if (!cpuop && !holds(name, len, "nn.Module", 9) &&
+	    !holds(name, len, "::", 2) && !holds(name, len, "/", 1))
+		return 0;
+	t = tl_strndup(name, len);
+	n = rec_unescape(t, len);
+	/* (ASCII digits: Python's \d also takes other scripts' digits) */
+	for (i = j = 0; i < n; i++) {
+		if (t[i] == '_' && i + 1 < n && t[i + 1] >= '0' &&
+		    t[i + 1] <= '9') {
+			for (i++; i + 1 < n && t[i + 1] >= '0' &&
+			    t[i + 1] <= '9'; i++)
+				;
+			continue;
+		}
+		t[j++] = t[i];
+	}
+	if (b->len > 0)
+		buf_addc(b, ',');
+	json_str(b, t, j);
+	free(t);
+	return 1;
 }
 
 /* The categories of GPU events. */

@@ -265,9 +265,13 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		host = runtime = 1, hc = 'v';
 	else if (fld_eq(cat, catl, "python_function")) {
 		host = sp->opt->python, hc = 'p';
-		/* -k: a recompute root goes to host, to mark what it holds */
-		if (!host && sp->opt->recompute && isrecompute(name, namel))
-			krec = 1, hc = 'k';
+		/*
+		 * -k: the python functions go to host, outside the tree: a
+		 * recompute root (k) marks what it holds, and each is a frame
+		 * of the launches' call stacks (q, the others)
+		 */
+		if (!host && sp->opt->recompute)
+			krec = 1, hc = isrecompute(name, namel) ? 'k' : 'q';
 	}
 	else if (gpucat(cat, catl))
 		gpu = 1;
@@ -327,7 +331,7 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		    ztime(sp->opt->exact, r, c->ts, &ts) < 0)
 			tl_die("%s: line %zu (UID %lld): %s event without a "
 			    "valid ts and dur", r->name, r->lineno, uid,
-			    hc == 'o' ? "cpu_op" : hc == 'p' || hc == 'k' ?
+			    hc == 'o' ? "cpu_op" : hc == 'p' || hc == 'k' || hc == 'q' ?
 			    "python_function" : "runtime");
 		/* a thread's number groups its events in fewer bytes */
 		buf_num(b, ti);

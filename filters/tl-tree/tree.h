@@ -32,6 +32,7 @@ struct opts {
 	const char *Opath;	/* -O: the GPU stream records (split out; DIR/o) */
 	const char *rpath;	/* -r: the walk's records (host, link out) */
 	const char *kpath;	/* -K: the UIDs in recompute subtrees (host out) */
+	const char *Spath;	/* -S: each launch's call stack (host out) */
 };
 
 /* Key widths: a UID is UIDW hex digits (treeio.h), a time 16, a
@@ -108,6 +109,8 @@ void xsrc_put(struct buf *b, const struct xsrc *x, int i);
 int iscomm(const char *s, size_t len);
 int gpucat(const char *cat, size_t len);
 int isrecompute(const char *name, size_t len);
+int holds(const char *s, size_t len, const char *t, size_t tl);
+int csname(struct buf *b, const char *name, size_t len, int cpuop);
 void key_text(struct buf *b, const char *s, size_t len);
 int tfield(int exact, const struct rec_reader *r, int col, struct ttv *t);
 int next(struct rec_reader *r, struct buf *prev, int unique);

@@ -13,12 +13,14 @@
 # right after it, before the sheets write their files (on a VM, the
 # page cache so freed is what the next files reuse).
 # in:
-# out: gpu.tsv ops.tsv dropped_ops.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv recompute.tsv trace.facts
+# out: gpu.tsv ops.tsv dropped_ops.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv recompute.tsv callstack.tsv trace.facts
 tree() {
 	# (the subtree busy times of intervals.tsv in the arithmetic of
 	# tl-kernels: exact ns with --exact-time)
 	# (and with --detect_recompute, recompute.tsv: the UIDs of the host
-	# events in TraceLens's recompute subtrees, ascending)
+	# events in TraceLens's recompute subtrees, ascending, and
+	# callstack.tsv: each launch's call stack in TraceLens's tree with
+	# the python functions, by UID)
 	(cd "$cwd" && TL_TREE_XBUSY=$xflag && TL_TREE_RECOMPUTE=$recompute &&
 		tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace" "$trace_name") <&9
 	case $? in

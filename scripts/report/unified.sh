@@ -23,8 +23,9 @@
 # unified_keys.tsv (gseq and the nine keys) for
 # unified_perf_summary_kl_overlap.  With --detect_recompute,
 # is_recompute is a tenth key, the row's source op's (tl-unified -r),
-# after the nine (rc in unified_keys.tsv).
-# in: recompute.tsv collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
+# after the nine (rc in unified_keys.tsv), and each collected op's
+# kernels have their call_stack, their launch's (tl-pick -c).
+# in: recompute.tsv callstack.tsv collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
 # out: unified.tsv unified_fdur unified_rows.tsv unified.facts unified_keys.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified() {
@@ -37,7 +38,9 @@ unified() {
 	# order of the kernels' launches, TraceLens's gpu_events order, by
 	# which it pairs an op's kernels across calls (tl-pick -l); then the
 	# synthetic ones', whose UIDs come after.)
-	{ st tl-pick -s -b -l -G gpuev.tsv -W walk.tsv -k collected_keys.tsv intervals.tsv &&
+	csf=
+	[ "$recompute" != 1 ] || csf=callstack.tsv
+	{ st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -k collected_keys.tsv intervals.tsv &&
 	  awk 'NR > 1' synthetic_kernels.tsv; } |
 	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
 	  st tl-perfrows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
