@@ -32,7 +32,8 @@ enum opkind {
 	OP_COUNT, OP_SUM, OP_NPSUM, OP_MEAN, OP_MEDIAN, OP_STD, OP_MIN, OP_MAX,
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT, OP_KCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
-	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE, OP_HEAD, OP_VAR, OP_SEM
+	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE, OP_HEAD, OP_VAR, OP_SEM,
+	OP_KSTATSNC, OP_KCSFULL, OP_KCSFLAT
 };
 
 /* The name of each operation on the command line, by enum opkind. */
@@ -40,7 +41,8 @@ static const char *const opnames[] = {
 	"count", "sum", "npsum", "mean", "median", "std", "min", "max",
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
-	"add", "join", "ptp", "dtype", "head", "var", "sem"
+	"add", "join", "ptp", "dtype", "head", "var", "sem",
+	"kstatsnc", "kcsfull", "kcsflat"
 };
 
 /* One operation of the command line and its state for the current group. */
@@ -406,6 +408,9 @@ opadd(struct op *o, struct rec_reader *r)
 		break;
 	case OP_KSTATS:
 	case OP_KTRUNC:
+	case OP_KSTATSNC:
+	case OP_KCSFULL:
+	case OP_KCSFLAT:
 		if (len == 0)
 			break;
 		{
@@ -583,8 +588,19 @@ opput(FILE *fp, struct op *o)
 		rec_put(fp, o->txt.s ? o->txt.s : "", o->txt.len);
 		break;
 	case OP_KSTATS:
+		kl_put(fp, o->kl, KL_STATS, xflag);
+		break;
 	case OP_KTRUNC:
-		kl_put(fp, o->kl, o->kind == OP_KTRUNC, xflag);
+		kl_put(fp, o->kl, KL_TRUNC, xflag);
+		break;
+	case OP_KSTATSNC:
+		kl_put(fp, o->kl, KL_STATSNC, xflag);
+		break;
+	case OP_KCSFULL:
+		kl_put(fp, o->kl, KL_CSFULL, xflag);
+		break;
+	case OP_KCSFLAT:
+		kl_put(fp, o->kl, KL_CSFLAT, xflag);
 		break;
 	case OP_UNION:
 		mg_close(m);
@@ -728,7 +744,8 @@ opparse(struct op *o, const char *spec)
 	}
 	for (i = 0; i < nfl && i < 3; i++)
 		o->fname[o->nf++] = tl_strdup(fl[i]);
-	if (o->kind == OP_KSTATS || o->kind == OP_KTRUNC)
+	if (o->kind == OP_KSTATS || o->kind == OP_KTRUNC ||
+	    o->kind == OP_KSTATSNC || o->kind == OP_KCSFULL || o->kind == OP_KCSFLAT)
 		o->kl = kl_new();
 	if (o->outname == NULL) {
 		struct buf b = {0};

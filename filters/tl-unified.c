@@ -27,6 +27,7 @@ static const char *groupkeys;	/* -g: out, each group's keys once */
 static const char *durflag;	/* -o: out, 1 when some dur is fractional */
 static const char *morerows;	/* -y: rows read after the others */
 static const char *recomputed;	/* -r: the UIDs marked is_recompute */
+static int eflag;		/* -e: entry_point of each row */
 
 static void
 usage(int status)
@@ -34,7 +35,8 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-unified -d treedir -k firstkernels [-o durflag]"
 	    " [-r recompute] [-y rows] [rows]\n"
-	    "       tl-unified -g groups [rows]\n");
+	    "       tl-unified -g groups [rows]\n"
+	    "       tl-unified -e [rows]\n");
 	exit(status);
 }
 
@@ -276,6 +278,175 @@ number(const char *path)
 	return st;
 }
 
+/* Whether frame is one _find_entry_point skips as a wrapper. */
+static int
+iswrapper(const char *f)
+{
+	static const char *const pre[] = {
+		"<built-in", "pybind11_builtins", "nn.Module:"
+	};
+	static const char *const files[] = {
+		"torch/_ops.py", "torch/nn/modules/module.py",
+		"torch/utils/_contextlib.py", "torch/utils/_device.py",
+		"torch/_tensor.py", "torch/functional.py", "torch/overrides.py",
+		"torch/_inductor/", "torch/_functorch/",
+		"torch/distributed/c10d_logger.py", "triton/backends/"
+	};
+	static const char *const funcs[] = {
+		"__torch_function__", "_call_impl", "_wrapped_call_impl",
+		"decorate_context", "dispatch_wrapper", "handle_torch_function",
+		"wrapper", "custom_wrapper", "wrapper_custom", "outer_wrapper"
+	};
+	const char *p, *fn;
+	size_t i;
+
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (strncmp(f, pre[i], strlen(pre[i])) == 0)
+			return 1;
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (strstr(f, files[i]) != NULL)
+			return 1;
+	/* (the function: after the last "): ") */
+	fn = NULL;
+	for (p = f; (p = strstr(p, "): ")) != NULL; p++)
+		fn = p + 3;
+	if (fn != NULL)
+		for (i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+			if (strcmp(fn, funcs[i]) == 0)
+				return 1;
+	return 0;
+}
+
+/* s lowered as str.lower() lowers ASCII (other letters stay). */
+static char *
+lower(const char *s)
+{
+	char *t = tl_strdup(s), *p;
+
+	for (p = t; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return t;
+}
+
+/*
+ * TraceLens's _find_entry_point: the frame of fr[0..n) (call_stack_full
+ * flattened) where the op name dispatches, or "Not found".
+ */
+static const char *
+entry(char **fr, size_t n, const char *name)
+{
+	const char *p, *ln, *fn, *ret = "Not found";
+	char *local, *strip, *lf;
+	size_t i, k, len;
+	long op = -1;
+
+	for (i = n; i-- > 0;)
+		if (strcmp(fr[i], name) == 0) { op = (long)i; break; }
+	if (op < 0) {
+		/* re.sub(r"_\d+$", "", name) */
+		len = strlen(name);
+		k = len;
+		while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+			k--;
+		if (k < len && k > 0 && name[k - 1] == '_') {
+			strip = tl_strndup(name, k - 1);
+			for (i = n; i-- > 0;)
+				if (strcmp(fr[i], strip) == 0) { op = (long)i; break; }
+			free(strip);
+		}
+	}
+	if (op < 0)
+		return ret;
+	ln = name;
+	for (p = name; (p = strstr(p, "::")) != NULL; p++)
+		ln = p + 2;
+	local = lower(ln);
+	for (i = (size_t)op + 1; i < n; i++) {
+		if (strstr(fr[i], ".py") == NULL)
+			continue;
+		fn = fr[i];
+		for (p = fr[i]; (p = strstr(p, "): ")) != NULL; p++)
+			fn = p + 3;
+		lf = lower(fn);
+		k = strstr(lf, local) != NULL;
+		free(lf);
+		if (k) { ret = fr[i]; goto out; }
+	}
+	for (i = (size_t)op; i-- > 0;)
+		if (strstr(fr[i], ".py") != NULL && !iswrapper(fr[i])) {
+			ret = fr[i];
+			goto out;
+		}
+out:
+	free(local);
+	return ret;
+}
+
+/*
+ * -e: the rows (a header, then records) with entry_point after their
+ * fields, from name and csflat (call_stack_full's names, each ended by
+ * the byte 037: tl-aggregate's kcsflat).
+ */
+static int
+entries(const char *path)
+{
+	struct rec_reader r;
+	FILE *fp;
+	struct buf fl = {0};
+	char **fr = NULL;
+	size_t frcap = 0, nfr, len, i, st;
+	const char *s;
+	char *name;
+	int cn, cf;
+
+	fp = path[0] == '-' && path[1] == '\0' ? stdin : tl_fopen(path, "r");
+	rec_open(&r, fp, path);
+	rec_read_header(&r);
+	cn = rec_need(&r, "name");
+	cf = rec_need(&r, "csflat");
+	for (i = 0; i < r.nhdr; i++) {
+		fputs(r.hdr[i], stdout);
+		putchar('\t');
+	}
+	fputs("entry_point\n", stdout);
+	while (rec_read(&r)) {
+		s = rec_get(&r, cn, &len);
+		name = tl_strndup(s, len);
+		len = rec_unescape(name, len);
+		name[len] = '\0';
+		s = rec_get(&r, cf, &len);
+		buf_reset(&fl);
+		buf_add(&fl, s, len);
+		fl.len = rec_unescape(fl.s ? fl.s : "", len);
+		nfr = 0;
+		for (i = 0, st = 0; i < fl.len; i++)
+			if (fl.s[i] == 037) {
+				fl.s[i] = '\0';
+				tl_grow((void **)&fr, &frcap, nfr + 1, sizeof(*fr));
+				fr[nfr++] = fl.s + st;
+				st = i + 1;
+			}
+		for (i = 0; i < (size_t)r.nf; i++) {
+			if (i)
+				putchar('\t');
+			s = rec_get(&r, (int)i, &len);
+			fwrite(s, 1, len, stdout);
+		}
+		putchar('\t');
+		s = entry(fr, nfr, name);
+		rec_put(stdout, s, strlen(s));
+		putchar('\n');
+		free(name);
+	}
+	free(fr);
+	buf_free(&fl);
+	rec_close(&r);
+	if (fp != stdin)
+		fclose(fp);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -283,9 +454,10 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "d:g:k:o:r:y:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:eg:k:o:r:y:")) != -1) {
 		switch (ch) {
 		case 'd': treedir = optarg; break;
+		case 'e': eflag = 1; break;
 		case 'g': groupkeys = optarg; break;
 		case 'k': firstkernels = optarg; break;
 		case 'o': durflag = optarg; break;
@@ -298,6 +470,12 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		usage(TL_EUSAGE);
+	if (eflag) {
+		if (treedir || firstkernels || durflag || morerows ||
+		    recomputed || groupkeys)
+			usage(TL_EUSAGE);
+		return entries(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
+	}
 	if (groupkeys != NULL) {
 		if (treedir || firstkernels || durflag || morerows ||
 		    recomputed)

@@ -91,7 +91,7 @@ isrocprof() {
 
 # ---- options (TraceLens's snake_case names are aliases) ----
 force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
-kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 recompute=0
+kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 recompute=0 callstack=0
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 archopt= archname=
 # Called by TraceLens's name (make install-tracelens-names), its
@@ -227,7 +227,7 @@ while tl_opt "$@"; do
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
 	--include-overlap-info) tl_noarg; kl=1 ;;
 	--detect-recompute) tl_noarg; recompute=1 ;;
-	--include-call-stack) tl_noarg; refuse "the call-stack columns of unified_perf_summary (entry_point, call_stack_full) are not supported" ;;
+	--include-call-stack) tl_noarg; callstack=1 ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"
@@ -376,6 +376,7 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
 	q compat "$compat"
 	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"; q kl "$kl"; q recompute "$recompute"
+	q callstack "$callstack"
 	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 

@@ -12,11 +12,19 @@
 /* ---- klist.c: a group's kernel lists (kstats, ktrunc) ---- */
 
 struct klist;
+/* What kl_put writes of a group's kernel lists. */
+enum klmode {
+	KL_STATS,	/* kstats */
+	KL_STATSNC,	/* kstats without the call_stacks */
+	KL_TRUNC,	/* ktrunc */
+	KL_CSFULL,	/* call_stack_full */
+	KL_CSFLAT	/* call_stack_full's names flattened, each ended by 037 */
+};
 struct klist *kl_new(void);
 void kl_reset(struct klist *o);
 void kl_add(struct klist *o, const char *json, size_t len, const char *opname,
     const char *field, struct rec_reader *r);
-void kl_put(FILE *fp, struct klist *o, int trunc, int exact);
+void kl_put(FILE *fp, struct klist *o, enum klmode mode, int exact);
 void kl_free(struct klist *o);
 
 /* ---- minus.c: the streaming subtraction of minus ---- */

@@ -22,6 +22,10 @@ struct kpos {
 	struct buf name;	/* decoded kernel name of the template */
 	struct buf rest;	/* other template members as Python "'k': v, " */
 	struct buf stream;	/* the template's stream as Python "'stream': v, " */
+	struct buf cs;		/* its call_stack's names, each NUL-ended */
+	size_t csoff;		/* where the call_stack member starts in rest */
+	size_t csend;		/* and ends (csoff == csend: none) */
+	size_t ncs;		/* names in cs */
 	double *d;		/* durations at this position, owned */
 	int nonint;		/* some duration is not an integer text */
 	size_t n;		/* used */
@@ -49,6 +53,31 @@ jdecode(struct buf *b, const char *s, size_t n)
 		buf_reset(b);
 		buf_add(b, s, n);
 	}
+}
+
+/*
+ * Keep the names of the call_stack at token t (a JSON list of strings)
+ * in k->cs, for call_stack_full; anything else is no stack.
+ */
+static void
+kl_stack(struct kpos *k, const char *json, jsmntok_t *tok, int t, int nt)
+{
+	struct buf v = {0};
+	int e, i;
+
+	buf_reset(&k->cs);
+	k->ncs = 0;
+	if (tok[t].type != JSMN_ARRAY)
+		return;
+	for (e = 0, i = t + 1; e < tok[t].size; e++, i = jtok_skip(tok, i, nt)) {
+		if (tok[i].type != JSMN_STRING)
+			continue;
+		jdecode(&v, json + tok[i].start, (size_t)(tok[i].end - tok[i].start));
+		buf_add(&k->cs, v.s ? v.s : "", v.len);
+		buf_addc(&k->cs, '\0');
+		k->ncs++;
+	}
+	buf_free(&v);
 }
 
 /*
@@ -104,11 +133,15 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 					    tok[j + 1].start));
 				} else if (strcmp(key.s, "dur") != 0 &&
 				    strcmp(key.s, "gpu_op_uid") != 0) {
+					/* (a call_stack is a Python list) */
+					tup = strcmp(key.s, "call_stack") != 0;
+					if (!tup)
+						kl_stack(k, json, tok, j + 1, nt);
+					if (!tup)
+						k->csoff = k->rest.len;
 					pystr(&k->rest, key.s, key.len);
 					buf_adds(&k->rest, ": ");
 					buf_reset(&val);
-					/* (a call_stack is a Python list) */
-					tup = strcmp(key.s, "call_stack") != 0;
 					if (tok[j + 1].type == JSMN_STRING)
 						pylit(&val, json +
 						    tok[j + 1].start - 1,
@@ -122,6 +155,8 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 					buf_add(&k->rest, val.s ? val.s : "",
 					    val.len);
 					buf_adds(&k->rest, ", ");
+					if (!tup)
+						k->csend = k->rest.len;
 					/* (ktrunc writes the stream alone) */
 					if (strcmp(key.s, "stream") == 0) {
 						buf_adds(&k->stream, "'stream': ");
@@ -220,13 +255,138 @@ kfmt(double d, int isint, char *buf, size_t size)
 	return isint ? num_pyint(d, buf, size) : num_pyrepr(d, buf, size);
 }
 
+/* One kernel's chain for call_stack_full: its call_stack, then its name. */
+struct chain {
+	const char **s;		/* the names, not owned */
+	size_t n;		/* names */
+};
+
+static int
+chaineq(const struct chain *a, size_t ao, const struct chain *b, size_t bo)
+{
+	size_t i;
+
+	if (a->n - ao != b->n - bo)
+		return 0;
+	for (i = 0; i < a->n - ao; i++)
+		if (strcmp(a->s[ao + i], b->s[bo + i]) != 0)
+			return 0;
+	return 1;
+}
+
 /*
- * The summary of o: kstats's, or ktrunc's when trunc; exact (-x) says
- * the durations are tl's exact decimals.
+ * Append the names c->s[from..) to b: as Python's str() of a list
+ * (repr of each, ", " between) when !flat, else each followed by the
+ * byte 037 (tl-unified -e's flattened stack); first says nothing
+ * precedes them in the list.
+ */
+static void
+putnames(struct buf *b, const struct chain *c, size_t from, int flat, int first)
+{
+	size_t i;
+
+	for (i = from; i < c->n; i++) {
+		if (flat) {
+			buf_adds(b, c->s[i]);
+			buf_addc(b, 037);
+			continue;
+		}
+		if (!first || i > from)
+			buf_adds(b, ", ");
+		pystr(b, c->s[i], strlen(c->s[i]));
+	}
+}
+
+/*
+ * TraceLens's call_stack_full of the kernels in res (kstats's order):
+ * one chain as it is; several, their common prefix and then each
+ * distinct tail as a list, in the order first seen.  flat: the names
+ * as _find_entry_point flattens them, each ended by the byte 037;
+ * none ("Not found") is empty.
+ */
+static void
+csfull(struct buf *b, struct kres *res, size_t n, int flat)
+{
+	struct chain *c;
+	size_t i, j, m, minlen, pre;
+	int nb;
+
+	if (n == 0) {
+		if (!flat)
+			buf_adds(b, "Not found");
+		return;
+	}
+	c = tl_calloc(n, sizeof(*c));
+	for (i = 0; i < n; i++) {
+		struct kpos *k = res[i].k;
+		const char *p = k->cs.s;
+
+		c[i].s = tl_calloc(k->ncs + 1, sizeof(*c[i].s));
+		for (j = 0; j < k->ncs; j++) {
+			c[i].s[j] = p;
+			p += strlen(p) + 1;
+		}
+		c[i].s[j] = k->name.s ? k->name.s : "";
+		c[i].n = k->ncs + 1;
+	}
+	pre = 0;
+	if (n > 1) {
+		minlen = c[0].n;
+		for (i = 1; i < n; i++)
+			if (c[i].n < minlen)
+				minlen = c[i].n;
+		for (pre = 0; pre < minlen; pre++) {
+			for (i = 1; i < n; i++)
+				if (strcmp(c[i].s[pre], c[0].s[pre]) != 0)
+					break;
+			if (i < n)
+				break;
+		}
+	}
+	if (!flat)
+		buf_addc(b, '[');
+	if (n == 1) {
+		putnames(b, &c[0], 0, flat, 1);
+	} else {
+		struct chain pc = { c[0].s, pre };
+
+		putnames(b, &pc, 0, flat, 1);
+		nb = pre > 0;
+		for (i = 0; i < n; i++) {
+			for (m = 0; m < i; m++)
+				if (chaineq(&c[m], pre, &c[i], pre))
+					break;
+			if (m < i)
+				continue;
+			if (!flat) {
+				if (nb)
+					buf_adds(b, ", ");
+				buf_addc(b, '[');
+			}
+			putnames(b, &c[i], pre, flat, 1);
+			if (!flat)
+				buf_addc(b, ']');
+			nb = 1;
+		}
+	}
+	if (!flat)
+		buf_addc(b, ']');
+	for (i = 0; i < n; i++)
+		free(c[i].s);
+	free(c);
+}
+
+/*
+ * The summary of o as mode says: kstats's (KL_STATS; KL_STATSNC without
+ * the call_stacks, as TraceLens leaves them with --include_call_stack),
+ * ktrunc's (KL_TRUNC), call_stack_full (KL_CSFULL) or its names
+ * flattened (KL_CSFLAT); exact (-x) says the durations are tl's exact
+ * decimals.
  */
 void
-kl_put(FILE *fp, struct klist *o, int trunc, int exact)
+kl_put(FILE *fp, struct klist *o, enum klmode mode, int exact)
 {
+	int trunc = mode == KL_TRUNC;
 	struct kres *res;
 	struct buf b = {0};
 	char nb[64];
@@ -234,8 +394,10 @@ kl_put(FILE *fp, struct klist *o, int trunc, int exact)
 	double *x, *sq;
 
 	if (!o->ktemplate) {
-		if (!trunc)
+		if (mode == KL_STATS || mode == KL_STATSNC)
 			rec_puts(fp, "[]");
+		else if (mode == KL_CSFULL)
+			rec_puts(fp, "Not found");
 		return;
 	}
 	res = tl_calloc(o->nkp, sizeof(*res));
@@ -270,6 +432,10 @@ kl_put(FILE *fp, struct klist *o, int trunc, int exact)
 		free(sq);
 	}
 	qsort(res, o->nkp, sizeof(*res), krescmp);
+	if (mode == KL_CSFULL || mode == KL_CSFLAT) {
+		csfull(&b, res, o->nkp, mode == KL_CSFLAT);
+		goto put;
+	}
 	buf_addc(&b, '[');
 	for (i = 0; i < o->nkp; i++) {
 		struct kres *q = &res[i];
@@ -293,7 +459,11 @@ kl_put(FILE *fp, struct klist *o, int trunc, int exact)
 		}
 		pystr(&b, q->k->name.s, q->k->name.len);
 		buf_adds(&b, ", ");
-		if (q->k->rest.len > 0)
+		if (mode == KL_STATSNC && q->k->csend > q->k->csoff) {
+			buf_add(&b, q->k->rest.s, q->k->csoff);
+			buf_add(&b, q->k->rest.s + q->k->csend,
+			    q->k->rest.len - q->k->csend);
+		} else if (q->k->rest.len > 0)
 			buf_add(&b, q->k->rest.s, q->k->rest.len);
 		snprintf(nb, sizeof(nb), "%zu", q->k->n);
 		buf_adds(&b, "'count': ");
@@ -315,7 +485,8 @@ kl_put(FILE *fp, struct klist *o, int trunc, int exact)
 		buf_addc(&b, '}');
 	}
 	buf_addc(&b, ']');
-	rec_put(fp, b.s, b.len);
+put:
+	rec_put(fp, b.s ? b.s : "", b.len);
 	buf_free(&b);
 	free(res);
 }
@@ -336,6 +507,7 @@ kl_reset(struct klist *o)
 		buf_free(&o->kp[i].name);
 		buf_free(&o->kp[i].rest);
 		buf_free(&o->kp[i].stream);
+		buf_free(&o->kp[i].cs);
 		free(o->kp[i].d);
 	}
 	free(o->kp);

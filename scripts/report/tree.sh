@@ -20,8 +20,11 @@ tree() {
 	# (and with --detect_recompute, recompute.tsv: the UIDs of the host
 	# events in TraceLens's recompute subtrees, ascending, and
 	# callstack.tsv: each launch's call stack in TraceLens's tree with
-	# the python functions, by UID)
-	(cd "$cwd" && TL_TREE_XBUSY=$xflag && TL_TREE_RECOMPUTE=$recompute &&
+	# the python functions, by UID; --include_call_stack needs that
+	# file too)
+	rc=$recompute
+	[ "$callstack" != 1 ] || rc=1
+	(cd "$cwd" && TL_TREE_XBUSY=$xflag && TL_TREE_RECOMPUTE=$rc &&
 		tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace" "$trace_name") <&9
 	case $? in
 	0) ;;

@@ -39,7 +39,7 @@ unified() {
 	# which it pairs an op's kernels across calls (tl-pick -l); then the
 	# synthetic ones', whose UIDs come after.)
 	csf=
-	[ "$recompute" != 1 ] || csf=callstack.tsv
+	[ "$recompute" != 1 ] && [ "$callstack" != 1 ] || csf=callstack.tsv
 	{ st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -k collected_keys.tsv intervals.tsv &&
 	  awk 'NR > 1' synthetic_kernels.tsv; } |
 	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
@@ -53,6 +53,11 @@ unified() {
 	# ts, UID and rn: sorted as whole lines, each group's rows come
 	# together in TraceLens's order; then numbered by group (gseq), the
 	# keys apart, once per group.  (No table of the groups anywhere.)
+	# (--include_call_stack: call_stack_full from the kernels' stacks,
+	# which kernel_details_summary then has no more, and its names
+	# flattened, for tl-unified -e's entry_point)
+	ks=kstats cs=
+	[ "$callstack" != 1 ] || ks=kstatsnc cs=1
 	rcf= kt=27
 	[ "$recompute" != 1 ] || rcf=recompute.tsv kt=28
 	st tl-unified -d . -k first_kernels.tsv -o unified_fdur ${rcf:+-r "$rcf"} \
@@ -68,8 +73,8 @@ unified() {
 	    'mean:tbs' 'std:tbs' 'mean:tfs' 'std:tfs' 'mean:kt' 'std:kt' 'sum:kt' 'median:dur' 'min:dur' 'max:dur' \
 	    'median:tbs' 'min:tbs' 'max:tbs' 'median:tfs' 'min:tfs' 'max:tfs' 'rt=first:rt' \
 	    'mean:pr' 'median:pr' 'std:pr' 'min:pr' 'max:pr' 'median:kt' 'min:kt' 'max:kt' \
-	    'kstats:kd' 'ktrunc:kd' 'params=first:params' 'has=first:has' \
-	    >unified_stats.tsv; ok
+	    "kd_kstats=$ks:kd" 'ktrunc:kd' 'params=first:params' 'has=first:has' \
+	    ${cs:+'csfull=kcsfull:kd' 'csflat=kcsflat:kd'} >unified_stats.tsv; ok
 	# (each group's keys after its first three columns: unified_keys.tsv's
 	# groups, as Python literals, one per line of the statistics; read
 	# once tl-unified -g has written the file whole)

@@ -35,7 +35,11 @@ unified_perf_summary() {
 		if (cn == NR - 1) print $0, cv[2], cv[3], cv[4], (cv[4] + 0 == 0 ? "" : cv[4]), cv[5], cv[6]
 		else print $0, "", "", "", "", "", ""
 	}' cf="$cf" spec=$spec unified.tsv |
-	unified_sheet "$R/unified_perf_summary.csv"
+	if [ "$callstack" = 1 ]; then
+		st tl-unified -e | unified_sheet "$R/unified_perf_summary.csv"
+	else
+		unified_sheet "$R/unified_perf_summary.csv"
+	fi
 }
 
 # unified_sheet OUT [kl]: the groups on stdin (unified.tsv's fields)
@@ -84,7 +88,9 @@ unified_sheet() {
 	    'trunc_overlapping_kernels_details=t:okd_ktrunc' 'overlap_pct_mean=r2:op_mean' \
 	    'overlap_pct_median=r2:op_median' 'overlap_pct_std=r2:op_std' \
 	    'overlap_pct_min=r2:op_min' 'overlap_pct_max=r2:op_max'
-	set -- "$@" 'perf_params=t:params' 'has_perf_model=t:has' \
-	    'Percentage (%)=pct:kt_sum' 'Cumulative Percentage (%)=cum:kt_sum'
+	set -- "$@" 'perf_params=t:params' 'has_perf_model=t:has'
+	[ "$callstack" != 1 ] || [ -n "$_us_kl" ] ||
+		set -- "$@" 'entry_point=t:entry_point' 'call_stack_full=t:csfull'
+	set -- "$@" 'Percentage (%)=pct:kt_sum' 'Cumulative Percentage (%)=cum:kt_sum'
 	st tl-sheet "$@" >"$_us_out"; ok
 }
