@@ -135,10 +135,10 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 				    strcmp(key.s, "gpu_op_uid") != 0) {
 					/* (a call_stack is a Python list) */
 					tup = strcmp(key.s, "call_stack") != 0;
-					if (!tup)
+					if (!tup) {
 						kl_stack(k, json, tok, j + 1, nt);
-					if (!tup)
 						k->csoff = k->rest.len;
+					}
 					pystr(&k->rest, key.s, key.len);
 					buf_adds(&k->rest, ": ");
 					buf_reset(&val);
@@ -275,13 +275,12 @@ chaineq(const struct chain *a, size_t ao, const struct chain *b, size_t bo)
 }
 
 /*
- * Append the names c->s[from..) to b: as Python's str() of a list
- * (repr of each, ", " between) when !flat, else each followed by the
- * byte 037 (tl-unified -e's flattened stack); first says nothing
- * precedes them in the list.
+ * Append the names c->s[from..) to b: as the items of Python's str()
+ * of a list (repr of each, ", " between) when !flat, else each
+ * followed by the byte 037 (tl-unified -e's flattened stack).
  */
 static void
-putnames(struct buf *b, const struct chain *c, size_t from, int flat, int first)
+putnames(struct buf *b, const struct chain *c, size_t from, int flat)
 {
 	size_t i;
 
@@ -291,7 +290,7 @@ putnames(struct buf *b, const struct chain *c, size_t from, int flat, int first)
 			buf_addc(b, 037);
 			continue;
 		}
-		if (!first || i > from)
+		if (i > from)
 			buf_adds(b, ", ");
 		pystr(b, c->s[i], strlen(c->s[i]));
 	}
@@ -346,11 +345,11 @@ csfull(struct buf *b, struct kres *res, size_t n, int flat)
 	if (!flat)
 		buf_addc(b, '[');
 	if (n == 1) {
-		putnames(b, &c[0], 0, flat, 1);
+		putnames(b, &c[0], 0, flat);
 	} else {
 		struct chain pc = { c[0].s, pre };
 
-		putnames(b, &pc, 0, flat, 1);
+		putnames(b, &pc, 0, flat);
 		nb = pre > 0;
 		for (i = 0; i < n; i++) {
 			for (m = 0; m < i; m++)
@@ -363,7 +362,7 @@ csfull(struct buf *b, struct kres *res, size_t n, int flat)
 					buf_adds(b, ", ");
 				buf_addc(b, '[');
 			}
-			putnames(b, &c[i], pre, flat, 1);
+			putnames(b, &c[i], pre, flat);
 			if (!flat)
 				buf_addc(b, ']');
 			nb = 1;
