@@ -226,7 +226,7 @@ while tl_opt "$@"; do
 	--enable-pseudo-ops) tl_noarg; pseudo=$optname ;;
 	--inductor-cache-dir) tl_arg "$@"; icache=$optname icdir=$optarg ;;
 	--include-overlap-info) tl_noarg; kl=1 ;;
-	--detect-recompute) tl_noarg; recompute=1 ;;
+	--detect-recompute) tl_noarg; recompute=$optname ;;
 	--include-call-stack) tl_noarg; callstack=$optname ;;
 	*) tl_badopt ;;
 	esac
@@ -248,15 +248,16 @@ case $short:$bins in 1:-* | 1:0) usage_die "$binsopt must be positive" ;; esac
 # memory allowing): refused here, once, before any stage runs.
 [ "$short" = 0 ] || { [ ${#bins} -le 8 ] && [ "$bins" -le 16777216 ]; } ||
 	usage_die "$binsopt must be at most 16777216"
-# With --include_call_stack TraceLens's TraceDiff of a comparison walks
-# its trees with the python functions (other LCAs, UIDs and
-# nn_module_stack in diff_stats and unified_perf_summary), which tl's
-# TraceDiff does not build.
-if [ "$callstack" != 0 ] && [ -n "$cmp" ]; then
-	optname=$callstack
-	refuse "with --comparison, TraceLens's TraceDiff of its trees with the python functions is not supported"
-fi
+# With --include_call_stack or --detect_recompute TraceLens's TraceDiff
+# of a comparison walks its trees with the python functions (other
+# LCAs, UIDs and nn_module_stack in diff_stats and unified_perf_summary),
+# which tl's TraceDiff does not build.
+for optname in "$callstack" "$recompute"; do
+	[ "$optname" = 0 ] || [ -z "$cmp" ] ||
+		refuse "with --comparison, TraceLens's TraceDiff of its trees with the python functions is not supported"
+done
 [ "$callstack" = 0 ] || callstack=1
+[ "$recompute" = 0 ] || recompute=1
 # TraceLens simulates GEMMs only with a GPU spec: by Origami when asked,
 # by the program GEMM_SIMULATOR_PATH names (run by --python_path's
 # interpreter) when that is set.  Without them these options change
