@@ -5,6 +5,7 @@
  * quicksort.cpp, heapsort.cpp) for doubles, step for step, and pandas
  * 1.5's nargsort around them (numpy.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,12 @@ np_sum(const double *a, size_t n)
 	for (i = 0; i < n; i += NP_BLOCK)
 		s += pairwise(a + i, n - i < NP_BLOCK ? n - i : NP_BLOCK);
 	return s;
+}
+
+double
+np_round2(double x)
+{
+	return rint(x * 100) / 100;
 }
 
 /*

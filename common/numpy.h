@@ -36,6 +36,9 @@ void pd_order(const double *v, size_t n, int desc, uint32_t *ord);
 /* np.sum of a[0..n). */
 double np_sum(const double *a, size_t n);
 
+/* numpy's round(x, 2), which pandas' round(2) calls: rint(x * 100) / 100. */
+double np_round2(double x);
+
 /*
  * np.sum of many columns of n values each, fed a row at a time, for a
  * table too large to hold: np_cols_init(c, ncol, n), then n times

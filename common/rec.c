@@ -224,6 +224,21 @@ rec_get(const struct rec_reader *r, int i, size_t *len)
 	return r->f[i].s;
 }
 
+int
+rec_double(const struct rec_reader *r, int i, double *d)
+{
+	const char *s;
+	size_t len;
+
+	s = rec_get(r, i, &len);
+	if (len == 0)
+		return 0;
+	if (num_double(s, len, d) < 0)
+		tl_die("%s: line %zu: %s: not a number: %.*s", r->name, r->lineno,
+		    r->hdr[i], (int)MIN(len, 40), s);
+	return 1;
+}
+
 void
 rec_check_width(const struct rec_reader *r)
 {

@@ -188,6 +188,12 @@ int rec_col(const struct rec_reader *r, const char *name);
 int rec_need(const struct rec_reader *r, const char *name);
 /* Field i of the current record ("" when the record is short). */
 const char *rec_get(const struct rec_reader *r, int i, size_t *len);
+/*
+ * Field i of a reader with a header as a number, into *d: 1, or 0 when
+ * the field is empty (*d untouched); not a number is an error naming
+ * the line and the column.
+ */
+int rec_double(const struct rec_reader *r, int i, double *d);
 /* Die unless the record has exactly as many fields as the header. */
 void rec_check_width(const struct rec_reader *r);
 /* Undo the escapes of s[0..len) in place; returns the new length. */

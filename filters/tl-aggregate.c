@@ -45,6 +45,20 @@ static const char *const opnames[] = {
 	"kstatsnc", "kcsfull", "kcsflat"
 };
 
+/* What kl_put writes for a kernel-list operation (kstats...), or -1. */
+static int
+klmode(enum opkind k)
+{
+	switch (k) {
+	case OP_KSTATS: return KL_STATS;
+	case OP_KSTATSNC: return KL_STATSNC;
+	case OP_KTRUNC: return KL_TRUNC;
+	case OP_KCSFULL: return KL_CSFULL;
+	case OP_KCSFLAT: return KL_CSFLAT;
+	default: return -1;
+	}
+}
+
 /* One operation of the command line and its state for the current group. */
 struct op {
 	enum opkind kind;	/* what it computes */
@@ -588,19 +602,11 @@ opput(FILE *fp, struct op *o)
 		rec_put(fp, o->txt.s ? o->txt.s : "", o->txt.len);
 		break;
 	case OP_KSTATS:
-		kl_put(fp, o->kl, KL_STATS, xflag);
-		break;
 	case OP_KTRUNC:
-		kl_put(fp, o->kl, KL_TRUNC, xflag);
-		break;
 	case OP_KSTATSNC:
-		kl_put(fp, o->kl, KL_STATSNC, xflag);
-		break;
 	case OP_KCSFULL:
-		kl_put(fp, o->kl, KL_CSFULL, xflag);
-		break;
 	case OP_KCSFLAT:
-		kl_put(fp, o->kl, KL_CSFLAT, xflag);
+		kl_put(fp, o->kl, (enum klmode)klmode(o->kind), xflag);
 		break;
 	case OP_UNION:
 		mg_close(m);
@@ -744,8 +750,7 @@ opparse(struct op *o, const char *spec)
 	}
 	for (i = 0; i < nfl && i < 3; i++)
 		o->fname[o->nf++] = tl_strdup(fl[i]);
-	if (o->kind == OP_KSTATS || o->kind == OP_KTRUNC ||
-	    o->kind == OP_KSTATSNC || o->kind == OP_KCSFULL || o->kind == OP_KCSFLAT)
+	if (klmode(o->kind) >= 0)
 		o->kl = kl_new();
 	if (o->outname == NULL) {
 		struct buf b = {0};

@@ -28,15 +28,9 @@ usage(int status)
 static int
 next(struct rec_reader *r, int col, int haslimit, double limit, double *d)
 {
-	const char *s;
-	size_t len;
-
 	while (rec_read(r)) {
-		s = rec_get(r, col, &len);
 		*d = 0;
-		if (len > 0 && num_double(s, len, d) < 0)
-			tl_die("%s: line %zu: %s: not a number: %.*s", r->name,
-			    r->lineno, r->hdr[col], (int)MIN(len, 40), s);
+		rec_double(r, col, d);
 		if (!haslimit || *d < limit)
 			return 1;
 	}

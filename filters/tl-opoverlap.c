@@ -71,27 +71,21 @@ ivcmp(const void *a, const void *b)
 	return (x > y) - (x < y);	/* stable, like Python's sorted */
 }
 
-/* GPUEventAnalyser.merge_intervals, summed: iv holds n (start, end). */
+/*
+ * GPUEventAnalyser.merge_intervals, summed: iv holds n (start, end),
+ * sorted here, then merged by the merger of tl-aggregate's union.
+ */
 static double
 union_sum(double *iv, size_t n)
 {
-	double s = 0, ls, le;
+	struct merger m = {0};
 	size_t i;
 
-	if (n == 0)
-		return 0;
 	qsort(iv, n, 2 * sizeof(*iv), ivcmp);
-	ls = iv[0], le = iv[1];
-	for (i = 1; i < n; i++) {
-		if (iv[2 * i] <= le) {
-			if (iv[2 * i + 1] > le)
-				le = iv[2 * i + 1];
-			continue;
-		}
-		s += le - ls;
-		ls = iv[2 * i], le = iv[2 * i + 1];
-	}
-	return s + (le - ls);
+	for (i = 0; i < n; i++)
+		mg_add(&m, (union tv){ .d = iv[2 * i] },
+		    (union tv){ .d = iv[2 * i + 1] }, 0, 0);
+	return mg_union(&m).d;
 }
 
 /* Write the launcher's record and forget its kernels. */

@@ -34,6 +34,7 @@
 #include <xxhash.h>
 
 #include "tl.h"
+#include "numpy.h"
 
 /* How an input field becomes a cell. */
 enum cellkind {
@@ -514,13 +515,8 @@ outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol 
 		}
 		/* FALLTHROUGH */
 	case C_PCT:
-		if (len > 0) {
-			if (num_double(s, len, &x) < 0)
-				tl_die("%s: line %zu: %s: not a number: %.*s",
-				    r->name, r->lineno, oc->field, (int)MIN(len, 40), s);
-			/* numpy's round(x, 2): rint(x * 100) / 100 */
-			csv_bnum(b, rint(x * 100) / 100);
-		}
+		if (rec_double(r, col, &x))
+			csv_bnum(b, np_round2(x));
 		break;
 	case C_DT:
 		if (!dtflt) {
@@ -530,12 +526,8 @@ outcell(struct buf *b, const struct rec_reader *r, int col, const struct outcol 
 		}
 		/* FALLTHROUGH */
 	case C_NUM:
-		if (len > 0) {
-			if (num_double(s, len, &x) < 0)
-				tl_die("%s: line %zu: %s: not a number: %.*s",
-				    r->name, r->lineno, oc->field, (int)MIN(len, 40), s);
+		if (rec_double(r, col, &x))
 			csv_bnum(b, x);
-		}
 		break;
 	case C_TEXT:
 		csv_bfield(b, s, len);

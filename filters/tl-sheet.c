@@ -287,17 +287,9 @@ resolve(const char *text, const struct rec_reader *r)
 static double
 fieldnum(const struct rec_reader *r, int col)
 {
-	const char *s;
-	size_t len;
 	double d;
 
-	s = rec_get(r, col, &len);
-	if (len == 0)
-		return NAN;
-	if (num_double(s, len, &d) < 0)
-		tl_die("%s: line %zu: %s: not a number: %.*s", r->name, r->lineno,
-		    r->hdr[col], (int)MIN(len, 40), s);
-	return d;
+	return rec_double(r, col, &d) ? d : NAN;
 }
 
 /*
@@ -387,8 +379,7 @@ cell(struct buf *b, const struct col *c, const struct rec_reader *r,
 		d = eval(c->e, r);
 		break;
 	case FMT_R2:
-		/* pandas' round(2), numpy's: rint(x * 100) / 100 */
-		d = rint(eval(c->e, r) * 100) / 100;
+		d = np_round2(eval(c->e, r));
 		break;
 	case FMT_INT:
 		/* a field that holds an integer as it came: past 2^53 its

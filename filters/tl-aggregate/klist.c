@@ -450,9 +450,8 @@ kl_put(FILE *fp, struct klist *o, enum klmode mode, int exact)
 			else
 				buf_adds(&b, "'stream': None, ");
 			buf_adds(&b, "'mean_duration_us': ");
-			/* numpy's round(x, 2): rint(x * 100) / 100 */
 			buf_adds(&b, q->empty ? "0" :
-			    num_pyrepr(rint(q->mean * 100) / 100, nb, sizeof(nb)));
+			    num_pyrepr(np_round2(q->mean), nb, sizeof(nb)));
 			buf_addc(&b, '}');
 			continue;
 		}
