@@ -751,8 +751,11 @@ _tl_sweep() {
 	case $- in *f*) _tw_f=1; set +f ;; *) _tw_f=0 ;; esac
 	for _tw_d in "${1%XXXXXX}"*; do
 		[ -f "$_tw_d/.tl-owner" ] && [ ! -L "$_tw_d" ] || continue
+		# (stderr first: the directory's own run may remove it after
+		# the test above, and the shell then says it cannot open the
+		# mark, on the user's stderr, before a later 2>/dev/null)
 		{ IFS= read -r _tw_h && IFS= read -r _tw_n &&
-		    IFS= read -r _tw_p; } <"$_tw_d/.tl-owner" 2>/dev/null || continue
+		    IFS= read -r _tw_p; } 2>/dev/null <"$_tw_d/.tl-owner" || continue
 		[ "$_tw_h$NL$_tw_n" = "$_tl_me" ] || continue
 		case $_tw_p in '' | *[!0-9]*) continue ;; esac
 		! kill -0 "$_tw_p" 2>/dev/null || continue
