@@ -40,7 +40,8 @@ meta(const char *path, char *buf, int top)
 	const char *msg;
 	char num[32];
 	gzFile z;
-	int n = 0, zerr, rp = 0;
+	int n = 0, zerr, rp = 0, first = 1;
+	size_t bom;
 
 	errno = 0;
 	z = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb") :
@@ -51,9 +52,14 @@ meta(const char *path, char *buf, int top)
 	/* (-t: the first bytes tell; an object is not read through) */
 	while (!s.done && !(top && s.top != 0) &&
 	    (n = gzread(z, buf, CHUNK)) > 0) {
-		/* -t: rocprofv3 results, told by their first key */
-		if (top && s.top == 0)
-			rp = rp_sniff(buf, (size_t)n) == 1;
+		/* -t: rocprofv3 results, told as tl-parse tells them: by
+		 * their first key, in the first bytes after a byte order
+		 * mark (gzread fills the chunk but at the end) */
+		if (top && first) {
+			bom = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+			rp = rp_sniff(buf + bom, (size_t)n - bom) == 1;
+			first = 0;
+		}
 		tmeta_feed(&s, buf, (size_t)n);
 	}
 	if (!s.done && n < 0) {

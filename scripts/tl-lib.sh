@@ -260,15 +260,20 @@ tl_input() {
 # caller has said it (tl-ranks, of the tl-report it runs on a rank).
 tl_bare() {
 	[ -f "$1" ] && [ "${TL_BARE_SAID:-}" != 1 ] || return 0
-	[ "$(tl_top "$1")" = array ] || return 0
+	tl_top "$1"
+	[ "$TL_TOP" = array ] || return 0
 	echo "$prog: $2: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
 }
 
-# tl_top FILE: the kind of FILE's top-level value, as tl-meta -t gives
-# it (object, array, rocprofv3, or empty), in one process.
+# tl_top FILE: TL_TOP, the kind of FILE's top-level value, as tl-meta
+# -t gives it (object, array, rocprofv3, or empty), in one process; the
+# answer for the last FILE is kept (the callers ask twice: the kind of
+# report, then the notice).
 tl_top() {
-	_tl_topr=$(tl-meta -t -- "$1" 2>/dev/null) || return 0
-	printf '%s\n' "${_tl_topr##*"$TAB"}"
+	[ -z "${_tl_topf:-}" ] || [ "$1" != "$_tl_topf" ] || return 0
+	TL_TOP=
+	_tl_topr=$(tl-meta -t -- "$1" 2>/dev/null) && TL_TOP=${_tl_topr##*"$TAB"}
+	_tl_topf=$1
 }
 
 # tl_real PATH: the directory of PATH with every symbolic link resolved,

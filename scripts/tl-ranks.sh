@@ -333,7 +333,8 @@ rankjob() {
 		# rocprofv3 results (tl-parse reads them too, told by their
 		# first key) have no collectives: not "a rank without them";
 		# a bare array of events: tl-report's notice, once a rank
-		case $(tl_top "$trace") in
+		tl_top "$trace"
+		case $TL_TOP in
 		rocprofv3)
 			echo "$prog: $trace: rank $r: rocprofv3 results, not a PyTorch trace" >&2
 			exit 1 ;;

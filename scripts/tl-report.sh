@@ -74,19 +74,13 @@ refuse() {
 	exit 2
 }
 
-# isrocprof FILE: FILE holds rocprofv3 results: tl-parse's default fields
-# for them have process (a trace it cannot read is taken for a PyTorch
-# trace, whose tree stage then says why).  The answer for the last FILE
-# is kept: the options' names and the run both ask, and each asking is
-# three processes.
-rp_file= rp_is=
+# isrocprof FILE: FILE holds rocprofv3 results, told by its first key as
+# tl-parse tells it (tl_top: tl-meta -t, which reads only the first
+# bytes; a trace it cannot read is taken for a PyTorch trace, whose tree
+# stage then says why).
 isrocprof() {
-	if [ "$1" != "$rp_file" ] || [ -z "$rp_is" ]; then
-		rp_is=1
-		tl-parse -- "$1" 2>/dev/null | head -n 1 | grep -q "${TAB}process${TAB}" || rp_is=0
-		rp_file=$1
-	fi
-	[ "$rp_is" = 1 ]
+	tl_top "$1"
+	[ "$TL_TOP" = rocprofv3 ]
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
