@@ -56,6 +56,8 @@ $(MULTI): bin/%: filters/%.c $(PARTSRC) $(PARTHDR) $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter filters/$*/%,$(PARTSRC)) $(LIB) $(LDFLAGS) $(LDLIBS)
 
+bin/tl-parse: LDLIBS += $(PARSELIBS)
+
 bin/tl-xlsx: filters/tl-xlsx.c $(LIB) $(HDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ filters/tl-xlsx.c $(LIB) $(LDFLAGS) $(XLSXLIBS) $(LDLIBS)

@@ -14,8 +14,10 @@ LDFLAGS = -pthread
 LDLIBS = -lcsv -lxxhash -lz -lm
 # Only tl-xlsx reads and writes workbooks: only it links these.
 XLSXLIBS = -lxlsxwriter -lminizip -lexpat
+# Only tl-parse inflates whole gzip traces: ISA-L's igzip (doc/design).
+PARSELIBS = -lisal
 # Debian packages the build (and tl-summary --plots) needs, and a file
 # each installs; then those the scripts run (tl-ranks: GNU parallel).
-DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h \
+DEPS = libjsmn-dev:jsmn.h libcsv-dev:csv.h libxxhash-dev:xxhash.h zlib1g-dev:zlib.h libisal-dev:isa-l/igzip_lib.h \
 	libminizip-dev:minizip/unzip.h libexpat1-dev:expat.h libxlsxwriter-dev:xlsxwriter.h \
 	gnuplot-nox:/usr/bin/gnuplot parallel:/usr/bin/parallel

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <isa-l/igzip_lib.h>
 
 #include "tl.h"
 #include "input.h"
@@ -84,35 +84,57 @@ slotput(struct gz *g, struct slot *sl)
 	pthread_mutex_unlock(&g->mu);
 }
 
-/* The inflater thread: fills the slots in turn until the stream ends. */
+/* ISA-L's inflate errors, in zlib's words where zlib has them. */
+static const char *
+isalerr(int r)
+{
+	switch (r) {
+	case ISAL_INVALID_BLOCK:
+		return "invalid block type";
+	case ISAL_INVALID_SYMBOL:
+		return "invalid literal/length or distance code";
+	case ISAL_INVALID_LOOKBACK:
+		return "invalid distance too far back";
+	case ISAL_INVALID_WRAPPER:
+		return "incorrect header check";
+	case ISAL_UNSUPPORTED_METHOD:
+		return "unknown compression method";
+	case ISAL_INCORRECT_CHECKSUM:
+		return "incorrect data check";
+	default:
+		return "gzip data error";
+	}
+}
+
+/*
+ * The inflater thread: fills the slots in turn until the stream ends.
+ * ISA-L's inflate (igzip), which checks each member's CRC and length as
+ * gzip -t does, in a third of zlib's instructions.
+ */
 static void *
 inflater(void *arg)
 {
 	struct gz *g = arg;
 	struct slot *sl;
-	z_stream z;
+	struct inflate_state *z = tl_malloc(sizeof(*z));
 	ssize_t r;
+	uint32_t inl, outl;
 	int i, zr, ended = 0, last = 0, padded = 0;
 
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		g->slot[0].err = "zlib: cannot initialise";
-		g->slot[0].last = 1;
-		slotput(g, &g->slot[0]);
-		return NULL;
-	}
-	z.next_in = g->in;
-	z.avail_in = (uInt)g->inlen;
+	isal_inflate_init(z);
+	z->crc_flag = ISAL_GZIP;
+	z->next_in = g->in;
+	z->avail_in = (uint32_t)g->inlen;
 	for (i = 0; !last; i = (i + 1) % SLOTS) {
 		sl = &g->slot[i];
 		pthread_mutex_lock(&g->mu);
 		while (sl->full)
 			pthread_cond_wait(&g->cv, &g->mu);
 		pthread_mutex_unlock(&g->mu);
-		z.next_out = (unsigned char *)sl->b;
-		z.avail_out = SLOTSZ;
-		while (z.avail_out > 0 && !last) {
-			if (z.avail_in == 0) {
+		z->next_out = (uint8_t *)sl->b;
+		z->avail_out = SLOTSZ;
+		while (z->avail_out > 0 && !last) {
+			if (z->avail_in == 0) {
 				while ((r = read(g->fd, g->in, ZINBUF)) < 0 &&
 				    errno == EINTR)
 					;
@@ -129,18 +151,18 @@ inflater(void *arg)
 					}
 					last = 1;
 				}
-				z.next_in = g->in;
-				z.avail_in = r > 0 ? (uInt)r : 0;
+				z->next_in = g->in;
+				z->avail_in = r > 0 ? (uint32_t)r : 0;
 				continue;
 			}
-			if (ended && (padded || z.next_in[0] == 0)) {
+			if (ended && (padded || z->next_in[0] == 0)) {
 				/* Zeros to the end, as gzip -t allows (tar pads so). */
 				padded = 1;
-				while (z.avail_in > 0 && z.next_in[0] == 0) {
-					z.next_in++;
-					z.avail_in--;
+				while (z->avail_in > 0 && z->next_in[0] == 0) {
+					z->next_in++;
+					z->avail_in--;
 				}
-				if (z.avail_in == 0)
+				if (z->avail_in == 0)
 					continue;
 				sl->err = "trailing garbage after gzip data";
 				last = 1;
@@ -148,29 +170,36 @@ inflater(void *arg)
 			}
 			if (ended) {
 				/* Another gzip member, as gzip -d allows. */
-				if (z.next_in[0] != 0x1f || (z.avail_in > 1 &&
-				    z.next_in[1] != 0x8b)) {
+				if (z->next_in[0] != 0x1f || (z->avail_in > 1 &&
+				    z->next_in[1] != 0x8b)) {
 					sl->err = "trailing garbage after "
 					    "gzip data";
 					last = 1;
 					continue;
 				}
-				inflateReset(&z);
+				isal_inflate_reset(z);
+				z->crc_flag = ISAL_GZIP;
 				ended = 0;
 			}
-			zr = inflate(&z, Z_NO_FLUSH);
-			if (zr == Z_STREAM_END) {
+			inl = z->avail_in;
+			outl = z->avail_out;
+			zr = isal_inflate(z);
+			if (zr != ISAL_DECOMP_OK) {
+				sl->err = isalerr(zr);
+				last = 1;
+			} else if (z->block_state == ISAL_BLOCK_FINISH) {
 				ended = 1;
-			} else if (zr != Z_OK && zr != Z_BUF_ERROR) {
-				sl->err = z.msg ? z.msg : "gzip data error";
+			} else if (z->avail_in == inl && z->avail_out == outl) {
+				/* (no progress with input and room: never loop) */
+				sl->err = isalerr(zr);
 				last = 1;
 			}
 		}
-		sl->len = SLOTSZ - z.avail_out;
+		sl->len = SLOTSZ - z->avail_out;
 		sl->last = last;
 		slotput(g, sl);
 	}
-	inflateEnd(&z);
+	free(z);
 	return NULL;
 }
 
