@@ -6,30 +6,15 @@
 #include "tl.h"
 
 void
-buf_add(struct buf *b, const char *s, size_t n)
+buf_grow(struct buf *b, size_t need)
 {
-	if (b->len + n + 1 > b->cap)
-		tl_grow((void **)&b->s, &b->cap, b->len + n + 1, 1);
-	if (n > 0)	/* (s may be NULL then: an empty buf's) */
-		memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	tl_grow((void **)&b->s, &b->cap, need, 1);
 }
 
 void
 buf_adds(struct buf *b, const char *s)
 {
 	buf_add(b, s, strlen(s));
-}
-
-void
-buf_addc(struct buf *b, char c)
-{
-	/* (the hot path of the writers: no call when there is room) */
-	if (b->len + 2 > b->cap)
-		tl_grow((void **)&b->s, &b->cap, b->len + 2, 1);
-	b->s[b->len++] = c;
-	b->s[b->len] = '\0';
 }
 
 void

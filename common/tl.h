@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The one version, config.mk's VERSION, comes in from the build. */
 #ifndef TL_VERSION
@@ -287,9 +288,31 @@ struct buf {
 	size_t cap;	/* bytes allocated */
 };
 
-void buf_add(struct buf *b, const char *s, size_t n);
+/* Make room for need bytes in all (the writers' slow path). */
+void buf_grow(struct buf *b, size_t need);
 void buf_adds(struct buf *b, const char *s);
-void buf_addc(struct buf *b, char c);
+
+/* (inline: the writers call these per field and per byte) */
+static inline void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		buf_grow(b, b->len + n + 1);
+	if (n > 0)	/* (s may be NULL then: an empty buf's) */
+		memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static inline void
+buf_addc(struct buf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		buf_grow(b, b->len + 2);
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
 /* Append the code point cp as UTF-8. */
 void buf_addcp(struct buf *b, unsigned cp);
 void buf_reset(struct buf *b);
