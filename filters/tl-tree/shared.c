@@ -223,7 +223,7 @@ lazy_read(struct lazy *z)
 }
 
 const char *
-lazy_get(struct lazy *z, int col, size_t *len)
+lazy_split(struct lazy *z, int col, size_t *len)
 {
 	char *t;
 

@@ -116,7 +116,21 @@ int tfield(int exact, const struct rec_reader *r, int col, struct ttv *t);
 int next(struct rec_reader *r, struct buf *prev, int unique);
 int samegroup(const struct buf *g, const struct rec_reader *r, size_t n);
 int lazy_read(struct lazy *z);
-const char *lazy_get(struct lazy *z, int col, size_t *len);
+/* lazy_get's slow path: split the line up to field col. */
+const char *lazy_split(struct lazy *z, int col, size_t *len);
+
+/* Field col of the current line ("" past its end), split on demand. */
+static inline const char *
+lazy_get(struct lazy *z, int col, size_t *len)
+{
+	/* (inline: a pass asks for a dozen fields of each line, mostly
+	 * split already) */
+	if ((size_t)col < z->nf) {
+		*len = z->f[col].len;
+		return z->f[col].s;
+	}
+	return lazy_split(z, col, len);
+}
 long long lazy_uid(struct lazy *z, int col);
 void evcols(struct rec_reader *r, struct evcols *c);
 
