@@ -124,6 +124,68 @@ num_us_to_ns(const char *s, size_t len, int64_t *ns)
 	return 0;
 }
 
+/*
+ * The sign of m / p - h * 2^e, for the odd h of a midpoint between two
+ * doubles: exact, in 128 bits (the callers' m, p and e keep both sides
+ * below 2^127).
+ */
+static int
+midcmp(uint64_t m, uint64_t p, uint64_t h, int e)
+{
+	unsigned __int128 a = m, b = (unsigned __int128)h * p;
+
+	if (e < 0)
+		a <<= -e;
+	else
+		b <<= e;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * m / 10^k correctly rounded, as strtod rounds it (to nearest, ties to
+ * even), for 0 < m < 10^19 and 0 < k <= 19: the quotient in doubles is
+ * within an ulp or two, and the midpoints on either side of it, compared
+ * exactly with m / 10^k, say which double is nearest.  -1: not settled
+ * (never seen; the caller falls back to strtod).
+ */
+static int
+divround(uint64_t m, int k, double *d)
+{
+	static const uint64_t p10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+		100000000, 1000000000, 10000000000, 100000000000,
+		1000000000000, 10000000000000, 100000000000000,
+		1000000000000000, 10000000000000000, 100000000000000000,
+		1000000000000000000u, 10000000000000000000u
+	};
+	uint64_t p = p10[k], mm;
+	double c = (double)m / (double)p;
+	int i, e, s;
+
+	for (i = 0; i < 4; i++) {
+		/* c = mm * 2^e, mm of 53 bits */
+		mm = (uint64_t)ldexp(frexp(c, &e), 53);
+		e -= 53;
+		s = midcmp(m, p, 2 * mm + 1, e - 1);
+		if (s > 0 || (s == 0 && (mm & 1))) {
+			c = nextafter(c, INFINITY);
+			continue;
+		}
+		/* (below a power of two, the next double down is half as far) */
+		if (mm == (uint64_t)1 << 52)
+			s = midcmp(m, p, ((uint64_t)1 << 54) - 1, e - 2);
+		else
+			s = midcmp(m, p, 2 * mm - 1, e - 1);
+		if (s < 0 || (s == 0 && (mm & 1))) {
+			c = nextafter(c, 0);
+			continue;
+		}
+		*d = c;
+		return 0;
+	}
+	return -1;
+}
+
 int
 num_double(const char *s, size_t len, double *d)
 {
@@ -137,14 +199,15 @@ num_double(const char *s, size_t len, double *d)
 	int nd = 0, frac = -1;
 
 	/*
-	 * Most fields are short plain decimals (2.278): with at most 15
-	 * digits, m and 10^frac are exact doubles and their quotient is
-	 * rounded once, so it is the correctly rounded value strtod
-	 * gives, without strtod's cost.
+	 * Most fields are plain decimals (2.278, 0.30000000000000004): with
+	 * at most 15 digits, m and 10^frac are exact doubles and their
+	 * quotient is rounded once, so it is the correctly rounded value
+	 * strtod gives, without strtod's cost; with 16 to 19 (repr's
+	 * doubles, epoch times), divround finds that value exactly.
 	 */
 	if (len > 0 && s[0] == '-')
 		i = 1;
-	for (; i < len && nd <= 15; i++) {
+	for (; i < len && nd <= 19; i++) {
 		if (s[i] >= '0' && s[i] <= '9') {
 			m = m * 10 + (uint64_t)(s[i] - '0');
 			nd++;
@@ -157,6 +220,13 @@ num_double(const char *s, size_t len, double *d)
 	}
 	if (i == len && nd > 0 && nd <= 15) {
 		*d = frac > 0 ? (double)m / p10[frac] : (double)m;
+		if (s[0] == '-')
+			*d = -*d;
+		return 0;
+	}
+	if (i == len && nd > 15 && nd <= 19 &&
+	    (m == 0 || frac <= 0 ? (*d = (double)m, 1) :
+	    divround(m, frac, d) == 0)) {
 		if (s[0] == '-')
 			*d = -*d;
 		return 0;
