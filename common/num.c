@@ -349,7 +349,17 @@ readsback(double d, const char *dg, int n, int e)
 {
 	char t[48], *p = t + n;
 	int x = e - n + 1, k;
+	uint64_t m = 0;
+	double v;
 
+	/* (the common exponents without strtod: divround rounds as it
+	 * does) */
+	for (k = 0; k < n; k++)
+		m = m * 10 + (uint64_t)(dg[k] - '0');
+	if (m > 0 && x < 0 && x >= -19 && divround(m, -x, &v) == 0)
+		return v == fabs(d);
+	if (x == 0)
+		return (double)m == fabs(d);
 	memcpy(t, dg, (size_t)n);
 	*p++ = 'e';
 	if (x < 0) {
