@@ -334,9 +334,13 @@ jstr(struct buf *b, const char *s, size_t len, int py)
 
 	buf_addc(b, '"');
 	for (i = run = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned char c;
 		const char *e = NULL;
 
+		i += plainrun(s + i, len - i, '"');
+		if (i == len)
+			break;
+		c = (unsigned char)s[i];
 		if (c != '"' && c != '\\' && c >= 0x20)
 			continue;
 		/* (the bytes that need no escape go in runs) */

@@ -316,6 +316,9 @@ rec_put(FILE *fp, const char *s, size_t len)
 	char e;
 
 	for (p = s; p < end; p++) {
+		p += plainrun(p, (size_t)(end - p), 0);
+		if (p == end)
+			break;
 		if ((e = escletter(*p)) == 0)
 			continue;
 		fwrite(s, 1, (size_t)(p - s), fp);
@@ -333,6 +336,9 @@ rec_bput(struct buf *b, const char *s, size_t len)
 	char e;
 
 	for (p = s; p < end; p++) {
+		p += plainrun(p, (size_t)(end - p), 0);
+		if (p == end)
+			break;
 		if ((e = escletter(*p)) == 0)
 			continue;
 		buf_add(b, s, (size_t)(p - s));

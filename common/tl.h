@@ -315,6 +315,36 @@ buf_addc(struct buf *b, char c)
 
 /* Append the code point cp as UTF-8. */
 void buf_addcp(struct buf *b, unsigned cp);
+/*
+ * The length of the longest prefix of s[0..n), in whole words of 8
+ * bytes, with no byte below 0x20, no backslash and no q (0: no such
+ * byte): what the writers that escape can copy as it is without looking
+ * at each byte (a word with one of them is left to their byte loop).
+ */
+static inline size_t
+plainrun(const char *s, size_t n, unsigned char q)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t highs = 0x8080808080808080ULL;
+	uint64_t x, y, hit;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		/* a byte below 0x20; a byte equal to '\\'; to q */
+		hit = (x - ones * 0x20) & ~x;
+		y = x ^ (ones * '\\');
+		hit |= (y - ones) & ~y;
+		if (q != 0) {
+			y = x ^ (ones * q);
+			hit |= (y - ones) & ~y;
+		}
+		if (hit & highs)
+			break;
+	}
+	return i;
+}
+
 void buf_reset(struct buf *b);
 void buf_free(struct buf *b);
 
