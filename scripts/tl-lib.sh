@@ -1238,16 +1238,17 @@ _tl_tree_run() {
 	# but wants it to exist from the start; and rg, host's ranges, after
 	# link's launch records
 	: >"$_tt_t/l" && : >"$_tt_t/rg" || return 1
-	(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0) || return 1
 	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o
+	# (the fifos in one mkfifo)
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
+		(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0) || return 1
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
 		# processes less: split's q and o records go to /dev/null,
 		# opened as such, no link to it made; w and ov are empty)
 		_tt_q=/dev/null _tt_o=/dev/null
 		: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
 	else
-		(cd "$_tt_t" && mkfifo q o w) || return 1
+		(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0 q o w) || return 1
 		# sequence numbers to forward links, GPU streams to overlaps
 		# (split writes q and o on the descriptors the shell opened for
 		# it: a sort that fails makes its writes fail, and it ends)

@@ -296,7 +296,9 @@ tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 # (a workbook alone: the report's CSV files in the work directory)
 [ -n "$out" ] || TL_STAGE=$TL_WORK
-mkdir -- "$TL_STAGE/report" "$TL_WORK/log" || die "cannot write in $TL_STAGE"
+# (and tree/, the tree stage's passes' own folder, TL_TREE_TMP: no
+# mktemp of its own)
+mkdir -- "$TL_STAGE/report" "$TL_WORK/log" "$TL_WORK/tree" || die "cannot write in $TL_STAGE"
 tl_progress "$quiet"
 TL_REPORT=$TL_STAGE/report TL_LOG=$TL_WORK/log
 export TL_REPORT TL_LOG

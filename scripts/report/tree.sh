@@ -25,6 +25,7 @@ tree() {
 	rc=$recompute
 	[ "$callstack" != 1 ] || rc=1
 	(cd "$cwd" && TL_TREE_XBUSY=$xflag && TL_TREE_RECOMPUTE=$rc &&
+		TL_TREE_TMP=$TL_WORK/tree &&
 		tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace" "$trace_name") <&9
 	case $? in
 	0) ;;
