@@ -1200,7 +1200,7 @@ tl_tree_stage() {
 	# (the caller's directory: its two files that grow with the trace
 	# emptied, their pages freed)
 	if [ -n "$_tt_own" ]; then
-		tl_drop "$_tt_t/l" "$_tt_t/rg"
+		tl_drop "$_tt_t/l" "$_tt_t/rg" "$_tt_t/k" "$_tt_t/cs"
 	else
 		rm -rf "$_tt_t"
 	fi
