@@ -112,7 +112,21 @@ jnumber(struct jp *p, size_t at)
 	tmp[i - start] = '\0';
 	p->pos = i;
 	v = &p->d->v[at];
-	v->d = strtod(tmp, NULL);
+	/* (most are short integers: no strtod or strtoll for them; the
+	 * conversion of the exact integer rounds as strtod does) */
+	if (isint && i - start <= 18) {
+		long long x = 0;
+		size_t k = s[start] == '-';
+
+		for (k += start; k < i; k++)
+			x = x * 10 + (s[k] - '0');
+		v->i = s[start] == '-' ? -x : x;
+		v->d = s[start] == '-' ? -(double)x : (double)x;	/* (-0) */
+		v->t = J_INT;
+		return 0;
+	}
+	if (num_double(tmp, i - start, &v->d) != 0)
+		v->d = strtod(tmp, NULL);
 	v->t = J_FLOAT;
 	if (isint) {
 		errno = 0;
