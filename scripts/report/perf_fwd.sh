@@ -26,9 +26,10 @@ perf_fwd() {
 # others' kernel lists, which N nested ops make N lists of up to N
 # kernels, are never made.
 perf_fwdkeys() {
-	st awkt 'FILENAME == fa && FNR == 1 { next } { print $1 + 0 }' \
+	# (op TAB op lines, sorted by and unique in their first field)
+	st awkt 'FILENAME == fa && FNR == 1 { next } { print $1 + 0, $1 + 0 }' \
 	    fa=fwd_args.tsv modelled_built.tsv annotations.tsv fwd_args.tsv |
-	st tl_sort -n -u | st awk '{ print $1 "\t" $1 }' >fwd_keys.tsv; ok
+	st tl_sort -t "$TAB" -k1,1n -u >fwd_keys.tsv; ok
 }
 
 # perf_convfwd: fwd_args.tsv (header UID Input Dims Input type Input
