@@ -4,7 +4,7 @@
 # time and list, tl-pick -s -b), then tl-roofline: the perf
 # sheets' rows (perf_rows.tsv) and every op's model columns
 # (fwd_metrics.tsv, for unified_perf_summary).
-# in: modelled_ops.tsv modelled_built.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv
+# in: modelled_ops.tsv modelled_built.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv modelled.facts
 # out: perf_rows.tsv fwd_metrics.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 perf_fwd() {
@@ -45,7 +45,7 @@ perf_fwdkeys() {
 # when there is no such backward op.
 perf_convfwd() {
 	: >fwd_args.tsv
-	grep -q -F _Backward modelled_ops.tsv || return 0
+	[ "$modelled_bwd" = 1 ] || return 0
 	# the candidate forward ops (tl-roofline records) to convfwd.tsv;
 	# class seq UID of the backward ops on stdout
 	st awkt '
