@@ -26,6 +26,13 @@ perf_fwd() {
 # others' kernel lists, which N nested ops make N lists of up to N
 # kernels, are never made.
 perf_fwdkeys() {
+	# (most traces: no annotation and no forward args, and
+	# modelled_built.tsv is in UID order, each op once, as tl-roofline
+	# read ops.tsv: no sort; tl-pick checks the order)
+	if [ ! -s annotations.tsv ] && ! tl_rows fwd_args.tsv; then
+		st awkt '{ print $1 + 0, $1 + 0 }' modelled_built.tsv >fwd_keys.tsv; ok
+		return 0
+	fi
 	# (op TAB op lines, sorted by and unique in their first field)
 	st awkt 'FILENAME == fa && FNR == 1 { next } { print $1 + 0, $1 + 0 }' \
 	    fa=fwd_args.tsv modelled_built.tsv annotations.tsv fwd_args.tsv |
