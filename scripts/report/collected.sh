@@ -41,9 +41,11 @@ collected() {
 		tl_drop bwd_eligible_ops.tsv
 	fi
 	# Only host events with GPU work below them are ever visited.
-	st tl-forest -m collect -s bwd_eligible.tsv forest.tsv >collected_ops.tsv; ok
-	st awk -F '\t' '{ print $1 "\t" $1 }' collected_ops.tsv |
-	st tl_sort -t "$TAB" -k1,1n >collected_keys.tsv; ok
+	# (by UID, once: the keys, and unified's merge join with the
+	# kernels, want that order)
+	st tl-forest -m collect -s bwd_eligible.tsv forest.tsv |
+	st tl_sort -t "$TAB" -k1,1n >collected_ops.tsv; ok
+	st awk -F '\t' '{ print $1 "\t" $1 }' collected_ops.tsv >collected_keys.tsv; ok
 	tl_drop bwd_eligible.tsv
 	: >sole_bwd_metrics.tsv
 	[ -f bwd_metrics.tsv ] || return 0

@@ -12,15 +12,27 @@
 # that of the GPU event's launching runtime event (TraceLens marks the
 # GPU events of a recompute subtree through their launch), the
 # intervals sorted by it first (rc_mark), then by ts.
-# in: gpu.tsv recompute.tsv
-# out: busy.tsv kernels.tsv kernels.facts
+# Then the sheet gpu_timeline of busy.tsv (gpu_timeline.sh), which no
+# other stage reads: in this stage, busy.tsv is a pipe, not a work file
+# (but with --detect_recompute, which reads it once per set).
+# kernels.facts has busy_rows too (some interval to measure).
+# in: gpu.tsv recompute.tsv trace.facts
+# out: kernels.tsv kernels.facts gpu_timeline.csv gpu_total
 gpu_events() {
 	if [ "$recompute" = 1 ]; then
 		gpu_events_rows runtime | st hsort -t "$TAB" -k4,4n | st rc_mark 4 |
 		st cut -f1-3,5 | st hsort -t "$TAB" -k1,1n >busy.tsv; ok
+		. ./kernels.facts || exit 1
+		gpu_timeline
+		tl_drop busy.tsv
 		return 0
 	fi
-	gpu_events_rows | st hsort -t "$TAB" -k1,1n >busy.tsv; ok
+	gpu_events_rows | st hsort -t "$TAB" -k1,1n | gpu_timeline; ok
+	. ./kernels.facts || exit 1
+	# (the sheet of no interval is none: TraceLens stops)
+	[ "$busy_rows" = 0 ] || return 0
+	rm -f "$R/gpu_timeline.csv" gpu_total
+	timeline_none
 }
 
 # gpu_events_rows [runtime]: busy.tsv's records, unsorted (with the
@@ -48,7 +60,8 @@ gpu_events_rows() {
 		else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
 		else k = "comp"
 		print $col["ts"], $col["dur"], k (rt ? OFS $col["runtime"] : "")
+		nb = 1
 	}
-	END { printf "kernels=%d\nkernels_cpu_op=%d\n", nk, kc >ff }
+	END { printf "kernels=%d\nkernels_cpu_op=%d\nbusy_rows=%d\n", nk, kc, nb >ff }
 	' unl="$unlinked" short="$short" gpu.tsv
 }

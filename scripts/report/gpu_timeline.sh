@@ -1,5 +1,5 @@
 # See LICENSE file for copyright and license details.
-# sheet: gpu_timeline
+# helpers: gpu_timeline, a sheet of the stage gpu_events (gpu_events.sh).
 # TraceLens's GPU timeline: computation, exposed communication and
 # memcpy, busy, idle and total time (tl-aggregate's interval
 # operations, in TraceLens's arithmetic, or exact with --exact-time),
@@ -9,19 +9,12 @@
 # --detect_recompute, the rows of the events not recomputed, then
 # those of the recomputed ones (each set measured alone, and left out
 # when empty), with is_recompute last; gpu_total the first set's.
-# in: busy.tsv trace.facts kernels.facts
-# out: gpu_timeline.csv gpu_total
+# The intervals come on stdin, through a pipe from the pass over the GPU
+# events; with --detect_recompute from busy.tsv, which is read a set at
+# a time.  The caller has read kernels.facts.
 gpu_timeline() {
-	if ! tl_rows busy.tsv; then
-		# (GPU events that no launch took: TraceLens counts only the
-		# linked ones, and stops as if there were none)
-		if [ "$gpu_events" = 1 ] && [ "$kernels" = 1 ]; then
-			echo "$prog: $trace_name: no GPU event linked to a launch (TraceLens stops here): reporting its kernels unlinked, without GPU time" >&2
-		elif [ "$gpu_events" = 1 ]; then
-			echo "$prog: $trace_name: no GPU event linked to a launch, and no kernel (TraceLens stops here): nothing to report but health" >&2
-		else
-			echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
-		fi
+	if [ "$recompute" = 1 ] && ! tl_rows busy.tsv; then
+		timeline_none
 		return 0
 	fi
 	if [ -n "$micro" ]; then
@@ -43,9 +36,16 @@ gpu_timeline() {
 			h=1
 		done
 		tl_drop timeline.in
+		timeline_sheet <timeline.tsv; ok
+		tl_drop timeline.tsv
 	else
-		timeline_sums "$@" <busy.tsv >timeline.tsv; ok
+		timeline_sums "$@" | timeline_sheet; ok
 	fi
+}
+
+# timeline_sheet: the records of timeline_sums on stdin (led by rc with
+# --detect_recompute) laid out as the sheet; gpu_total.
+timeline_sheet() {
 	# one row per time of each record: type, time (a - b: TraceLens's
 	# idle time is total - busy), total (and the set: rc); gpu_total the
 	# first record's total
@@ -76,7 +76,7 @@ gpu_timeline() {
 			print tot >totf
 	}
 	function row(name, c) { print name, $col[c], 0, tot rc }
-	' exact="$xflag" totf=gpu_total timeline.tsv |
+	' exact="$xflag" totf=gpu_total |
 	st tl-sheet 'type=t:type' 'time ms=f:(a-b)/1000' 'percent=f:(a-b)/total*100' $col \
 	    >"$R/gpu_timeline.csv"; ok
 }
@@ -89,4 +89,17 @@ timeline_sums() {
 	    'xmem=minus:ts,dur,class=memcpy,comp,comm' 'busy=union:ts,dur' \
 	    "$@" 'total=span:ts,dur' 'comm=union:ts,dur,class=comm' \
 	    'memcpy=union:ts,dur,class=memcpy'
+}
+
+# timeline_none: no interval to measure: the notice.  (GPU events that
+# no launch took: TraceLens counts only the linked ones, and stops as
+# if there were none.)
+timeline_none() {
+	if [ "$gpu_events" = 1 ] && [ "$kernels" = 1 ]; then
+		echo "$prog: $trace_name: no GPU event linked to a launch (TraceLens stops here): reporting its kernels unlinked, without GPU time" >&2
+	elif [ "$gpu_events" = 1 ]; then
+		echo "$prog: $trace_name: no GPU event linked to a launch, and no kernel (TraceLens stops here): nothing to report but health" >&2
+	else
+		echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
+	fi
 }

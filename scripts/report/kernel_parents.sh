@@ -59,30 +59,35 @@ kernel_parents() {
 kparents_cats() {
 	{ printf 'cpu_op\tname\tk1\n'
 	  if [ "$1" = fast ]; then
-		st awkt '
+		# (the join with launcher_k1.tsv in the same pass)
+		st awkt "$KPARENTS_K1"'
 		NR > 1 && $1 != "" {
 			u = $1 + 0
 			if (have && u == p) next
 			if (have && u < p) { dis = 1; exit }
 			have = 1; p = u
-			print $1, $3
+			print $1, $3, k1(u)
 		}
-		END { printf "kparents_uid=%d\n", !dis >ff }' ff=kernel_parents.facts kernels.tsv
+		END { printf "kparents_uid=%d\n", !dis >ff }' ff=kernel_parents.facts \
+		    lu=launcher_k1.tsv kernels.tsv
 	  else
 		st awkt 'NR > 1 && $1 != "" { print $1, $3 }' kernels.tsv |
-		st tl_sort -u -t "$TAB" -k1,1n
-	  fi |
-	  st awkt '
-	  NR == 1 { getline ll <lu }
-	  {
-		op = $1 + 0
-		while (lhave == 0 || luid < op) {
-			if ((getline ll <lu) <= 0) { luid = 1e30; break }
-			luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
-		}
-		k1 = ""
-		if (luid == op) k1 = substr(ll, index(ll, "\t") + 1)
-		print $1, $2, k1
-	  }' lu=launcher_k1.tsv; } |
+		st tl_sort -u -t "$TAB" -k1,1n |
+		st awkt "$KPARENTS_K1"'{ print $1, $2, k1($1 + 0) }' lu=launcher_k1.tsv
+	  fi; } |
 	st tl-aggregate -g cpu_op:n 'cat=opcat:name,k1' >kernel_cats.tsv; ok
 }
+
+# KPARENTS_K1: awk's k1(op): the k1 of launcher op in the file lu
+# (launcher_k1.tsv: a header, then UID TAB k1 by UID), or "" when it
+# has none; a merge join: calls come in ascending op.
+KPARENTS_K1='
+function k1(op) {
+	if (!lhead) { getline ll <lu; lhead = 1 }
+	while (lhave == 0 || luid < op) {
+		if ((getline ll <lu) <= 0) { luid = 1e30; break }
+		luid = substr(ll, 1, index(ll, "\t") - 1) + 0; lhave = 1
+	}
+	return luid == op ? substr(ll, index(ll, "\t") + 1) : ""
+}
+'

@@ -16,8 +16,12 @@
 # when no op has the name (most traces).  Memory: sort's buffer, and in
 # the sweep the annotations still open at the current ts (the nesting
 # depth).
+# modelled.facts: modelled_ann, 1 when modelled_ops.tsv holds that
+# name anywhere, and modelled_bwd, 1 when it holds _Backward anywhere
+# (perf_fwd's ConvBias backward ops), found by the pass that writes
+# the keys: no grep reads the file again.
 # in: ops.tsv dropped_ops.tsv sel.tsv trace.facts
-# out: modelled_ops.tsv modelled_keys.tsv modelled_built.tsv annotations.tsv
+# out: modelled_ops.tsv modelled_keys.tsv modelled_built.tsv annotations.tsv modelled.facts
 # when: roofline=1 cpu_ops=1 gpu_work=1
 modelled() {
 	if tl_rows dropped_ops.tsv; then
@@ -32,10 +36,16 @@ modelled() {
 	else
 		st tl-roofline -m --built modelled_built.tsv ops.tsv >modelled_ops.tsv; ok
 	fi
-	st awk -F '\t' 'NR > 1 { print $1 "\t" $1 }' modelled_ops.tsv >modelled_keys.tsv; ok
 	annop=vllm::unified_attention_with_output
+	st awk -F '\t' '
+	NR > 1 { print $1 "\t" $1 }
+	!a && index($0, op) { a = 1 }
+	!b && index($0, "_Backward") { b = 1 }
+	END { printf "modelled_ann=%d\nmodelled_bwd=%d\n", a, b >ff }' \
+	    op="$annop" ff=modelled.facts modelled_ops.tsv >modelled_keys.tsv; ok
+	. ./modelled.facts || exit 1
 	: >annotations.tsv
-	grep -q -F "$annop" modelled_ops.tsv || return 0
+	[ "$modelled_ann" = 1 ] || return 0
 	# dkey(x): a key of the double x that sorts as x when sort compares
 	# bytes: the sign class, then the exponent and the 53-bit mantissa as
 	# an integer, zero-padded (complemented for negative x).  Equal

@@ -1,12 +1,9 @@
 # See LICENSE file for copyright and license details.
-# sheet: ops_summary
+# helpers: ops_summary, a sheet of the stage ops_sheets (ops_sheets.sh).
 # TraceLens's ops summary: the launchers' direct and subtree kernel
 # time per op name, with the categories the name was given.  With
 # --detect_recompute, per op name and is_recompute (the column after
 # name; False before True, as pandas groups bools).
-# in: launchers.tsv trace.facts
-# out: ops_summary.csv
-# when: cpu_ops=1
 ops_summary() {
 	tl_rows launchers.tsv || return 0
 	g=name cut=2,3,12,13,16 k= col=

@@ -1,13 +1,10 @@
 # See LICENSE file for copyright and license details.
-# sheet: ops_summary_by_category
+# helpers: ops_summary_by_category, a sheet of the stage ops_sheets (ops_sheets.sh).
 # TraceLens's ops summary by category: the launchers' direct kernel
 # time per op category, in TraceLens's order of the launchers (by ts,
 # ties by first kernel: each group's rows sorted by tkey).  With
 # --detect_recompute, per category and is_recompute (the column after
 # it; False before True, as pandas groups bools).
-# in: launchers.tsv trace.facts
-# out: ops_summary_by_category.csv
-# when: cpu_ops=1
 ops_summary_by_category() {
 	tl_rows launchers.tsv || return 0
 	g='op category' cut=3,12,16 k= col=

@@ -1,5 +1,5 @@
 # See LICENSE file for copyright and license details.
-# sheet: ops_unique_args
+# helpers: ops_unique_args, a sheet of the stage ops_sheets (ops_sheets.sh).
 # TraceLens's ops summary by unique arguments: the launchers grouped by
 # name, category, process and thread names and the four inputs (grouped
 # by a hash of the nine keys, then tkey: sort compares a short key as
@@ -12,9 +12,6 @@
 # With --group-by-num-kernels, num_kernels (the number of a launcher's
 # direct kernels) is a key too, the column after Concrete Inputs; with
 # --detect_recompute, is_recompute, the column after those.
-# in: launchers.tsv trace.facts
-# out: ops_unique_args.csv
-# when: cpu_ops=1
 ops_unique_args() {
 	unique_args launchers.tsv "$R/ops_unique_args.csv"
 }

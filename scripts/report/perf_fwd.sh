@@ -4,7 +4,7 @@
 # time and list, tl-pick -s -b), then tl-roofline: the perf
 # sheets' rows (perf_rows.tsv) and every op's model columns
 # (fwd_metrics.tsv, for unified_perf_summary).
-# in: modelled_ops.tsv modelled_built.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv
+# in: modelled_ops.tsv modelled_built.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv annotations.tsv modelled.facts
 # out: perf_rows.tsv fwd_metrics.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 perf_fwd() {
@@ -26,9 +26,17 @@ perf_fwd() {
 # others' kernel lists, which N nested ops make N lists of up to N
 # kernels, are never made.
 perf_fwdkeys() {
-	st awkt 'FILENAME == fa && FNR == 1 { next } { print $1 + 0 }' \
+	# (most traces: no annotation and no forward args, and
+	# modelled_built.tsv is in UID order, each op once, as tl-roofline
+	# read ops.tsv: no sort; tl-pick checks the order)
+	if [ ! -s annotations.tsv ] && ! tl_rows fwd_args.tsv; then
+		st awkt '{ print $1 + 0, $1 + 0 }' modelled_built.tsv >fwd_keys.tsv; ok
+		return 0
+	fi
+	# (op TAB op lines, sorted by and unique in their first field)
+	st awkt 'FILENAME == fa && FNR == 1 { next } { print $1 + 0, $1 + 0 }' \
 	    fa=fwd_args.tsv modelled_built.tsv annotations.tsv fwd_args.tsv |
-	st tl_sort -n -u | st awk '{ print $1 "\t" $1 }' >fwd_keys.tsv; ok
+	st tl_sort -t "$TAB" -k1,1n -u >fwd_keys.tsv; ok
 }
 
 # perf_convfwd: fwd_args.tsv (header UID Input Dims Input type Input
@@ -44,7 +52,7 @@ perf_fwdkeys() {
 # when there is no such backward op.
 perf_convfwd() {
 	: >fwd_args.tsv
-	grep -q -F _Backward modelled_ops.tsv || return 0
+	[ "$modelled_bwd" = 1 ] || return 0
 	# the candidate forward ops (tl-roofline records) to convfwd.tsv;
 	# class seq UID of the backward ops on stdout
 	st awkt '

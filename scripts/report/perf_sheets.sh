@@ -25,10 +25,13 @@
 # when: roofline=1 cpu_ops=1 gpu_work=1
 perf_sheets() {
 	# (the two files as one, one header; with --detect_recompute their
-	# UIDs ascending as one, for rc_mark's merge)
+	# UIDs ascending as one, for rc_mark's merge.  perf_bwd leaves its
+	# file empty when no op has backward events: then no awk)
 	if [ "$recompute" = 1 ]; then
 		awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
 		st hsort -t "$TAB" -k2,2n | st rc_mark UID | perf_groups >perf_groups.tsv; ok
+	elif [ ! -s perf_rows_bwd.tsv ]; then
+		perf_groups <perf_rows.tsv >perf_groups.tsv; ok
 	else
 		awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv | perf_groups >perf_groups.tsv; ok
 	fi

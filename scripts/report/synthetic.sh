@@ -39,15 +39,23 @@ synthetic() {
 	}' covf=covered_gpu.tsv wf=synthetic_cpu.tsv gpu.tsv |
 	st tl_sort -t "$TAB" -k1,1n -k2,2n |
 	st awkt '$1 != r { r = $1; f = $2 } { print f, $0 }' |
-	st tl_sort -t "$TAB" -k1,1n -k3,3n | st cut -f 4- >synthetic_runtime.tsv; ok
-	# UID src name ts dur kname stream gpu
-	st awkt -v u="$max" '
-	{ print ++u, $1, $2 "->" $5 " (Synthetic Op)", $3, $4, $5, $6, $7 }' \
-	    synthetic_runtime.tsv synthetic_cpu.tsv >synthetic_ops.tsv; ok
-	tl_drop synthetic_runtime.tsv synthetic_cpu.tsv covered_gpu.tsv
-	# (the synthetic UIDs come after the trace's: in order)
-	awkt '{ print $1, $4, $5, $6, $7, $8 }' synthetic_ops.tsv |
-	st perf_kinfo >synthetic_kernels.tsv; ok
+	st tl_sort -t "$TAB" -k1,1n -k3,3n |
+	# UID src name ts dur kname stream gpu to synthetic_ops.tsv, the
+	# runtime ones (from the pipe, after their three sort keys) first;
+	# and each one's kernel, as perf_kinfo's records, whose tags (the
+	# synthetic UIDs, numbered here) ascend and are each one kernel's:
+	# no sort (tl-aggregate checks the order)
+	st awkt -v u="$max" -v cf=synthetic_cpu.tsv -v so=synthetic_ops.tsv '
+	BEGIN { printf "" >so; print "tag", "ts", "dur", "name", "stream", "gpu" }
+	{
+		o = FILENAME == cf ? 0 : 3
+		print ++u, $(o + 1), $(o + 2) "->" $(o + 5) " (Synthetic Op)", $(o + 3),
+		    $(o + 4), $(o + 5), $(o + 6), $(o + 7) >so
+		print u, $(o + 3), $(o + 4), $(o + 5), $(o + 6), $(o + 7)
+	}' - synthetic_cpu.tsv |
+	st tl-aggregate -g tag:n 'kt=union:ts,dur' 'kd=list:name,dur,stream' 'kn=count' \
+	    >synthetic_kernels.tsv; ok
+	tl_drop synthetic_cpu.tsv covered_gpu.tsv
 	st awkt 'FILENAME == ck { print; next } { print $2, $2 }' ck=collected_keys.tsv \
 	    collected_keys.tsv synthetic_ops.tsv | st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
 	# (each op its own tag: in op order, then ts, then GPU event)

@@ -42,9 +42,8 @@ unified() {
 	[ "$recompute" != 1 ] && [ "$callstack" != 1 ] || csf=callstack.tsv
 	{ st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -k collected_keys.tsv intervals.tsv &&
 	  awk 'NR > 1' synthetic_kernels.tsv; } |
-	{ st tl_sort -t "$TAB" -k1,1n collected_ops.tsv |
-	  st tl-perfrows -f fwd_metrics.tsv -k /dev/fd/3 -s sole_bwd_metrics.tsv \
-	    -y synthetic_ops.tsv -o unified_syn0.tsv >unified_op_rows.tsv; } 3<&0; ok
+	st tl-perfrows -f fwd_metrics.tsv -k /dev/stdin -s sole_bwd_metrics.tsv \
+	    -y synthetic_ops.tsv -o unified_syn0.tsv collected_ops.tsv >unified_op_rows.tsv; ok
 	# (the other rows are in source op order already: src is UID)
 	: >>unified_syn0.tsv
 	st tl_sort -t "$TAB" -k1,1n -k2,2n unified_syn0.tsv >unified_syn.tsv; ok
