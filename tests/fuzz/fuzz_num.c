@@ -6,7 +6,8 @@
  * exact size, so a read past it is caught).  For each input it checks
  * that:
  * - num_us_to_ns, num_double and num_int64 accept it or refuse it
- *   without a sanitizer report;
+ *   without a sanitizer report; a field num_double accepts, strtod
+ *   reads whole as the same double;
  * - a time num_us_to_ns accepts prints back (num_ns_to_us) as text
  *   that reads back to the same nanoseconds, and agrees with strtod;
  * - a double num_double accepts, and the first 8 bytes taken as any
@@ -132,9 +133,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *s = malloc(size ? size : 1), buf[64];
+	char *s = malloc(size ? size : 1), buf[64], *e;
 	int64_t ns, ns2, v, v2;
-	double d;
+	double d, d2;
 
 	CHECK(s != NULL);
 	memcpy(s, data, size);
@@ -146,6 +147,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (num_double(s, size, &d) == 0) {
 		CHECK(size < 64);
+		/* the double strtod reads, whole (its fast paths included) */
+		memcpy(buf, s, size);
+		buf[size] = '\0';
+		d2 = strtod(buf, &e);
+		CHECK(*e == '\0' && memcmp(&d, &d2, sizeof(d)) == 0);
 		repr(d);
 	}
 	if (num_int64(s, size, &v) == 0) {
