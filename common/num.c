@@ -224,13 +224,17 @@ num_double(const char *s, size_t len, double *d)
 			*d = -*d;
 		return 0;
 	}
-	if (i == len && nd > 15 && nd <= 19 &&
-	    (m == 0 || frac <= 0 ? (*d = (double)m, 1) :
-	    divround(m, frac, d) == 0)) {
+	if (i == len && nd > 15 && nd <= 19) {
+		/* (a whole m is rounded once, by the conversion) */
+		if (m == 0 || frac <= 0)
+			*d = (double)m;
+		else if (divround(m, frac, d) < 0)
+			goto slow;
 		if (s[0] == '-')
 			*d = -*d;
 		return 0;
 	}
+slow:
 	if (len == 0 || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len);
