@@ -18,6 +18,7 @@
 /* Options. */
 static int mode;		/* -m: M_STATS, M_TREE, M_MAP, M_TOTALS, M_SUMMARY */
 static int pruneflag;		/* -p: tree without roots off the GPU path */
+static const char *treepath;	/* -t: where stats mode writes the tree too */
 static int qtrace;		/* -u: trace of the queried UID (1 or 2), 0 for none */
 static long long quid;		/* -u: the queried UID */
 
@@ -128,7 +129,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-lca [-m stats | -m tree [-p] | -m map | -m totals | -u TRACE:UID] [MERGED]\n"
+	    "usage: tl-lca [-m stats [-t TREE [-p]] | -m tree [-p] | -m map | -m totals |\n"
+	    "              -u TRACE:UID] [MERGED]\n"
 	    "       tl-lca -m summary [STATS]\n");
 	exit(status);
 }
@@ -441,6 +443,20 @@ text(FILE *fp, const struct input *in, int k, struct buf *prefix, int last)
 	free(st);
 	free(kids);
 	free(plen);
+}
+
+/* The text of the top-level tree just read (-m tree, -t). */
+static void
+treegroup(FILE *fp, const struct input *in, struct buf *prefix)
+{
+	/* TraceLens marks the last root as last even when it prunes it */
+	int last = !in->pending;
+
+	if (pruneflag && !in->n[0].h[0].gpupath && !in->n[0].h[1].gpupath)
+		return;
+	buf_reset(prefix);
+	buf_adds(prefix, "");
+	text(fp, in, 0, prefix, last);
 }
 
 /* ---- diff_stats ---- */
@@ -827,9 +843,9 @@ totals(FILE *fp, struct rows *rs)
 }
 
 static void
-lca(struct input *in, FILE *fp)
+lca(struct input *in, FILE *fp, FILE *tfp)
 {
-	struct buf b = {0};
+	struct buf b = {0}, prefix = {0};
 	struct rows rs = {0};
 	char *visited;
 	size_t i;
@@ -839,6 +855,8 @@ lca(struct input *in, FILE *fp)
 	else
 		rec_write(fp, statcols, LEN(statcols));
 	while (in_next(in)) {
+		if (tfp != NULL)
+			treegroup(tfp, in, &prefix);
 		visited = tl_calloc(in->nn, 1);
 		traverse(in, visited, &rs);
 		free(visited);
@@ -853,6 +871,7 @@ lca(struct input *in, FILE *fp)
 	}
 	free(rs.v);
 	free(b.s);
+	free(prefix.s);
 }
 
 static void
@@ -962,15 +981,8 @@ tree(struct input *in, FILE *fp)
 {
 	struct buf prefix = {0};
 
-	buf_adds(&prefix, "");
-	while (in_next(in)) {
-		/* TraceLens marks the last root as last even when it prunes it */
-		int last = !in->pending;
-
-		if (pruneflag && !in->n[0].h[0].gpupath && !in->n[0].h[1].gpupath)
-			continue;
-		text(fp, in, 0, &prefix, last);
-	}
+	while (in_next(in))
+		treegroup(fp, in, &prefix);
 	free(prefix.s);
 }
 
@@ -1008,12 +1020,12 @@ main(int argc, char *argv[])
 	struct input in;
 	const char *path = "-";
 	char *e;
-	FILE *fp;
-	int ch, st;
+	FILE *fp, *tfp;
+	int ch, st = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "m:pu:")) != -1) {
+	while ((ch = getopt(argc, argv, "m:pt:u:")) != -1) {
 		switch (ch) {
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
@@ -1031,6 +1043,9 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			pruneflag = 1;
+			break;
+		case 't':
+			treepath = optarg;
 			break;
 		case 'u':
 			if ((optarg[0] != '1' && optarg[0] != '2') || optarg[1] != ':')
@@ -1051,8 +1066,10 @@ main(int argc, char *argv[])
 		usage(TL_EUSAGE);
 	if (argc == 1)
 		path = argv[0];
-	if (pruneflag && mode != M_TREE)
-		tl_usage_die("-p goes with -m tree");
+	if (treepath != NULL && mode != M_STATS)
+		tl_usage_die("-t goes with -m stats");
+	if (pruneflag && mode != M_TREE && treepath == NULL)
+		tl_usage_die("-p goes with -m tree or -t");
 	fp = tl_fopen(path, "r");
 	if (mode == M_SUMMARY) {
 		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout);
@@ -1065,9 +1082,15 @@ main(int argc, char *argv[])
 		tree(&in, stdout);
 	else if (mode == M_MAP)
 		map(&in, stdout);
-	else
-		lca(&in, stdout);
-	st = tl_fshut(stdout, "<stdout>");
+	else {
+		/* (-t: the tree beside the rows, from the one reading) */
+		tfp = treepath != NULL ? tl_fopen(treepath, "w") : NULL;
+		lca(&in, stdout, tfp);
+		if (tfp != NULL && tl_fshut(tfp, treepath) != 0)
+			st = 1;
+	}
+	if (tl_fshut(stdout, "<stdout>") != 0)
+		st = 1;
 	in_freegroup(&in);
 	free(in.n);
 	rec_close(&in.r);

@@ -175,25 +175,27 @@ wait $p2; s2=$?
 [ -s "$tmp/1/roots" ] || die "$t1: no CPU ops: nothing to compare"
 [ -s "$tmp/2/roots" ] || die "$t2: no CPU ops: nothing to compare"
 
-M=$tmp/merged
+M=$tmp/merged S=$tmp/stats
 tl_step merge start
-tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
-tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
-
-# (the tree beside the rows, on the other core: both read M; the
-# background jobs are waited for at the end)
-ptree=
-if [ "$records" = 0 ]; then
-	tl-lca -m tree $prune "$M" >"$R/merged_tree_output.txt" & ptree=$!
-fi
-S=$tmp/stats
-tl-lca "$M" >"$S" || exit 1
+# merged: the diff_stats rows of the merged tree, as they come; unless
+# --records, the merge, its rows and its text (tl-lca -t) at once, the
+# merged tree on a pipe; with --records it is kept (M), for the LCA
+# totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
+TL_FAIL=$tmp/mfail
 if [ "$records" = 1 ]; then
-	tl-lca -m totals "$M" >"$R/lca_totals.tsv" || exit 1
-	tl_drop "$M"
+	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
+	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
+	merged() { st tl-lca "$M"; }
+else
+	merged() {
+		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
+			st tl-lca -t "$R/merged_tree_output.txt" $prune
+	}
 fi
 
-# One pass over the rows (tl-lca's), for what follows:
+# One pass over the rows (tl-lca's) as they come, keeping a copy (S),
+# for what follows:
 # - identical traces (TraceLens: trace1 rows equal trace2 rows, source
 #   aside) keep only the trace1 rows, without the source column: the
 #   rows of each side, without it, into s1 and s2, compared when their
@@ -211,9 +213,10 @@ fi
 # parent root, on each side: the rename map takes that as given, and a
 # row with another is refused here.
 : >"$tmp/s1"; : >"$tmp/s2"
-_r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
+_r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
 	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" \
-	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v prog="$prog" '
+	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
+	{ print >all }
 	NR == 1 {
 		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
 		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
@@ -246,7 +249,14 @@ _r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
 		printf "%d %d %d ", NR - 1, n1, n2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
-	}' "$S") || die "cannot read the rows"
+	}')
+# (a program before the rows pass that failed has said why)
+_s=$?
+[ ! -s "$TL_FAIL" ] || exit 1
+[ $_s = 0 ] || die "cannot read the rows"
+if [ "$records" = 0 ]; then
+	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+fi
 set -- $_r
 nrows=$1 wholecols=${4:-}
 ident=0
@@ -303,6 +313,8 @@ if [ "$records" = 1 ]; then
 		    "$R/lca_totals.tsv" >"$tmp/totals" &&
 		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
 	esac
+	wait $ptot || exit 1
+	tl_drop "$M"
 	mv -- "$R"/* "$out/" || die "cannot write into $out"
 	tl_step merge end
 	exit 0
@@ -485,10 +497,10 @@ else
 		printf '{}' >"$R/$f.json" || die "cannot write $f.json"
 	done
 fi
-for _p in $ptree $pcsv; do
+for _p in $pcsv; do
 	wait "$_p" || exit 1
 done
-tl_drop "$M" "$S"
+tl_drop "$S"
 tl_step merge end
 tl_progress_stop
 tl_publish "$R"
