@@ -112,59 +112,23 @@ for n in 1 2; do
 	done <"$tmp/$n/health.tsv"
 done
 
-# nodes N: the node records of trace N (tl(7)), grouped by root (the
-# root column of ops.tsv and gpu.tsv) in TraceLens's root order: roots
-# ranked by their first cpu_root_nodes event in (ts, UID) order;
-# top-level trees with no cpu_op are left out.  Six processes: one awk
-# reads both files once, writing the cpu roots (root, ts, UID) to
-# roots and the node records, their rank "~" for now, to n0; the
-# ranked roots then sort in front of their node records, and the next
-# awk gives each node its root's first (least) rank, leaving out those
-# of a root with none.
+# nodes N: the node records of trace N (tl(7)), grouped by top-level
+# tree in TraceLens's root order, each tree ranked by its first
+# cpu_root op in (ts, UID) order; trees with no cpu_root op are left
+# out (tl-nodes(1)).  Four processes: tl-nodes keys the records of
+# ops.tsv and gpu.tsv by tree, the cpu_root ops by (ts, UID) too; sorted
+# as bytes, each tree comes together, its first cpu_root op first, and
+# tl-nodes -r ranks the tree's records; sorted again, the trees come in
+# rank order.
 nodes() {
 	_d=$tmp/$1
-	awk -F'\t' -v OFS='\t' -v prog="$prog" -v n="$1" -v roots="$_d/roots" '
-	FNR == 1 {
-		delete c
-		for (i = 1; i <= NF; i++) c[$i] = i
-		if (!("root" in c)) {
-			f = FILENAME; sub(/.*\//, "", f)
-			printf "%s: tree of trace %s: %s has no root column\n", prog, n, f >"/dev/stderr"
-			exit 1
-		}
-		gpu = FILENAME ~ /gpu\.tsv$/
-		next
-	}
-	!gpu {
-		if ($c["cpu_root"] == 1) print $c["root"], $c["ts"], $c["UID"] >roots
-		print $c["root"], "~", $c["UID"], $c["parent"], $c["cat"], $c["name"],
-		    $c["ts"], $c["dur"], $c["ngpu"], "", "", $c["Input Dims"],
-		    $c["Input type"], $c["Input Strides"], $c["Concrete Inputs"]
-		next
-	}
-	$c["linked"] == 1 && $c["root"] != "" {
-		print $c["root"], "~", $c["UID"], $c["runtime"], $c["cat"], $c["name"],
-		    $c["ts"], $c["dur"], "", $c["cpu_op"], $c["cpu_op_name"],
-		    $c["Input Dims"], $c["Input type"], $c["Input Strides"],
-		    $c["Concrete Inputs"]
-	}' "$_d/ops.tsv" "$_d/gpu.tsv" >"$_d/n0" || return 1
-	: >>"$_d/roots" || return 1
-	tl_drop "$_d/ops.tsv" "$_d/gpu.tsv"
 	# (st: a failure inside the pipeline is noted there; sh has no
 	# pipefail)
 	TL_FAIL=$_d/fail
-	{
-		printf 'root\trank\tUID\tparent\tcat\tname\tts\tdur\tngpu\tcpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\tConcrete Inputs\n'
-		st tl_sort -t "$TAB" -k2,2g -k3,3n "$_d/roots" |
-			st awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
-			st tl_sort -t "$TAB" -k1,1 -k2,2 - "$_d/n0" |
-			st awk -F'\t' '
-			BEGIN { cur = "\t" }
-			$2 != "~" { if ($1 "" != cur) { cur = $1 ""; rank = $2 }; next }
-			$1 "" == cur { print $1 "\t" rank substr($0, length($1) + 3) }' |
-			tl_sort -t "$TAB" -k2,2
-	} >"$_d/nodes" && [ ! -s "$TL_FAIL" ] || return 1
-	tl_drop "$_d/n0"
+	{ st tl-nodes "$_d/ops.tsv" "$_d/gpu.tsv" | st tl_sort |
+		st tl-nodes -r | hsort; } >"$_d/nodes" && [ ! -s "$TL_FAIL" ] ||
+		return 1
+	tl_drop "$_d/ops.tsv" "$_d/gpu.tsv"
 }
 nodes 1 & p1=$!
 nodes 2 & p2=$!
@@ -172,8 +136,8 @@ wait $p1; s1=$?
 wait $p2; s2=$?
 [ $s1 = 0 ] && [ $s2 = 0 ] || die "cannot group the trees by root"
 # TraceLens's TraceDiff refuses these too (ValueError: no cpu_root_nodes)
-[ -s "$tmp/1/roots" ] || die "$t1: no CPU ops: nothing to compare"
-[ -s "$tmp/2/roots" ] || die "$t2: no CPU ops: nothing to compare"
+tl_rows "$tmp/1/nodes" || die "$t1: no CPU ops: nothing to compare"
+tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 
 M=$tmp/merged S=$tmp/stats
 tl_step merge start
