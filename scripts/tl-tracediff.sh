@@ -162,8 +162,9 @@ fi
 # for what follows:
 # - identical traces (TraceLens: trace1 rows equal trace2 rows, source
 #   aside) keep only the trace1 rows, without the source column: the
-#   rows of each side, without it, into s1 and s2, compared when their
-#   numbers are equal;
+#   number of rows and of bytes of each side; when both are equal (no
+#   file written otherwise), the rows of each side, without it, into s1
+#   and s2, compared;
 # - pandas writes a column of numbers as floats when one of them is not
 #   a whole number (or is missing): which of kernel_time, busy_time and
 #   lowest_common_ancestor_id are all whole (wholecols);
@@ -176,9 +177,8 @@ fi
 # trees have no python functions), so every cpu_op has the one module
 # parent root, on each side: the rename map takes that as given, and a
 # row with another is refused here.
-: >"$tmp/s1"; : >"$tmp/s2"
-_r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
-	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" \
+_r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
+	-v sum="$tmp/sum0" -v lca="$tmp/l0" \
 	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
 	{ print >all }
 	NR == 1 {
@@ -205,12 +205,10 @@ _r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
 			if ($4 == "trace1") print $2 "\t" $1 >cm1
 			else if ($4 == "trace2") print $2 "\t" $1 >cm2
 		}
-		if ($4 == "trace1") { f = a; n1++ } else { f = b; n2++ }
-		$4 = ""
-		print >f
+		if ($4 == "trace1") { n1++; b1 += length($0) } else { n2++; b2 += length($0) }
 	}
 	END {
-		printf "%d %d %d ", NR - 1, n1, n2
+		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
 	}')
@@ -222,10 +220,16 @@ if [ "$records" = 0 ]; then
 	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 fi
 set -- $_r
-nrows=$1 wholecols=${4:-}
+nrows=$1 wholecols=${5:-}
 ident=0
-[ "$2" -gt 0 ] && [ "$2" = "$3" ] && cmp -s "$tmp/s1" "$tmp/s2" && ident=1
-tl_drop "$tmp/s1" "$tmp/s2"
+if [ "$2" -gt 0 ] && [ "$2" = "$3" ] && [ "$4" = 1 ]; then
+	awk -F'\t' -v OFS='\t' -v a="$tmp/s1" -v b="$tmp/s2" '
+	NR == 1 { printf "" >a; printf "" >b; next }
+	{ f = $4 == "trace1" ? a : b; $4 = ""; print >f }' "$S" ||
+		die "cannot read the rows"
+	cmp -s "$tmp/s1" "$tmp/s2" && ident=1
+	tl_drop "$tmp/s1" "$tmp/s2"
+fi
 
 # csv FILE: the records of FILE (tl-lca's) as pandas writes them: with
 # ident, the trace2 rows and the column named source left out; the
