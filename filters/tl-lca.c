@@ -19,6 +19,7 @@
 static int mode;		/* -m: M_STATS, M_TREE, M_MAP, M_TOTALS, M_SUMMARY */
 static int pruneflag;		/* -p: tree without roots off the GPU path */
 static const char *treepath;	/* -t: where stats mode writes the tree too */
+static const char *namespath;	/* -l: where it writes the LCAs' cpu_op names */
 static int qtrace;		/* -u: trace of the queried UID (1 or 2), 0 for none */
 static long long quid;		/* -u: the queried UID */
 
@@ -129,8 +130,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-lca [-m stats [-t TREE [-p]] | -m tree [-p] | -m map | -m totals |\n"
-	    "              -u TRACE:UID] [MERGED]\n"
+	    "usage: tl-lca [-m stats [-l NAMES] [-t TREE [-p]] | -m tree [-p] | -m map |\n"
+	    "              -m totals | -u TRACE:UID] [MERGED]\n"
 	    "       tl-lca -m summary [STATS]\n");
 	exit(status);
 }
@@ -792,6 +793,94 @@ putrow(FILE *fp, const struct row *w, struct buf *b)
 	fprintf(fp, "\t%lld\troot\troot\n", g->uid);
 }
 
+/* A row's cpu_op name, as the rows' cpu_op_name column has it. */
+static const char *
+opnameof(const struct row *w)
+{
+	return w->g->f[S_CPUOPNAME][0] ? w->g->f[S_CPUOPNAME] : w->g->f[S_CPUOP];
+}
+
+/* A (LCA, side, cpu_op name) of a row, and the row's index. */
+struct lname {
+	long long lcaid;
+	int src;
+	const char *name;
+	size_t i;
+};
+
+static int
+cmplname(const void *a, const void *b)
+{
+	const struct lname *x = a, *y = b;
+	int c;
+
+	if (x->lcaid != y->lcaid)
+		return x->lcaid < y->lcaid ? -1 : 1;
+	if (x->src != y->src)
+		return x->src - y->src;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static int
+cmplplace(const void *a, const void *b)
+{
+	const struct lname *x = a, *y = b;
+
+	if (x->lcaid != y->lcaid)
+		return x->lcaid < y->lcaid ? -1 : 1;
+	if (x->src != y->src)
+		return x->src - y->src;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * -l: for each LCA of one top-level tree's rows (all of its rows are
+ * there) with rows on both sides, each side's distinct cpu_op names in
+ * the order of their first row, as "name first side place": first is
+ * the line number of the LCA's first row in the rows' output (the
+ * header is line 1; base rows came before these), place the name's
+ * place on its side.  What TraceLens's cpu_op rename pairs.
+ */
+static void
+lcanames(FILE *fp, const struct rows *rs, long long base)
+{
+	struct lname *v = tl_calloc(rs->n + 1, sizeof(*v));
+	size_t n = 0, m = 0, i, j, k, place = 0;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->v[i].lcaid >= 0)
+			v[n++] = (struct lname){ rs->v[i].lcaid, rs->v[i].src,
+			    opnameof(&rs->v[i]), i };
+	/* each (LCA, side, name) once, at its first row */
+	qsort(v, n, sizeof(*v), cmplname);
+	for (i = 0; i < n; i++)
+		if (m == 0 || v[i].lcaid != v[m - 1].lcaid ||
+		    v[i].src != v[m - 1].src || strcmp(v[i].name, v[m - 1].name) != 0)
+			v[m++] = v[i];
+	qsort(v, m, sizeof(*v), cmplplace);
+	for (i = 0; i < m; i = j) {
+		size_t first = v[i].i;
+		int both = 0;
+
+		for (j = i; j < m && v[j].lcaid == v[i].lcaid; j++) {
+			both |= v[j].src;
+			if (v[j].i < first)
+				first = v[j].i;
+		}
+		if (both != 3)
+			continue;
+		for (k = i; k < j; k++) {
+			place = k == i || v[k].src != v[k - 1].src ? 1 : place + 1;
+			rec_puts(fp, v[k].name);
+			fprintf(fp, "\t%012lld\t%d\t%012zu\n",
+			    base + 2 + (long long)first, v[k].src, place);
+		}
+	}
+	free(v);
+}
+
 static int
 cmplcaid(const void *a, const void *b)
 {
@@ -843,12 +932,13 @@ totals(FILE *fp, struct rows *rs)
 }
 
 static void
-lca(struct input *in, FILE *fp, FILE *tfp)
+lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
 {
 	struct buf b = {0}, prefix = {0};
 	struct rows rs = {0};
 	char *visited;
 	size_t i;
+	long long base = 0;
 
 	if (mode == M_TOTALS)
 		rec_write(fp, totcols, LEN(totcols));
@@ -865,6 +955,9 @@ lca(struct input *in, FILE *fp, FILE *tfp)
 		else
 			for (i = 0; i < rs.n; i++)
 				putrow(fp, &rs.v[i], &b);
+		if (nfp != NULL)
+			lcanames(nfp, &rs, base);
+		base += (long long)rs.n;
 		for (i = 0; i < rs.n; i++)
 			free(rs.v[i].lcaname);
 		rs.n = 0;
@@ -1020,12 +1113,12 @@ main(int argc, char *argv[])
 	struct input in;
 	const char *path = "-";
 	char *e;
-	FILE *fp, *tfp;
+	FILE *fp, *tfp, *nfp;
 	int ch, st = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "m:pt:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "l:m:pt:u:")) != -1) {
 		switch (ch) {
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
@@ -1046,6 +1139,9 @@ main(int argc, char *argv[])
 			break;
 		case 't':
 			treepath = optarg;
+			break;
+		case 'l':
+			namespath = optarg;
 			break;
 		case 'u':
 			if ((optarg[0] != '1' && optarg[0] != '2') || optarg[1] != ':')
@@ -1068,6 +1164,8 @@ main(int argc, char *argv[])
 		path = argv[0];
 	if (treepath != NULL && mode != M_STATS)
 		tl_usage_die("-t goes with -m stats");
+	if (namespath != NULL && mode != M_STATS)
+		tl_usage_die("-l goes with -m stats");
 	if (pruneflag && mode != M_TREE && treepath == NULL)
 		tl_usage_die("-p goes with -m tree or -t");
 	fp = tl_fopen(path, "r");
@@ -1085,8 +1183,11 @@ main(int argc, char *argv[])
 	else {
 		/* (-t: the tree beside the rows, from the one reading) */
 		tfp = treepath != NULL ? tl_fopen(treepath, "w") : NULL;
-		lca(&in, stdout, tfp);
+		nfp = namespath != NULL ? tl_fopen(namespath, "w") : NULL;
+		lca(&in, stdout, tfp, nfp);
 		if (tfp != NULL && tl_fshut(tfp, treepath) != 0)
+			st = 1;
+		if (nfp != NULL && tl_fshut(nfp, namespath) != 0)
 			st = 1;
 	}
 	if (tl_fshut(stdout, "<stdout>") != 0)

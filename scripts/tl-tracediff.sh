@@ -142,7 +142,8 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 M=$tmp/merged S=$tmp/stats
 tl_step merge start
 # merged: the diff_stats rows of the merged tree, as they come; unless
-# --records, the merge, its rows and its text (tl-lca -t) at once, the
+# --records, the merge, its rows, its text (tl-lca -t) and the cpu_op
+# names of each LCA that the rename map pairs (-l: ln) at once, the
 # merged tree on a pipe; with --records it is kept (M), for the LCA
 # totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
 TL_FAIL=$tmp/mfail
@@ -154,7 +155,7 @@ if [ "$records" = 1 ]; then
 else
 	merged() {
 		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
-			st tl-lca -t "$R/merged_tree_output.txt" $prune
+			st tl-lca -t "$R/merged_tree_output.txt" -l "$tmp/ln" $prune
 	}
 fi
 
@@ -170,7 +171,6 @@ fi
 #   lowest_common_ancestor_id are all whole (wholecols);
 # - unless --records: the rows with the summary's key columns first,
 #   the last four of its twelve moved out, the header's too (sum0);
-#   each row with an LCA as (LCA, row number, source, cpu_op) (l0);
 #   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
 #   summary, which groups on both, for cpu_op_map_traceN.json).
 # The module parents of every row are root (tl-lca(1): TraceDiff's
@@ -178,7 +178,7 @@ fi
 # parent root, on each side: the rename map takes that as given, and a
 # row with another is refused here.
 _r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
-	-v sum="$tmp/sum0" -v lca="$tmp/l0" \
+	-v sum="$tmp/sum0" \
 	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
 	{ print >all }
 	NR == 1 {
@@ -188,7 +188,7 @@ _r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
 			printf "%s: diff_stats rows: column 15 is not nn_module_parent\n", prog >"/dev/stderr"
 			exit 1
 		}
-		if (full) { printf "" >lca; printf "" >cm1; printf "" >cm2 }
+		if (full) { printf "" >cm1; printf "" >cm2 }
 	}
 	full {
 		print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
@@ -201,7 +201,6 @@ _r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
 	{
 		for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0
 		if (full) {
-			if ($12 != "") printf "%s\t%012d\t%s\t%s\n", $12, NR, $4, $2 >lca
 			if ($4 == "trace1") print $2 "\t" $1 >cm1
 			else if ($4 == "trace2") print $2 "\t" $1 >cm2
 		}
@@ -297,37 +296,19 @@ if [ "$nrows" -gt 0 ]; then
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
 
-	# The rename map, from the rows with an LCA (l0), in bounded memory:
-	# no table of the names; beside the summary, on the other core.  An
-	# LCA with names on both sides is skipped when all its names were in
-	# an earlier one (such an LCA), so each name needs only the index of
-	# its first LCA (and its module parents, root: see above).  Per LCA
-	# (numbered by its first row: l0 sorted by LCA, then row) and side,
-	# its cpu_op names (unique, in row order) with their places; sorted
-	# by name, the LCA numbers first, each name's record gets whether it
-	# was seen before its LCA; sorted by LCA again, one LCA at a time,
-	# the names paired as TraceLens pairs them: each rename numbered
-	# (the last one of a name wins), sorted by name (ren).  (st: a
-	# failure anywhere in the pipeline is noted in TL_FAIL.)
+	# The rename map, from the cpu_op names of each LCA with names on
+	# both sides (ln: tl-lca -l), in bounded memory: no table of the
+	# names; beside the summary, on the other core.  Such an LCA is
+	# skipped when all its names were in an earlier one, so each name
+	# needs only the index of its first LCA (and its module parents,
+	# root: see above).  Sorted by name, the LCAs (numbered by their
+	# first row) first, each name's record gets whether it was seen
+	# before its LCA; sorted by LCA again, one LCA at a time, the names
+	# paired as TraceLens pairs them: each rename numbered (the last one
+	# of a name wins), sorted by name (ren).  (st: a failure anywhere in
+	# the pipeline is noted in TL_FAIL.)
 	TL_FAIL=$tmp/rfail
-	{ st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/l0" | st awk -F'\t' '
-	function flush(   s, k, i, a) {
-		if (have && l[1] != "" && l[2] != "")
-			for (s = 1; s <= 2; s++) {
-				k = split(l[s], a, "\001")
-				for (i = 1; i <= k; i++)
-					printf "%s\t%s\t%d\t%012d\n", a[i], first, s, i
-			}
-		have = 1; l[1] = l[2] = ""; delete seen
-	}
-	NR == 1 || $1 "" != prev { flush(); prev = $1 ""; first = $2 }
-	!(($3, $4) in seen) {
-		seen[$3, $4] = 1
-		s = $3 == "trace1" ? 1 : 2
-		l[s] = l[s] (l[s] == "" ? "" : "\001") $4
-	}
-	END { flush() }' |
-	st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	{ st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/ln" | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; first = $2 }
 	{ print $2, $3, $4, $1, ($2 != first) }' |
 	st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
@@ -391,7 +372,7 @@ if [ "$nrows" -gt 0 ]; then
 		[ ! -s "$TL_FAIL" ] || die "cannot sort the summary"
 	tl_drop "$tmp/sum0"
 	wait $pren || exit 1
-	tl_drop "$tmp/l0"
+	tl_drop "$tmp/ln"
 	# renamed: the rows (numbered: #row) by cpu_op, merged with the
 	# renames by name (the last of each name), then in their order
 	# again (no table of the names); the module parents without spaces.
