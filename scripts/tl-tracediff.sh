@@ -410,8 +410,8 @@ if [ "$nrows" -gt 0 ]; then
 
 	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
 	# (trace1 alone for identical traces, without the level), its sorted
-	# kernels and module parents (tl-json); beside the renamed summary's
-	# sheet
+	# kernels and module parents (tl-json, the position left out);
+	# beside the renamed summary's sheet
 	{ if [ "$ident" = 1 ]; then
 		printf 'pos\tcpu_op\tkind\tvalue\n'
 	  else
@@ -428,8 +428,8 @@ if [ "$nrows" -gt 0 ]; then
 		s = ident ? "" : $3 OFS
 		print pos, $1, s "kernels", $4
 		print pos, $1, s "nn_module_parents", $5
-	  }' | st tl_sort -u; } | st cut -f 2- |
-	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" && [ ! -s "$TL_FAIL" ] ||
+	  }' | st tl_sort -u; } |
+	tl-json -s 1 -k $((3 - ident)) >"$R/cpu_op_map.json" && [ ! -s "$TL_FAIL" ] ||
 		{ note "cannot write cpu_op_map.json"; exit 1; } & pmap=$!
 
 	# (the jobs beside it waited for first: a full disk fails them all,
