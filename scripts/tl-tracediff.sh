@@ -270,6 +270,9 @@ elif [ "$nrows" -gt 0 ]; then
 fi
 # ---- for tl-report --comparison: the diff_stats sheet and the LCA totals ----
 if [ "$records" = 1 ]; then
+	# (the totals, made beside the rows, complete first)
+	wait $ptot || exit 1
+	tl_drop "$M"
 	# The LCA ids as diff_stats.csv writes them: a perf report joins
 	# their str() (55.0 when the column is float: some row has no LCA).
 	case ,$wholecols in
@@ -278,8 +281,6 @@ if [ "$records" = 1 ]; then
 		    "$R/lca_totals.tsv" >"$tmp/totals" &&
 		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
 	esac
-	wait $ptot || exit 1
-	tl_drop "$M"
 	mv -- "$R"/* "$out/" || die "cannot write into $out"
 	tl_step merge end
 	exit 0
