@@ -361,51 +361,48 @@ if [ "$nrows" -gt 0 ]; then
 		{ note "cannot build the rename map"; exit 1; }; } & pren=$!
 
 	# the unique-args summary, in TraceLens's order (sum descending, then
-	# every column as a string)
+	# every column as a string), its rows numbered (#row) and sorted by
+	# cpu_op for the renaming, beside the rename map (sumn)
 	# (tl-lca finds the columns by name: they stay as sorted; one key
 	# for the columns before the sum: TAB sorts below any other byte of
 	# a field, so this is column by column)
 	TL_FAIL=$tmp/sfail
 	{ st hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" |
-		st tl-lca -m summary | hsort -t "$TAB" -k15,15gr -k1,14; } >"$tmp/sum" &&
+		st tl-lca -m summary | st hsort -t "$TAB" -k15,15gr -k1,14 |
+		st awk 'NR == 1 { print "#row\t" $0; next }
+		    { printf "%012d\t%s\n", NR - 1, $0 }' |
+		hsort -s -t "$TAB" -k4,4; } >"$tmp/sumn" &&
 		[ ! -s "$TL_FAIL" ] || die "cannot sort the summary"
 	tl_drop "$tmp/sum0"
 	wait $pren || exit 1
 	tl_drop "$tmp/ln"
-	# renamed: the rows (numbered: #row) by cpu_op, merged with the
-	# renames by name (the last of each name), then in their order
-	# again (no table of the names); the module parents without spaces.
-	# Meanwhile, for cpu_op_map.json, each row's renamed cpu_op, row,
-	# source, kernel and module parents (mp).
-	# (the header read by the shell, the rows numbered by the awk: no
-	# head, no tail)
+	# renamed: the rows by cpu_op, merged with the renames by name (the
+	# last of each name), then in their order again (no table of the
+	# names); the module parents without spaces.  Meanwhile, for
+	# cpu_op_map.json, each row's renamed cpu_op, row, source, kernel
+	# and module parents (mp).
 	TL_FAIL=$tmp/nfail
+	{ st awk -F'\t' -v OFS='\t' -v mp="$tmp/mp" '
+	function rnext(   i) {
+		if ((getline rl <rf) > 0) {
+			i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
+			rv = substr(rl, i + 14)
+		} else reof = 1
+	}
+	NR == 1 { rnext(); printf "" >mp; print; next }
+	NR == 2 || $4 "" != cn {
+		cn = $4 ""; has = 0
+		while (!reof && (rk "") < cn) rnext()
+		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
+	}
 	{
-		IFS= read -r _rn_h <"$tmp/sum"
-		printf '#row\t%s\n' "$_rn_h"
-		st awk 'NR > 1 { printf "%012d\t%s\n", NR - 1, $0 }' "$tmp/sum" |
-		st tl_sort -s -t "$TAB" -k4,4 |
-		st awk -F'\t' -v OFS='\t' -v mp="$tmp/mp" '
-		function rnext(   i) {
-			if ((getline rl <rf) > 0) {
-				i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
-				rv = substr(rl, i + 14)
-			} else reof = 1
-		}
-		NR == 1 { rnext(); printf "" >mp }
-		NR == 1 || $4 "" != cn {
-			cn = $4 ""; has = 0
-			while (!reof && (rk "") < cn) rnext()
-			while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
-		}
-		{
-			if (has) $4 = cv
-			gsub(/ /, "", $14)
-			print $4, $1, $6, $2, $14 >mp
-			print
-		}' rf="$tmp/ren" | st tl_sort -t "$TAB" -k1,1
-	} >"$tmp/sum1" && [ ! -s "$TL_FAIL" ] || die "cannot rename"
-	tl_drop "$tmp/ren" "$tmp/sum"
+		if (has) $4 = cv
+		gsub(/ /, "", $14)
+		print $4, $1, $6, $2, $14 >mp
+		print
+	}' rf="$tmp/ren" "$tmp/sumn" | hsort -t "$TAB" -k1,1; } >"$tmp/sum1" &&
+		[ ! -s "$TL_FAIL" ] || die "cannot rename"
+	tl_drop "$tmp/ren" "$tmp/sumn"
 
 	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
 	# (trace1 alone for identical traces, without the level), its sorted
