@@ -12,11 +12,13 @@
 
 #include "tl.h"
 
+static int skip;	/* -s: leading fields left out (the records' sort keys) */
+
 static void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout, "usage: %s [-i indent] [-k keys] [file]\n",
-	    tl_progname());
+	fprintf(status ? stderr : stdout,
+	    "usage: %s [-i indent] [-k keys] [-s skip] [file]\n", tl_progname());
 	exit(status);
 }
 
@@ -58,7 +60,7 @@ leaf(struct buf *b, const struct rec_reader *r, struct buf *prev,
 	buf_adds(b, "");
 	/* the first key that differs from the last record's */
 	for (d = 0; !first && d < nkeys; d++) {
-		s = rec_get(r, d, &len);
+		s = rec_get(r, skip + d, &len);
 		if (prev[d].len != len || (len > 0 && memcmp(prev[d].s, s, len) != 0))
 			break;
 	}
@@ -78,14 +80,14 @@ leaf(struct buf *b, const struct rec_reader *r, struct buf *prev,
 	}
 	for (j = d; j < nkeys; j++) {
 		nl(b, indent, j + 1);
-		s = rec_get(r, j, &len);
+		s = rec_get(r, skip + j, &len);
 		str(b, s, len);
 		buf_adds(b, j + 1 < nkeys ? ": {" : ": [");
 		buf_reset(&prev[j]);
 		buf_add(&prev[j], s, len);
 	}
 	nl(b, indent, nkeys + 1);
-	s = rec_get(r, nkeys, &len);
+	s = rec_get(r, skip + nkeys, &len);
 	str(b, s, len);
 	fwrite(b->s, 1, b->len, stdout);
 }
@@ -102,9 +104,9 @@ nest(struct rec_reader *r, int nkeys, int indent)
 	int i, first = 1;
 
 	rec_read_header(r);
-	if ((int)r->nhdr < nkeys + 1)
-		tl_die("%s: %d keys and a value want %d fields, not %zu", r->name,
-		    nkeys, nkeys + 1, r->nhdr);
+	if ((int)r->nhdr < skip + nkeys + 1)
+		tl_die("%s: %s%d keys and a value want %d fields, not %zu", r->name,
+		    skip ? "skipped fields, " : "", nkeys, skip + nkeys + 1, r->nhdr);
 	prev = tl_calloc((size_t)nkeys, sizeof(*prev));
 	while (rec_read(r)) {
 		rec_check_width(r);
@@ -139,13 +141,16 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "i:k:")) != -1) {
+	while ((c = getopt(argc, argv, "i:k:s:")) != -1) {
 		switch (c) {
 		case 'i':
 			indent = (int)tl_strtonum(optarg, 0, 16, "-i");
 			break;
 		case 'k':
 			nkeys = (int)tl_strtonum(optarg, 1, 64, "-k");
+			break;
+		case 's':
+			skip = (int)tl_strtonum(optarg, 0, 64, "-s");
 			break;
 		default:
 			usage(TL_EUSAGE);

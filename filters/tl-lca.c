@@ -18,6 +18,8 @@
 /* Options. */
 static int mode;		/* -m: M_STATS, M_TREE, M_MAP, M_TOTALS, M_SUMMARY */
 static int pruneflag;		/* -p: tree without roots off the GPU path */
+static const char *treepath;	/* -t: where stats mode writes the tree too */
+static const char *namespath;	/* -l: where it writes the LCAs' cpu_op names */
 static int qtrace;		/* -u: trace of the queried UID (1 or 2), 0 for none */
 static long long quid;		/* -u: the queried UID */
 
@@ -128,7 +130,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-lca [-m stats | -m tree [-p] | -m map | -m totals | -u TRACE:UID] [MERGED]\n"
+	    "usage: tl-lca [-m stats [-l NAMES] [-t TREE [-p]] | -m tree [-p] | -m map |\n"
+	    "              -m totals | -u TRACE:UID] [MERGED]\n"
 	    "       tl-lca -m summary [STATS]\n");
 	exit(status);
 }
@@ -441,6 +444,20 @@ text(FILE *fp, const struct input *in, int k, struct buf *prefix, int last)
 	free(st);
 	free(kids);
 	free(plen);
+}
+
+/* The text of the top-level tree just read (-m tree, -t). */
+static void
+treegroup(FILE *fp, const struct input *in, struct buf *prefix)
+{
+	/* TraceLens marks the last root as last even when it prunes it */
+	int last = !in->pending;
+
+	if (pruneflag && !in->n[0].h[0].gpupath && !in->n[0].h[1].gpupath)
+		return;
+	buf_reset(prefix);
+	buf_adds(prefix, "");
+	text(fp, in, 0, prefix, last);
 }
 
 /* ---- diff_stats ---- */
@@ -776,6 +793,94 @@ putrow(FILE *fp, const struct row *w, struct buf *b)
 	fprintf(fp, "\t%lld\troot\troot\n", g->uid);
 }
 
+/* A row's cpu_op name, as the rows' cpu_op_name column has it. */
+static const char *
+opnameof(const struct row *w)
+{
+	return w->g->f[S_CPUOPNAME][0] ? w->g->f[S_CPUOPNAME] : w->g->f[S_CPUOP];
+}
+
+/* A (LCA, side, cpu_op name) of a row, and the row's index. */
+struct lname {
+	long long lcaid;
+	int src;
+	const char *name;
+	size_t i;
+};
+
+static int
+cmplname(const void *a, const void *b)
+{
+	const struct lname *x = a, *y = b;
+	int c;
+
+	if (x->lcaid != y->lcaid)
+		return x->lcaid < y->lcaid ? -1 : 1;
+	if (x->src != y->src)
+		return x->src - y->src;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static int
+cmplplace(const void *a, const void *b)
+{
+	const struct lname *x = a, *y = b;
+
+	if (x->lcaid != y->lcaid)
+		return x->lcaid < y->lcaid ? -1 : 1;
+	if (x->src != y->src)
+		return x->src - y->src;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * -l: for each LCA of one top-level tree's rows (all of its rows are
+ * there) with rows on both sides, each side's distinct cpu_op names in
+ * the order of their first row, as "name first side place": first is
+ * the line number of the LCA's first row in the rows' output (the
+ * header is line 1; base rows came before these), place the name's
+ * place on its side.  What TraceLens's cpu_op rename pairs.
+ */
+static void
+lcanames(FILE *fp, const struct rows *rs, long long base)
+{
+	struct lname *v = tl_calloc(rs->n + 1, sizeof(*v));
+	size_t n = 0, m = 0, i, j, k, place = 0;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->v[i].lcaid >= 0)
+			v[n++] = (struct lname){ rs->v[i].lcaid, rs->v[i].src,
+			    opnameof(&rs->v[i]), i };
+	/* each (LCA, side, name) once, at its first row */
+	qsort(v, n, sizeof(*v), cmplname);
+	for (i = 0; i < n; i++)
+		if (m == 0 || v[i].lcaid != v[m - 1].lcaid ||
+		    v[i].src != v[m - 1].src || strcmp(v[i].name, v[m - 1].name) != 0)
+			v[m++] = v[i];
+	qsort(v, m, sizeof(*v), cmplplace);
+	for (i = 0; i < m; i = j) {
+		size_t first = v[i].i;
+		int both = 0;
+
+		for (j = i; j < m && v[j].lcaid == v[i].lcaid; j++) {
+			both |= v[j].src;
+			if (v[j].i < first)
+				first = v[j].i;
+		}
+		if (both != 3)
+			continue;
+		for (k = i; k < j; k++) {
+			place = k == i || v[k].src != v[k - 1].src ? 1 : place + 1;
+			rec_puts(fp, v[k].name);
+			fprintf(fp, "\t%012lld\t%d\t%012zu\n",
+			    base + 2 + (long long)first, v[k].src, place);
+		}
+	}
+	free(v);
+}
+
 static int
 cmplcaid(const void *a, const void *b)
 {
@@ -827,18 +932,21 @@ totals(FILE *fp, struct rows *rs)
 }
 
 static void
-lca(struct input *in, FILE *fp)
+lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
 {
-	struct buf b = {0};
+	struct buf b = {0}, prefix = {0};
 	struct rows rs = {0};
 	char *visited;
 	size_t i;
+	long long base = 0;
 
 	if (mode == M_TOTALS)
 		rec_write(fp, totcols, LEN(totcols));
 	else
 		rec_write(fp, statcols, LEN(statcols));
 	while (in_next(in)) {
+		if (tfp != NULL)
+			treegroup(tfp, in, &prefix);
 		visited = tl_calloc(in->nn, 1);
 		traverse(in, visited, &rs);
 		free(visited);
@@ -847,12 +955,16 @@ lca(struct input *in, FILE *fp)
 		else
 			for (i = 0; i < rs.n; i++)
 				putrow(fp, &rs.v[i], &b);
+		if (nfp != NULL)
+			lcanames(nfp, &rs, base);
+		base += (long long)rs.n;
 		for (i = 0; i < rs.n; i++)
 			free(rs.v[i].lcaname);
 		rs.n = 0;
 	}
 	free(rs.v);
 	free(b.s);
+	free(prefix.s);
 }
 
 static void
@@ -962,15 +1074,8 @@ tree(struct input *in, FILE *fp)
 {
 	struct buf prefix = {0};
 
-	buf_adds(&prefix, "");
-	while (in_next(in)) {
-		/* TraceLens marks the last root as last even when it prunes it */
-		int last = !in->pending;
-
-		if (pruneflag && !in->n[0].h[0].gpupath && !in->n[0].h[1].gpupath)
-			continue;
-		text(fp, in, 0, &prefix, last);
-	}
+	while (in_next(in))
+		treegroup(fp, in, &prefix);
 	free(prefix.s);
 }
 
@@ -1008,12 +1113,12 @@ main(int argc, char *argv[])
 	struct input in;
 	const char *path = "-";
 	char *e;
-	FILE *fp;
-	int ch, st;
+	FILE *fp, *tfp, *nfp;
+	int ch, st = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "m:pu:")) != -1) {
+	while ((ch = getopt(argc, argv, "l:m:pt:u:")) != -1) {
 		switch (ch) {
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
@@ -1031,6 +1136,12 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			pruneflag = 1;
+			break;
+		case 't':
+			treepath = optarg;
+			break;
+		case 'l':
+			namespath = optarg;
 			break;
 		case 'u':
 			if ((optarg[0] != '1' && optarg[0] != '2') || optarg[1] != ':')
@@ -1051,8 +1162,12 @@ main(int argc, char *argv[])
 		usage(TL_EUSAGE);
 	if (argc == 1)
 		path = argv[0];
-	if (pruneflag && mode != M_TREE)
-		tl_usage_die("-p goes with -m tree");
+	if (treepath != NULL && mode != M_STATS)
+		tl_usage_die("-t goes with -m stats");
+	if (namespath != NULL && mode != M_STATS)
+		tl_usage_die("-l goes with -m stats");
+	if (pruneflag && mode != M_TREE && treepath == NULL)
+		tl_usage_die("-p goes with -m tree or -t");
 	fp = tl_fopen(path, "r");
 	if (mode == M_SUMMARY) {
 		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout);
@@ -1065,9 +1180,18 @@ main(int argc, char *argv[])
 		tree(&in, stdout);
 	else if (mode == M_MAP)
 		map(&in, stdout);
-	else
-		lca(&in, stdout);
-	st = tl_fshut(stdout, "<stdout>");
+	else {
+		/* (-t: the tree beside the rows, from the one reading) */
+		tfp = treepath != NULL ? tl_fopen(treepath, "w") : NULL;
+		nfp = namespath != NULL ? tl_fopen(namespath, "w") : NULL;
+		lca(&in, stdout, tfp, nfp);
+		if (tfp != NULL && tl_fshut(tfp, treepath) != 0)
+			st = 1;
+		if (nfp != NULL && tl_fshut(nfp, namespath) != 0)
+			st = 1;
+	}
+	if (tl_fshut(stdout, "<stdout>") != 0)
+		st = 1;
 	in_freegroup(&in);
 	free(in.n);
 	rec_close(&in.r);

@@ -86,18 +86,40 @@ mkdir "$tmp/1" "$tmp/2" "$tmp/1/t" "$tmp/2/t" "$R" ||
 
 # ---- trees ----
 # The tree stage of each trace (it runs tl-parse beside its first
-# pass) into $tmp/N, both at once, each in a process group of its own
-# (a signal ends them at once).
+# pass) into $tmp/N, then its node records (nodes), both traces at
+# once, each in a process group of its own (a signal ends them at
+# once): the trace whose tree is done first makes its node records
+# while the other's tree is still being built.
+#
+# The node records of trace N (tl(7)): grouped by top-level tree in
+# TraceLens's root order, each tree ranked by its first cpu_root op in
+# (ts, UID) order; trees with no cpu_root op are left out
+# (tl-nodes(1)).  Four processes: tl-nodes keys the records of ops.tsv
+# and gpu.tsv by tree, the cpu_root ops by (ts, UID) too; sorted as
+# bytes, each tree comes together, its first cpu_root op first, and
+# tl-nodes -r ranks the tree's records; sorted again, the trees come
+# in rank order.  (st: a failure inside the pipeline is noted in
+# TL_FAIL; sh has no pipefail.)  Exit 4: the node records failed.
+_tree='. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t &&
+	tl_tree_stage "$1/ev.tsv" "$1" "$2" || exit
+TL_FAIL=$1/fail
+{ st tl-nodes "$1/ops.tsv" "$1/gpu.tsv" | st tl_sort | st tl-nodes -r |
+	hsort; } >"$1/nodes" && [ ! -s "$TL_FAIL" ] || exit 4
+tl_drop "$1/ops.tsv" "$1/gpu.tsv"'
 tl_step trees start
-tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/1" "$t1"
+tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
-tl_spawn sh -c '. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t && tl_tree_stage "$1/ev.tsv" "$1" "$2"' tree "$tmp/2" "$t2"
+tl_spawn sh -c "$_tree" tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
 tl_step trees end
 # the failing program has said why
-[ $s1 = 0 ] && [ $s2 = 0 ] || exit 1
+case "$s1 $s2" in
+"0 0") ;;
+"4 0" | "0 4" | "4 4") die "cannot group the trees by root" ;;
+*) exit 1 ;;
+esac
 for n in 1 2; do
 	tl_drop "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv" \
 	    "$tmp/$n/dropped_ops.tsv"
@@ -111,142 +133,106 @@ for n in 1 2; do
 			echo "$prog: $_tn: health: $_hn flows_legacy_followed" >&2
 	done <"$tmp/$n/health.tsv"
 done
-
-# nodes N: the node records of trace N (tl(7)), grouped by root (the
-# root column of ops.tsv and gpu.tsv) in TraceLens's root order: roots
-# ranked by their first cpu_root_nodes event in (ts, UID) order;
-# top-level trees with no cpu_op are left out.  Six processes: one awk
-# reads both files once, writing the cpu roots (root, ts, UID) to
-# roots and the node records, their rank "~" for now, to n0; the
-# ranked roots then sort in front of their node records, and the next
-# awk gives each node its root's first (least) rank, leaving out those
-# of a root with none.
-nodes() {
-	_d=$tmp/$1
-	awk -F'\t' -v OFS='\t' -v prog="$prog" -v n="$1" -v roots="$_d/roots" '
-	FNR == 1 {
-		delete c
-		for (i = 1; i <= NF; i++) c[$i] = i
-		if (!("root" in c)) {
-			f = FILENAME; sub(/.*\//, "", f)
-			printf "%s: tree of trace %s: %s has no root column\n", prog, n, f >"/dev/stderr"
-			exit 1
-		}
-		gpu = FILENAME ~ /gpu\.tsv$/
-		next
-	}
-	!gpu {
-		if ($c["cpu_root"] == 1) print $c["root"], $c["ts"], $c["UID"] >roots
-		print $c["root"], "~", $c["UID"], $c["parent"], $c["cat"], $c["name"],
-		    $c["ts"], $c["dur"], $c["ngpu"], "", "", $c["Input Dims"],
-		    $c["Input type"], $c["Input Strides"], $c["Concrete Inputs"]
-		next
-	}
-	$c["linked"] == 1 && $c["root"] != "" {
-		print $c["root"], "~", $c["UID"], $c["runtime"], $c["cat"], $c["name"],
-		    $c["ts"], $c["dur"], "", $c["cpu_op"], $c["cpu_op_name"],
-		    $c["Input Dims"], $c["Input type"], $c["Input Strides"],
-		    $c["Concrete Inputs"]
-	}' "$_d/ops.tsv" "$_d/gpu.tsv" >"$_d/n0" || return 1
-	: >>"$_d/roots" || return 1
-	tl_drop "$_d/ops.tsv" "$_d/gpu.tsv"
-	# (st: a failure inside the pipeline is noted there; sh has no
-	# pipefail)
-	TL_FAIL=$_d/fail
-	{
-		printf 'root\trank\tUID\tparent\tcat\tname\tts\tdur\tngpu\tcpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\tConcrete Inputs\n'
-		st tl_sort -t "$TAB" -k2,2g -k3,3n "$_d/roots" |
-			st awk -F'\t' '{ printf "%s\t%012d\n", $1, NR }' |
-			st tl_sort -t "$TAB" -k1,1 -k2,2 - "$_d/n0" |
-			st awk -F'\t' '
-			BEGIN { cur = "\t" }
-			$2 != "~" { if ($1 "" != cur) { cur = $1 ""; rank = $2 }; next }
-			$1 "" == cur { print $1 "\t" rank substr($0, length($1) + 3) }' |
-			tl_sort -t "$TAB" -k2,2
-	} >"$_d/nodes" && [ ! -s "$TL_FAIL" ] || return 1
-	tl_drop "$_d/n0"
-}
-nodes 1 & p1=$!
-nodes 2 & p2=$!
-wait $p1; s1=$?
-wait $p2; s2=$?
-[ $s1 = 0 ] && [ $s2 = 0 ] || die "cannot group the trees by root"
 # TraceLens's TraceDiff refuses these too (ValueError: no cpu_root_nodes)
-[ -s "$tmp/1/roots" ] || die "$t1: no CPU ops: nothing to compare"
-[ -s "$tmp/2/roots" ] || die "$t2: no CPU ops: nothing to compare"
+tl_rows "$tmp/1/nodes" || die "$t1: no CPU ops: nothing to compare"
+tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 
-M=$tmp/merged
+M=$tmp/merged S=$tmp/stats
 tl_step merge start
-tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
-tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
-
-# (the tree beside the rows, on the other core: both read M; the
-# background jobs are waited for at the end)
-ptree=
-if [ "$records" = 0 ]; then
-	tl-lca -m tree $prune "$M" >"$R/merged_tree_output.txt" & ptree=$!
-fi
-S=$tmp/stats
-tl-lca "$M" >"$S" || exit 1
+# merged: the diff_stats rows of the merged tree, as they come; unless
+# --records, the merge, its rows, its text (tl-lca -t) and the cpu_op
+# names of each LCA that the rename map pairs (-l: ln) at once, the
+# merged tree on a pipe; with --records it is kept (M), for the LCA
+# totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
+TL_FAIL=$tmp/mfail
 if [ "$records" = 1 ]; then
-	tl-lca -m totals "$M" >"$R/lca_totals.tsv" || exit 1
-	tl_drop "$M"
+	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
+	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
+	merged() { st tl-lca "$M"; }
+else
+	merged() {
+		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
+			st tl-lca -t "$R/merged_tree_output.txt" -l "$tmp/ln" $prune
+	}
 fi
 
-# One pass over the rows (tl-lca's), for what follows:
+# One pass over the rows (tl-lca's) as they come, keeping a copy (S),
+# for what follows:
 # - identical traces (TraceLens: trace1 rows equal trace2 rows, source
 #   aside) keep only the trace1 rows, without the source column: the
-#   rows of each side, without it, into s1 and s2, compared when their
-#   numbers are equal;
+#   number of rows and of bytes of each side; when both are equal (no
+#   file written otherwise), the rows of each side, without it, into s1
+#   and s2, compared;
 # - pandas writes a column of numbers as floats when one of them is not
 #   a whole number (or is missing): which of kernel_time, busy_time and
 #   lowest_common_ancestor_id are all whole (wholecols);
 # - unless --records: the rows with the summary's key columns first,
 #   the last four of its twelve moved out, the header's too (sum0);
-#   each row with an LCA as (LCA, row number, source, cpu_op, module
-#   parents) (l0); each row's (cpu_op, source, module parents) (m0);
 #   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
 #   summary, which groups on both, for cpu_op_map_traceN.json).
-: >"$tmp/s1"; : >"$tmp/s2"
-_r=$(awk -F'\t' -v OFS='\t' -v full=$((1 - records)) -v a="$tmp/s1" \
-	-v b="$tmp/s2" -v sum="$tmp/sum0" -v lca="$tmp/l0" -v mods="$tmp/m0" \
-	-v cm1="$tmp/c1" -v cm2="$tmp/c2" '
+# The module parents of every row are root (tl-lca(1): TraceDiff's
+# trees have no python functions), so every cpu_op has the one module
+# parent root, on each side: the rename map takes that as given, and a
+# row with another is refused here.
+_r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
+	-v sum="$tmp/sum0" \
+	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
+	{ print >all }
 	NR == 1 {
 		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
 		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
-		if (full) { printf "" >lca; printf "" >mods; printf "" >cm1; printf "" >cm2 }
+		if ($15 != "nn_module_parent") {
+			printf "%s: diff_stats rows: column 15 is not nn_module_parent\n", prog >"/dev/stderr"
+			exit 1
+		}
+		if (full) { printf "" >cm1; printf "" >cm2 }
 	}
 	full {
 		print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
 	}
 	NR == 1 { next }
+	$15 != "root" {
+		printf "%s: diff_stats rows: line %d: nn_module_parent is not root\n", prog, NR >"/dev/stderr"
+		exit 1
+	}
 	{
 		for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0
 		if (full) {
-			if ($12 != "") printf "%s\t%012d\t%s\t%s\t%s\n", $12, NR, $4, $2, $15 >lca
-			print $2 "\t" $4 "\t" $15 >mods
 			if ($4 == "trace1") print $2 "\t" $1 >cm1
 			else if ($4 == "trace2") print $2 "\t" $1 >cm2
 		}
-		if ($4 == "trace1") { f = a; n1++ } else { f = b; n2++ }
-		$4 = ""
-		print >f
+		if ($4 == "trace1") { n1++; b1 += length($0) } else { n2++; b2 += length($0) }
 	}
 	END {
-		printf "%d %d %d ", NR - 1, n1, n2
+		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
-	}' "$S") || die "cannot read the rows"
+	}')
+# (a program before the rows pass that failed has said why)
+_s=$?
+[ ! -s "$TL_FAIL" ] || exit 1
+[ $_s = 0 ] || die "cannot read the rows"
+if [ "$records" = 0 ]; then
+	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+fi
 set -- $_r
-nrows=$1 wholecols=${4:-}
+nrows=$1 wholecols=${5:-}
 ident=0
-[ "$2" -gt 0 ] && [ "$2" = "$3" ] && cmp -s "$tmp/s1" "$tmp/s2" && ident=1
-tl_drop "$tmp/s1" "$tmp/s2"
+if [ "$2" -gt 0 ] && [ "$2" = "$3" ] && [ "$4" = 1 ]; then
+	awk -F'\t' -v OFS='\t' -v a="$tmp/s1" -v b="$tmp/s2" '
+	NR == 1 { printf "" >a; printf "" >b; next }
+	{ f = $4 == "trace1" ? a : b; $4 = ""; print >f }' "$S" ||
+		die "cannot read the rows"
+	cmp -s "$tmp/s1" "$tmp/s2" && ident=1
+	tl_drop "$tmp/s1" "$tmp/s2"
+fi
 
 # csv FILE: the records of FILE (tl-lca's) as pandas writes them: with
 # ident, the trace2 rows and the column named source left out; the
 # columns kernel_time, busy_time and lowest_common_ancestor_id written
-# as floats (55.0) unless wholecols lists them.
+# as floats (55.0) unless wholecols lists them; a column named #row
+# (the renamed summary's row numbers) left out.
 csv() {
 	IFS= read -r _cv_h <"$1"
 	_cv_f=$1
@@ -256,6 +242,7 @@ csv() {
 	for _cv_n in $_cv_h; do
 		_cv_t=t
 		case $_cv_n in
+		'#row') continue ;;
 		source) [ "$ident" = 1 ] && continue ;;
 		kernel_time | kernel_time_sum | busy_time | lowest_common_ancestor_id)
 			case ,$wholecols in
@@ -283,6 +270,9 @@ elif [ "$nrows" -gt 0 ]; then
 fi
 # ---- for tl-report --comparison: the diff_stats sheet and the LCA totals ----
 if [ "$records" = 1 ]; then
+	# (the totals, made beside the rows, complete first)
+	wait $ptot || exit 1
+	tl_drop "$M"
 	# The LCA ids as diff_stats.csv writes them: a perf report joins
 	# their str() (55.0 when the column is float: some row has no LCA).
 	case ,$wholecols in
@@ -296,91 +286,42 @@ if [ "$records" = 1 ]; then
 	exit 0
 fi
 if [ "$nrows" -gt 0 ]; then
+	# cpu_op_map_traceN.json: from the summary before renaming, its
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)): the pairs of
+	# the rows of trace N (cN), those of the summary
+	for n in 1 2; do
+		{ printf 'cpu_op\tkernel\n'
+		  tl_sort -u "$tmp/c$n"; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
+			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
+	done & pmaps=$!
 
-	# The rename map: per LCA (in order of first row), its cpu_op names
-	# on each side (unique, in row order), paired as TraceLens pairs them;
-	# the module parents of each cpu_op: those of its last source
-	# (trace2 if any).  Meanwhile, the summary.
-	{ tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/l0" |
-		awk -F'\t' -v OFS='\t' '
-		function flush() {
-			if (have) print first, l1, l2
-			have = 1; l1 = l2 = ""; delete seen
-		}
-		NR == 1 || $1 "" != prev { flush(); prev = $1 ""; first = $2 }
-		!(($3, $4) in seen) {
-			seen[$3, $4] = 1
-			if ($3 == "trace1") l1 = l1 (l1 == "" ? "" : "\001") $4
-			else l2 = l2 (l2 == "" ? "" : "\001") $4
-		}
-		END { flush() }' | tl_sort -t "$TAB" -k1,1 >"$tmp/lcas" ||
-		{ note "cannot group the rows by LCA"; exit 1; }
-	  tl_sort -u "$tmp/m0" >"$tmp/mods" ||
-		{ note "cannot list module parents"; exit 1; }; } & plm=$!
-
-	# the unique-args summary, in TraceLens's order (sum descending, then
-	# every column as a string)
-	# (tl-lca finds the columns by name: they stay as sorted)
-	hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" |
-		tl-lca -m summary >"$tmp/sum1" || exit 1
-	# one key for the columns before the sum: TAB sorts below any other
-	# byte of a field, so this is column by column
-	hsort -t "$TAB" -k15,15gr -k1,14 <"$tmp/sum1" >"$tmp/sum" ||
-		die "cannot sort the summary"
-	tl_drop "$tmp/sum0" "$tmp/sum1"
-
-	wait $plm || exit 1
-	tl_drop "$tmp/l0" "$tmp/m0"
-	# The rename map, from mods and lcas, in bounded memory: no table
-	# of the names.  An LCA with names on both sides is skipped when
-	# all its names were in an earlier one (such an LCA), so each name
-	# needs only the index of its first LCA, and its module parents:
-	# those of its last source, how many and the last (mods is sorted).
-	# Per LCA (numbered) and side, each name with its place, and per
-	# name its module parents (LCA number 0); sorted by name, the LCA
-	# numbers first, each name's record gets them and whether it was
-	# seen before its LCA; sorted by LCA again, one LCA at a time.  (st:
-	# a failure anywhere in the pipelines is noted in TL_FAIL.)
+	# The rename map, from the cpu_op names of each LCA with names on
+	# both sides (ln: tl-lca -l), in bounded memory: no table of the
+	# names; beside the summary, on the other core.  Such an LCA is
+	# skipped when all its names were in an earlier one, so each name
+	# needs only the index of its first LCA (and its module parents,
+	# root: see above).  Sorted by name, the LCAs (numbered by their
+	# first row) first, each name's record gets whether it was seen
+	# before its LCA; sorted by LCA again, one LCA at a time, the names
+	# paired as TraceLens pairs them: each rename numbered (the last one
+	# of a name wins), sorted by name (ren).  (st: a failure anywhere in
+	# the pipeline is noted in TL_FAIL.)
 	TL_FAIL=$tmp/rfail
-	# (one awk, lcas then mods, straight into the sort: the order of
-	# the sort's input lines is no matter)
-	st awk -F'\t' '
-	function flush() { if (have) printf "%s\t%012d\t%d\t%s\n", mname, 0, nmod, mod }
-	FILENAME == ARGV[1] {
-		if ($2 == "" || $3 == "") next
-		g++
-		for (s = 2; s <= 3; s++) {
-			k = split($s, a, "\001")
-			for (i = 1; i <= k; i++)
-				printf "%s\t%012d\t%d\t%012d\n", a[i], g, s - 1, i
-		}
-		next
-	}
-	!have || $1 "" != mname || $2 "" != msrc {
-		if (!have || $1 "" != mname) flush()
-		have = 1
-		mname = $1 ""; msrc = $2 ""; nmod = 0
-	}
-	{ nmod++; mod = $3 }
-	END { flush() }' "$tmp/lcas" "$tmp/mods" |
-	st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
-	$1 "" != cur { cur = $1 ""; nmod = mod = ""; first = "" }
-	$2 == "000000000000" { nmod = $3; mod = $4; next }
-	first == "" { first = $2 }
-	{ print $2, $3, $4, $1, ($2 != first), nmod, mod }' |
+	{ st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/ln" | st awk -F'\t' -v OFS='\t' '
+	$1 "" != cur { cur = $1 ""; first = $2 }
+	{ print $2, $3, $4, $1, ($2 != first) }' |
 	st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
+	# (the last test: both names have one module parent, the same:
+	# root, always here)
 	function common(n1, n2,   c1, c2) {
 		c1 = clean(n1); c2 = clean(n2)
 		if (c1 == c2) return c1
 		if (has(c2, c1)) return c1
 		if (has(c1, c2)) return c2
 		if (substr(c1, 1, 20) == substr(c2, 1, 20)) return c1 "/" c2
-		if (nmod[n1] == 1 && nmod[n2] == 1 && mod[n1] == mod[n2]) {
-			c1 = mod[n1]; gsub(/ /, "", c1); return c1
-		}
-		return "\001"
+		return "root"
 	}
 	# (each rename numbered: the last one of a name wins)
 	function rename(n, c) { printf "%s\t%012d\t%s\n", n, ++seq, c }
@@ -389,7 +330,7 @@ if [ "$nrows" -gt 0 ]; then
 		if (n1 == n2) {
 			for (i = 1; i <= n1; i++) if (a1[i] != a2[i]) {
 				c = common(a1[i], a2[i])
-				if (c != "\001") { rename(a2[i], c); rename(a1[i], c) }
+				rename(a2[i], c); rename(a1[i], c)
 			}
 			return
 		}
@@ -403,74 +344,70 @@ if [ "$nrows" -gt 0 ]; then
 			for (j = 1; j <= n2; j++) {
 				if (a2[j] == "\002") continue
 				c = common(b1[i], a2[j])
-				if (c != "\001") { rename(b1[i], c); rename(a2[j], c); a2[j] = "\002"; break }
+				rename(b1[i], c); rename(a2[j], c); a2[j] = "\002"; break
 			}
 	}
 	$1 "" != g {
 		if (NR > 1) group()
 		g = $1 ""; n1 = n2 = 0; all = 1
-		delete a1; delete a2; delete b1; delete nmod; delete mod
+		delete a1; delete a2; delete b1
 	}
 	{
 		if ($2 == 1) a1[++n1] = $4; else a2[++n2] = $4
 		if (!$5) all = 0
-		nmod[$4] = $6; mod[$4] = $7
 	}
-	END { if (NR > 0) group() }' >"$tmp/rename" && [ ! -s "$TL_FAIL" ] ||
-		die "cannot build the rename map"
-	tl_drop "$tmp/lcas" "$tmp/mods"
-	# cpu_op_map_traceN.json: from the summary before renaming, its
-	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)), meanwhile:
-	# the pairs of the rows of trace N (cN), those of the summary
-	for n in 1 2; do
-		{ printf 'cpu_op\tkernel\n'
-		  st tl_sort -u "$tmp/c$n"; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" && [ ! -s "$TL_FAIL" ] ||
-			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
-	done & pmaps=$!
-	# the last rename of each name, by name
-	st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/rename" | awk '
-	{ i = index($0, "\t"); n = substr($0, 1, i - 1) }
-	NR > 1 && n != p { print last }
-	{ p = n; last = n "\t" substr($0, i + 14) }
-	END { if (NR) print last }' >"$tmp/ren" && [ ! -s "$TL_FAIL" ] ||
-		die "cannot sort the renames"
-	tl_drop "$tmp/rename"
-	# renamed: the rows (numbered) by cpu_op, merged with the renames by
-	# name, then in their order again (no table of the names); the
-	# module parents without spaces
-	# (the header read by the shell, the rows numbered by the awk: no
-	# head, no tail)
+	END { if (NR > 0) group() }' |
+	st tl_sort -t "$TAB" -k1,1 -k2,2 >"$tmp/ren" && [ ! -s "$TL_FAIL" ] ||
+		{ note "cannot build the rename map"; exit 1; }; } & pren=$!
+
+	# the unique-args summary, in TraceLens's order (sum descending, then
+	# every column as a string), its rows numbered (#row) and sorted by
+	# cpu_op for the renaming, beside the rename map (sumn)
+	# (tl-lca finds the columns by name: they stay as sorted; one key
+	# for the columns before the sum: TAB sorts below any other byte of
+	# a field, so this is column by column)
+	TL_FAIL=$tmp/sfail
+	{ st hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" |
+		st tl-lca -m summary | st hsort -t "$TAB" -k15,15gr -k1,14 |
+		st awk 'NR == 1 { print "#row\t" $0; next }
+		    { printf "%012d\t%s\n", NR - 1, $0 }' |
+		hsort -s -t "$TAB" -k4,4; } >"$tmp/sumn" &&
+		[ ! -s "$TL_FAIL" ] || die "cannot sort the summary"
+	tl_drop "$tmp/sum0"
+	wait $pren || exit 1
+	tl_drop "$tmp/ln"
+	# renamed: the rows by cpu_op, merged with the renames by name (the
+	# last of each name), then in their order again (no table of the
+	# names); the module parents without spaces.  Meanwhile, for
+	# cpu_op_map.json, each row's renamed cpu_op, row, source, kernel
+	# and module parents (mp).
+	TL_FAIL=$tmp/nfail
+	{ st awk -F'\t' -v OFS='\t' -v mp="$tmp/mp" '
+	function rnext(   i) {
+		if ((getline rl <rf) > 0) {
+			i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
+			rv = substr(rl, i + 14)
+		} else reof = 1
+	}
+	NR == 1 { rnext(); printf "" >mp; print; next }
+	NR == 2 || $4 "" != cn {
+		cn = $4 ""; has = 0
+		while (!reof && (rk "") < cn) rnext()
+		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
+	}
 	{
-		IFS= read -r _rn_h <"$tmp/sum"
-		printf '%s\n' "$_rn_h"
-		st awk 'NR > 1 { printf "%012d\t%s\n", NR - 1, $0 }' "$tmp/sum" |
-		st tl_sort -s -t "$TAB" -k4,4 |
-		st awk -F'\t' -v OFS='\t' '
-		function rnext(   i) {
-			if ((getline rl <rf) > 0) {
-				i = index(rl, "\t"); rk = substr(rl, 1, i - 1); rv = substr(rl, i + 1)
-			} else reof = 1
-		}
-		NR == 1 { rnext() }
-		{
-			n = $4 ""
-			while (!reof && (rk "") < n) rnext()
-			if (!reof && (rk "") == n) $4 = rv
-			gsub(/ /, "", $14)
-			print
-		}' rf="$tmp/ren" | st tl_sort -t "$TAB" -k1,1 | cut -f 2-
-	} >"$tmp/sum1" && [ ! -s "$TL_FAIL" ] || die "cannot rename"
-	tl_drop "$tmp/ren"
-	wait $pmaps || exit 1
-	tl_drop "$tmp/c1" "$tmp/c2"
-	# (the renamed summary read where it is: no mv)
-	tl_drop "$tmp/sum"
-	csv "$tmp/sum1" >"$R/diff_stats_unique_args_summary.csv" ||
-		die "cannot write diff_stats_unique_args_summary.csv"
+		if (has) $4 = cv
+		gsub(/ /, "", $14)
+		print $4, $1, $6, $2, $14 >mp
+		print
+	}' rf="$tmp/ren" "$tmp/sumn" | hsort -t "$TAB" -k1,1; } >"$tmp/sum1" &&
+		[ ! -s "$TL_FAIL" ] || die "cannot rename"
+	tl_drop "$tmp/ren" "$tmp/sumn"
 
 	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
 	# (trace1 alone for identical traces, without the level), its sorted
-	# kernels and module parents (tl-json)
+	# kernels and module parents (tl-json, the position left out);
+	# beside the renamed summary's sheet
 	{ if [ "$ident" = 1 ]; then
 		printf 'pos\tcpu_op\tkind\tvalue\n'
 	  else
@@ -478,8 +415,7 @@ if [ "$nrows" -gt 0 ]; then
 	  fi
 	  # (each cpu_op numbered by its first row: its rows by name, then
 	  # by row, give it; no table of the names)
-	  st awk -F'\t' -v OFS='\t' 'NR > 1 { printf "%s\t%012d\t%s\t%s\t%s\n", $3, NR, $5, $1, $13 }' "$tmp/sum1" |
-	  st tl_sort -t "$TAB" -k1,1 -k2,2 |
+	  st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/mp" |
 	  st awk -F'\t' -v OFS='\t' -v ident="$ident" '
 	  {
 		n = $1 ""
@@ -488,19 +424,28 @@ if [ "$nrows" -gt 0 ]; then
 		s = ident ? "" : $3 OFS
 		print pos, $1, s "kernels", $4
 		print pos, $1, s "nn_module_parents", $5
-	  }' | st tl_sort -u; } | st cut -f 2- |
-	tl-json -k $((3 - ident)) >"$R/cpu_op_map.json" && [ ! -s "$TL_FAIL" ] ||
-		die "cannot write cpu_op_map.json"
+	  }' | st tl_sort -u; } |
+	tl-json -s 1 -k $((3 - ident)) >"$R/cpu_op_map.json" && [ ! -s "$TL_FAIL" ] ||
+		{ note "cannot write cpu_op_map.json"; exit 1; } & pmap=$!
+
+	# (the jobs beside it waited for first: a full disk fails them all,
+	# and the message of the last to fail comes last)
+	csv "$tmp/sum1" >"$R/diff_stats_unique_args_summary.csv"
+	_s=$?
+	wait $pmap || exit 1
+	wait $pmaps || exit 1
+	[ $_s = 0 ] || die "cannot write diff_stats_unique_args_summary.csv"
+	tl_drop "$tmp/c1" "$tmp/c2" "$tmp/mp" "$tmp/sum1"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
 		printf '{}' >"$R/$f.json" || die "cannot write $f.json"
 	done
 fi
-for _p in $ptree $pcsv; do
+for _p in $pcsv; do
 	wait "$_p" || exit 1
 done
-tl_drop "$M" "$S"
+tl_drop "$S"
 tl_step merge end
 tl_progress_stop
 tl_publish "$R"
