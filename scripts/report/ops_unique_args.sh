@@ -30,8 +30,11 @@ unique_args() {
 	set --
 	tsmin=
 	if [ "$fot" = 1 ]; then
-		st tl-aggregate 'm=min:ts' 'k=dtype:ts' <"$_ua_in" >fot.tsv; ok
-		{ read -r _ && IFS=$TAB read -r tsmin k; } <fot.tsv
+		# (a file of IN's name: the stage of ops_unique_args_kl_overlap
+		# runs this beside ops_sheets's, and a shared one was read
+		# half-written: "k: parameter not set")
+		st tl-aggregate 'm=min:ts' 'k=dtype:ts' <"$_ua_in" >"$_ua_in.fot"; ok
+		{ read -r _ && IFS=$TAB read -r tsmin k; } <"$_ua_in.fot"
 		f=f
 		[ "$k" != int64 ] || f=i
 		set -- "first_occurrence_time=$f:fot - \$tsmin"
