@@ -15,6 +15,7 @@
 #include "tl.h"
 #include "jtok.h"
 #include "coll.h"
+#include "treeio.h"
 
 const char *const coll_argname[NCA] = {
 	"Process Group Name", "Process Group Ranks", "Collective name",
@@ -730,24 +731,6 @@ coll_pgranks(const char *cell, size_t len, int64_t **v, size_t *cap)
 	return k;
 }
 
-/* The 16 hex digits that sort as the double d does. */
-static void
-dkey(struct buf *b, double d)
-{
-	static const char hex[] = "0123456789abcdef";
-	uint64_t u;
-	char h[16];
-	int j;
-
-	if (d == 0)
-		d = 0;		/* -0.0 equals 0.0 */
-	memcpy(&u, &d, sizeof(u));
-	u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
-	for (j = 15; j >= 0; j--, u >>= 4)
-		h[j] = hex[u & 15];
-	buf_add(b, h, 16);
-}
-
 /*
  * The key of a JSON list of numbers (true and false are 1 and 0), which
  * pandas holds as a tuple: before any text, as its sort of a mixed
@@ -780,7 +763,7 @@ tuplekey(struct buf *b, const char *p, const char *e)
 				goto bad;
 		}
 		buf_addc(b, 0x02);
-		dkey(b, d);
+		key_double(b, d);
 		p = skipws(p + l, e);
 		if (p < e && *p == ',')
 			p = skipws(p + 1, e);
@@ -809,7 +792,7 @@ coll_sortkey(struct buf *b, const char *cell, size_t len)
 	}
 	if (coll_num(cell, len, &v) == 0) {
 		buf_addc(b, 'n');
-		dkey(b, v.d);
+		key_double(b, v.d);
 		return;
 	}
 	t = tl_strndup(cell + 1, len - 1);

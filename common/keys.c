@@ -51,6 +51,25 @@ buf_hex(struct buf *b, unsigned long long v, int width)
 	buf_add(b, t, (size_t)width);
 }
 
+uint64_t
+key_dbits(double d)
+{
+	uint64_t u;
+
+	if (d == 0)
+		d = 0;		/* -0.0 equals 0.0 */
+	memcpy(&u, &d, sizeof(u));
+	/* (the sign bit set for a positive d, every bit flipped for a
+	 * negative one: unsigned order is the doubles' order) */
+	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+void
+key_double(struct buf *b, double d)
+{
+	buf_hex(b, key_dbits(d), 16);
+}
+
 void
 key_uid(struct buf *b, long long uid)
 {

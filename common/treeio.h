@@ -81,6 +81,10 @@ key_uidat(const char *p)
  * of the fraction.  Reads s as sort -n does: [-]digits[.digits].
  */
 void key_dec(struct buf *b, const char *s);
+/* The bits of d (-0 as 0) that compare as unsigned numbers as d does. */
+uint64_t key_dbits(double d);
+/* Append the 16 hex digits of key_dbits(d), which sort(1) compares as bytes in d's order. */
+void key_double(struct buf *b, double d);
 /* Append v (not negative; negative counts as 0) as 12 decimal digits. */
 void key_int(struct buf *b, long long v);
 

@@ -28,6 +28,7 @@
 
 #include "tl.h"
 #include "csvread.h"
+#include "treeio.h"
 
 #define KEYFIELD "#key"	/* name of the field -p writes first */
 
@@ -568,7 +569,6 @@ keypart(struct buf *k, int type, const char *s, size_t len, int desc,
 	static const char hex[] = "0123456789abcdef";
 	char h[17];
 	uint64_t u;
-	double d;
 	size_t i;
 	int j;
 
@@ -577,11 +577,7 @@ keypart(struct buf *k, int type, const char *s, size_t len, int desc,
 		return;
 	}
 	if (type == T_INT || type == T_FLOAT || type == T_BOOL) {
-		d = numval(type, s, len, book);
-		if (d == 0)
-			d = 0;	/* -0.0 equals 0.0 */
-		memcpy(&u, &d, sizeof(u));
-		u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
+		u = key_dbits(numval(type, s, len, book));
 		if (desc)
 			u = ~u;
 		for (j = 15; j >= 0; j--, u >>= 4)

@@ -802,10 +802,10 @@ opnameof(const struct row *w)
 
 /* A (LCA, side, cpu_op name) of a row, and the row's index. */
 struct lname {
-	long long lcaid;
-	int src;
-	const char *name;
-	size_t i;
+	long long lcaid;	/* the LCA's id */
+	int src;		/* the row's side: 1 or 2 */
+	const char *name;	/* its cpu_op name, not owned */
+	size_t i;		/* the row's index */
 };
 
 static int

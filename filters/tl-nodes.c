@@ -44,7 +44,7 @@ usage(int status)
 
 /*
  * The bytes of ts as a double, then of UID, that sort(1) orders as
- * (ts, UID): the sign bit flipped, or all bits for a negative ts.
+ * (ts, UID).
  */
 static void
 rootkey(struct buf *b, const struct rec_reader *r, int tcol, int ucol)
@@ -52,15 +52,10 @@ rootkey(struct buf *b, const struct rec_reader *r, int tcol, int ucol)
 	const char *s;
 	size_t len;
 	double d = 0;
-	uint64_t u;
 
 	if (!rec_double(r, tcol, &d))
 		tl_die("%s: line %zu: a cpu_root op without ts", r->name, r->lineno);
-	if (d == 0)
-		d = 0;	/* (-0 as 0) */
-	memcpy(&u, &d, sizeof(u));
-	u = u >> 63 ? ~u : u | 0x8000000000000000ULL;
-	buf_hex(b, u, 16);
+	key_double(b, d);
 	s = rec_get(r, ucol, &len);
 	key_uid(b, atoid(s));
 }

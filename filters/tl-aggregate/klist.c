@@ -267,6 +267,22 @@ kl_fast(struct klist *o, const char *json, size_t len, int *nel, size_t *ndv)
 	return 0;
 }
 
+/* Add the dur text s[0..n) of list item e to its position k. */
+static void
+kl_dur(struct kpos *k, const char *s, size_t n, int e,
+    const struct rec_reader *r, const char *opname)
+{
+	double d;
+
+	if (num_double(s, n, &d) < 0)
+		tl_die("%s: line %zu: %s: bad dur in list item %d",
+		    r->name, r->lineno, opname, e);
+	if (!num_isint(s, n))
+		k->nonint = 1;
+	tl_grow((void **)&k->d, &k->cap, k->n + 1, sizeof(*k->d));
+	k->d[k->n++] = d;
+}
+
 /*
  * Token j, an object's key, has a token after it (jsmn, not strict,
  * takes `{"dur": 1, 67}` for an object whose last key has none: its
@@ -295,7 +311,6 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 	struct buf key = {0}, val = {0};
 	int nt, i, j, e, m, nel, pos, tup;
 	size_t ndv, x;
-	double d;
 
 	/* (after the template, a plain list needs no tokens) */
 	if (o->ktemplate && kl_fast(o, json, len, &nel, &ndv) == 0) {
@@ -303,15 +318,8 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 			return;
 		for (e = 0, x = 0; e < nel; e++) {
 			for (pos = 0; x < ndv && o->dv[x].item == e; x++) {
-				if (num_double(o->dv[x].s, o->dv[x].n, &d) < 0)
-					tl_die("%s: line %zu: %s: bad dur in list "
-					    "item %d", r->name, r->lineno, opname, e);
-				k = &o->kp[e];
-				if (!num_isint(o->dv[x].s, o->dv[x].n))
-					k->nonint = 1;
-				tl_grow((void **)&k->d, &k->cap, k->n + 1,
-				    sizeof(*k->d));
-				k->d[k->n++] = d;
+				kl_dur(&o->kp[e], o->dv[x].s, o->dv[x].n, e, r,
+				    opname);
 				pos = 1;
 			}
 			if (!pos)
@@ -407,16 +415,8 @@ kl_add(struct klist *o, const char *json, size_t len, const char *opname,
 			    memcmp(json + tok[j].start, "dur", 3) != 0)
 				continue;
 			kl_member(j, nt, r, opname, field);
-			if (num_double(json + tok[j + 1].start,
-			    (size_t)(tok[j + 1].end - tok[j + 1].start), &d) < 0)
-				tl_die("%s: line %zu: %s: bad dur in list item %d",
-				    r->name, r->lineno, opname, e);
-			k = &o->kp[e];
-			if (!num_isint(json + tok[j + 1].start,
-			    (size_t)(tok[j + 1].end - tok[j + 1].start)))
-				k->nonint = 1;
-			tl_grow((void **)&k->d, &k->cap, k->n + 1, sizeof(*k->d));
-			k->d[k->n++] = d;
+			kl_dur(&o->kp[e], json + tok[j + 1].start,
+			    (size_t)(tok[j + 1].end - tok[j + 1].start), e, r, opname);
 			pos = 1;
 		}
 		if (!pos)

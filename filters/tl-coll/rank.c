@@ -9,6 +9,7 @@
 
 #include "tl.h"
 #include "coll.h"
+#include "treeio.h"
 #include "numpy.h"
 #include "stages.h"
 
@@ -200,10 +201,7 @@ selectrank(const struct opts *opt)
 			    "string (TraceLens fails on it)", (long long)uid);
 		fwrite(pg, 1, pglen, stdout);
 		num_double(tsc.s + 1, tsc.len - 1, &d);
-		if (d == 0)
-			d = 0;
-		memcpy(&u, &d, sizeof(u));
-		u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
+		u = key_dbits(d);
 		printf("\t%016llx%016llx\t%ld\t%lld", (unsigned long long)u,
 		    (unsigned long long)uid, opt->rank, (long long)uid);
 		for (c = 0; c < NCOL; c++) {
