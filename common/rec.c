@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "tl.h"
 
@@ -62,27 +65,54 @@ tabchr(char *p, char *end)
 #endif
 }
 
-/* Split the line s[0..n) (NUL at s[n]) into r's fields. */
+/* The field [s, tab) of r, its TAB made its end. */
+static inline void
+addfield(struct rec_reader *r, char *s, char *tab)
+{
+	if (r->nf == r->fcap)
+		tl_grow((void **)&r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
+	*tab = '\0';
+	r->f[r->nf].s = s;
+	r->f[r->nf].len = (size_t)(tab - s);
+	r->nf++;
+}
+
+/*
+ * Split the line s[0..n) (NUL at s[n]) into r's fields.  Most records
+ * are wide: 16 bytes at a time, the TABs of each block as a bit mask
+ * (SSE2, in every x86-64), its bits the field ends; the last bytes by
+ * tabchr.
+ */
 static void
 fields(struct rec_reader *r, char *p, size_t n)
 {
-	char *end = p + n, *tab;
+	char *end = p + n, *s = p, *tab;
 
 	if (n > 0 && end[-1] == '\r')
 		tl_die("%s: line %zu: CR before LF: not a tl record stream",
 		    r->name, r->lineno);
 	r->nf = 0;
+#ifdef __SSE2__
+	const __m128i tabs = _mm_set1_epi8('\t');
+
+	for (; end - p >= 16; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)(void *)p), tabs));
+
+		for (; m != 0; m &= m - 1) {
+			tab = p + __builtin_ctz(m);
+			addfield(r, s, tab);
+			s = tab + 1;
+		}
+	}
+#endif
+	/* (s, the field's start, is at or before p, where the scan goes on) */
 	for (;;) {
-		if (r->nf == r->fcap)
-			tl_grow((void **)&r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
 		tab = tabchr(p, end);
-		*tab = '\0';
-		r->f[r->nf].s = p;
-		r->f[r->nf].len = (size_t)(tab - p);
-		r->nf++;
+		addfield(r, s, tab);
 		if (tab == end)
 			break;
-		p = tab + 1;
+		p = s = tab + 1;
 	}
 }
 
