@@ -54,7 +54,7 @@ unique_args() {
 	[ "$recompute" != 1 ] ||
 		{ keys=$keys,is_recompute rc=t:is_recompute sum=$((sum + 1)) uid=$((uid + 1)); }
 	st tl-aggregate -g "$keys" -K tkey <"$_ua_in" |
-	st hsort -t "$TAB" -k1,1 |
+	st hsort |
 	st tl-aggregate $xflag -H -g "$keys" \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
 	    'operation_count=count:UID' \

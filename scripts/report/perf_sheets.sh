@@ -65,7 +65,7 @@ perf_groups() {
 	fi
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
 	st tl-aggregate -g "$keys" -K UID:n |
-	st hsort -t "$TAB" -k1,1 |
+	st hsort |
 	st tl-aggregate $xflag -H -g "$keys" 'UID_first=first:UID' \
 	    'gf=first:GFLOPS' 'dm=first:Data Moved (MB)' 'fb=first:FLOPS/Byte' \
 	    'tbs_mean=mean:TB/s' 'tbs_median=median:TB/s' 'tbs_std=std:TB/s' 'tbs_min=min:TB/s' 'tbs_max=max:TB/s' \

@@ -13,7 +13,7 @@
 rp_kernel_summary() {
 	# each name's dispatches in trace order (UID), as pandas folds them
 	{ printf 'UID\tname\tdur\n'; cut -f1-3 k.tsv | sed 1d; } |
-	st tl-aggregate -g name -K UID:n | st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -g name -K UID:n | st hsort |
 	st tl-aggregate -H -g name Count=count:dur sum=sum:dur mean=mean:dur median=median:dur \
 	    std=std:dur min=min:dur max=max:dur Category=kcat:name >ks0.tsv; ok
 	# pandas' group order: the names in code point order (tl-join -p's

@@ -19,7 +19,7 @@ rp_short_kernels_summary() {
 	u=
 	[ -z "$xflag" ] || u=' / 1000'
 	t=$(st tl-aggregate sum:dur <k.tsv | sed 1d); ok
-	st tl-aggregate -g name -K UID:n <short.tsv | st hsort -t "$TAB" -k1,1 |
+	st tl-aggregate -g name -K UID:n <short.tsv | st hsort |
 	st tl-aggregate -H -g name n=count:dur sum=sum:dur mean=mean:dur |
 	st hsort -t "$TAB" -k3,3gr -k1,1 |
 	st tl-calc -v T="$t" name=name n=n sum="sum$u" mean="mean$u" \
