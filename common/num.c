@@ -400,6 +400,73 @@ fits(double d, const char *g, int ge, int n, char *out, int *ne)
 	return readsback(d, out, n, *ne);
 }
 
+/*
+ * num_pyrepr's short path: the digits of a, in [1e-4, 1e15), when 15
+ * significant digits or fewer read back as it (most of a trace's
+ * numbers: times on the clock's ticks, sums of a few of them), written
+ * at w as Python writes them (positional, here); its length, or 0 for
+ * num_pyrepr's search.  The integer m nearest a * 10^k, k for 15
+ * digits, is within one of the computed one's; if exactly one of the
+ * three reads back (m / 10^k, both exact, is correctly rounded as
+ * strtod is), no other integer does, and m without its trailing zeros
+ * is the shortest: a shorter string times 10^k would be a second one.
+ * Two or none: the search decides.
+ */
+static size_t
+pyrepr_short(double a, char *w)
+{
+	static const double p10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18
+	};
+	double x, m, c;
+	int lead, k, i, n, hits = 0;
+	uint64_t v;
+	char t[24];
+	size_t len = 0;
+
+	if (!(a >= 1e-4 && a < 1e15))
+		return 0;
+	/* (lead, the leading digit's exponent, may be one off below 1: the
+	 * tests below stay exact, and a miss goes to the search) */
+	for (lead = 14; lead > 0 && a < p10[lead]; lead--)
+		;
+	if (lead == 0 && a < 1)
+		for (lead = -1; lead > -4 && a * p10[-lead] < 1; lead--)
+			;
+	k = 14 - lead;
+	if (k < 0 || k > 18)
+		return 0;
+	x = a * p10[k];
+	if (x >= 9007199254740992.0)	/* 2^53: m would not be exact */
+		return 0;
+	m = nearbyint(x);
+	for (i = -1; i <= 1; i++)
+		if ((c = m + i) > 0 && c / p10[k] == a) {
+			hits++;
+			x = c;
+		}
+	if (hits != 1)
+		return 0;
+	v = (uint64_t)x;
+	while (k > 0 && v % 10 == 0) {
+		v /= 10;
+		k--;
+	}
+	/* the digits, backwards */
+	for (n = 0; v > 0 || n <= k; v /= 10)
+		t[n++] = (char)('0' + v % 10);
+	while (n > k)
+		w[len++] = t[--n];
+	w[len++] = '.';
+	if (k == 0)
+		w[len++] = '0';
+	while (n > 0)
+		w[len++] = t[--n];
+	w[len] = '\0';
+	return len;
+}
+
 /* num_pyrepr's cache: the text of recent doubles, by their bits. */
 enum { MEMOBITS = 10 };
 struct memo {
@@ -443,8 +510,23 @@ num_pyrepr(double d, char *buf, size_t size)
 	memcpy(&bits, &d, sizeof(bits));
 	slot = &memo[(bits * 0x9E3779B97F4A7C15ULL) >> (64 - MEMOBITS)];
 	if (slot->s[0] != '\0' && slot->bits == bits) {
-		snprintf(buf, size, "%s", slot->s);
+		/* (a copy, not snprintf: its set-up costs more than the rest
+		 * of a hit) */
+		size_t n = strlen(slot->s);
+
+		if (n < size)
+			memcpy(buf, slot->s, n + 1);
+		else
+			snprintf(buf, size, "%s", slot->s);
 		return buf;
+	}
+	if (size >= 32) {
+		char *sw = buf;
+
+		if (d < 0)
+			*sw++ = '-';
+		if (pyrepr_short(fabs(d), sw) > 0)
+			goto done;
 	}
 	/* all 17 digits once; the shorter candidates are rounded from them */
 	snprintf(digits, sizeof(digits), "%.16e", fabs(d));
@@ -510,6 +592,7 @@ num_pyrepr(double d, char *buf, size_t size)
 		snprintf(w, size - (size_t)(w - buf), "e%c%02d",
 		    e < 0 ? '-' : '+', e < 0 ? -e : e);
 	}
+done:
 	if (strlen(buf) < sizeof(slot->s)) {
 		slot->bits = bits;
 		memcpy(slot->s, buf, strlen(buf) + 1);
