@@ -96,6 +96,10 @@ kf_str(const char *p, const char *e)
 	int i;
 
 	for (p++; p < e; p++) {
+		/* (kernel names are long and plain: 8 bytes at a time) */
+		p += plainrun(p, (size_t)(e - p), '"');
+		if (p == e)
+			break;
 		if (*p == '"')
 			return p + 1;
 		if ((unsigned char)*p < 0x20)
