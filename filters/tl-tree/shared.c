@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "tl.h"
 #include "treeio.h"
@@ -222,20 +225,61 @@ lazy_read(struct lazy *z)
 	return 1;
 }
 
+/* lazy_split's new field [s, t) of z. */
+static inline void
+lazy_add(struct lazy *z, char *s, char *t)
+{
+	if (z->nf == z->fcap)
+		tl_grow((void **)&z->f, &z->fcap, z->nf + 1, sizeof(*z->f));
+	z->f[z->nf].s = s;
+	z->f[z->nf++].len = (size_t)(t - s);
+}
+
+/*
+ * Split up to field col, and on to the end of its block: 16 bytes at a
+ * time, every TAB of a block as a bit of a mask (SSE2, in every
+ * x86-64), the last bytes by memchr.  (A pass asks for a dozen fields
+ * of each line, mostly in order: a whole block's fields at once spare
+ * most calls.)
+ */
 const char *
 lazy_split(struct lazy *z, int col, size_t *len)
 {
-	char *t;
+	char *s = z->rest, *p = s, *t;
 
-	while (z->nf <= (size_t)col && z->rest != NULL) {
-		if (z->nf == z->fcap)
-			tl_grow((void **)&z->f, &z->fcap, z->nf + 1,
-			    sizeof(*z->f));
-		t = memchr(z->rest, '\t', (size_t)(z->end - z->rest));
-		z->f[z->nf].s = z->rest;
-		z->f[z->nf++].len = (size_t)((t ? t : z->end) - z->rest);
-		z->rest = t ? t + 1 : NULL;
+	if (s == NULL || z->nf > (size_t)col)
+		goto out;
+#ifdef __SSE2__
+	const __m128i tabs = _mm_set1_epi8('\t');
+
+	for (; z->end - p >= 16; p += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const __m128i *)(void *)p), tabs));
+
+		for (; m != 0; m &= m - 1) {
+			t = p + __builtin_ctz(m);
+			lazy_add(z, s, t);
+			s = t + 1;
+		}
+		/* (the block has no TAB after s: the next call scans on
+		 * from there) */
+		if (z->nf > (size_t)col)
+			goto done;
 	}
+#endif
+	/* (s, the next field's start, is at or before p) */
+	while (z->nf <= (size_t)col) {
+		t = memchr(p, '\t', (size_t)(z->end - p));
+		lazy_add(z, s, t ? t : z->end);
+		if (t == NULL) {
+			s = NULL;
+			break;
+		}
+		p = s = t + 1;
+	}
+done:
+	z->rest = s;
+out:
 	if ((size_t)col >= z->nf) {
 		*len = 0;
 		return "";
