@@ -19,5 +19,7 @@ forest() {
 	st awk -F '\t' '$1 != p { p = $1; print $1 }' fwd_links.tsv >fwd_targets.tsv; ok
 	st tl-forest -m build -a fwd_targets.tsv -c comm.tsv -k modelled_keys.tsv \
 	    -w forest_fwd_keys.tsv ops.tsv |
-	st tl_sort -t "$TAB" -k1,1 >forest.tsv; ok
+	# (KEY is 16 hex digits, unique: sorted as whole lines, without
+	# finding fields, the records come as by -k1,1)
+	st tl_sort >forest.tsv; ok
 }
