@@ -98,12 +98,24 @@ fields(struct rec_reader *r, char *p, size_t n)
 	for (; end - p >= 16; p += 16) {
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
 		    _mm_loadu_si128((const __m128i *)(void *)p), tabs));
+		struct rec_field *f;
+		size_t nf = r->nf;
 
+		if (m == 0)
+			continue;
+		/* (room for the block's 16 fields at most, first: no test a
+		 * field, and nf in a register) */
+		if (nf + 16 > r->fcap)
+			tl_grow((void **)&r->f, &r->fcap, nf + 16, sizeof(*r->f));
+		f = r->f;
 		for (; m != 0; m &= m - 1) {
 			tab = p + __builtin_ctz(m);
-			addfield(r, s, tab);
+			*tab = '\0';
+			f[nf].s = s;
+			f[nf++].len = (size_t)(tab - s);
 			s = tab + 1;
 		}
+		r->nf = nf;
 	}
 #endif
 	/* (s, the field's start, is at or before p, where the scan goes on) */

@@ -255,15 +255,24 @@ lazy_split(struct lazy *z, int col, size_t *len)
 	for (; z->end - p >= 16; p += 16) {
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
 		    _mm_loadu_si128((const __m128i *)(void *)p), tabs));
+		struct rec_field *f;
+		size_t nf = z->nf;
 
+		/* (room for the block's 16 fields at most, first: no test a
+		 * field, and nf in a register) */
+		if (nf + 16 > z->fcap)
+			tl_grow((void **)&z->f, &z->fcap, nf + 16, sizeof(*z->f));
+		f = z->f;
 		for (; m != 0; m &= m - 1) {
 			t = p + __builtin_ctz(m);
-			lazy_add(z, s, t);
+			f[nf].s = s;
+			f[nf++].len = (size_t)(t - s);
 			s = t + 1;
 		}
+		z->nf = nf;
 		/* (the block has no TAB after s: the next call scans on
 		 * from there) */
-		if (z->nf > (size_t)col)
+		if (nf > (size_t)col)
 			goto done;
 	}
 #endif
