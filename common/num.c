@@ -73,6 +73,39 @@ us_to_ns_wide(const char *s, size_t len, int64_t *ns)
 	return 0;
 }
 
+/* Are the 8 bytes at p all decimal digits? */
+static inline int
+eight_digits(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return ((v + 0x4646464646464646ULL) | (v - 0x3030303030303030ULL)) &
+	    0x8080808080808080ULL ? 0 : 1;
+}
+
+/* The value of the 8 decimal digits at p: on a little-endian machine
+ * by three multiplications (the method of fast_float), else one by
+ * one. */
+static inline uint64_t
+eight_value(const char *p)
+{
+	uint64_t v = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&v, p, 8);
+	v -= 0x3030303030303030ULL;
+	v = v * 10 + (v >> 8);
+	v = ((v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+	    ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+	return (uint32_t)v;
+#else
+	for (int i = 0; i < 8; i++)
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	return v;
+#endif
+}
+
 /*
  * Every ts and dur of a trace is read here, most of them plain decimals
  * of up to 18 digits (1736277483573523.123): those are done in 64 bits,
@@ -95,6 +128,12 @@ num_us_to_ns(const char *s, size_t len, int64_t *ns)
 
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';
+	/* (a ts has 13 whole digits or more: the first 8 at once) */
+	if (end - p >= 8 && eight_digits(p)) {
+		v = eight_value(p);
+		ndig = 8;
+		p += 8;
+	}
 	for (; p < end; p++) {
 		if (*p >= '0' && *p <= '9') {
 			if (++ndig > 18)
