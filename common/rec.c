@@ -8,9 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "tl.h"
 
@@ -92,12 +89,9 @@ fields(struct rec_reader *r, char *p, size_t n)
 		tl_die("%s: line %zu: CR before LF: not a tl record stream",
 		    r->name, r->lineno);
 	r->nf = 0;
-#ifdef __SSE2__
-	const __m128i tabs = _mm_set1_epi8('\t');
-
+#ifdef TL_TABMASK
 	for (; end - p >= 16; p += 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const __m128i *)(void *)p), tabs));
+		unsigned m = tab_mask16(p);
 		struct rec_field *f;
 		size_t nf = r->nf;
 

@@ -316,6 +316,23 @@ buf_addc(struct buf *b, char c)
 /* Append the code point cp as UTF-8. */
 void buf_addcp(struct buf *b, unsigned cp);
 /*
+ * The TABs among the 16 bytes at p as the bits of a mask, the first
+ * byte the lowest (SSE2, in every x86-64; TL_TABMASK says there is
+ * one): the field splitters' block scan.
+ */
+#ifdef __SSE2__
+#include <emmintrin.h>
+#define TL_TABMASK 1
+static inline unsigned
+tab_mask16(const char *p)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+	    _mm_loadu_si128((const __m128i *)(const void *)p),
+	    _mm_set1_epi8('\t')));
+}
+#endif
+
+/*
  * The length of the longest prefix of s[0..n), in whole words of 8
  * bytes, with no byte below 0x20, no backslash and no q (0: no such
  * byte): what the writers that escape can copy as it is without looking

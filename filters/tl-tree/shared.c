@@ -7,9 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "tl.h"
 #include "treeio.h"
@@ -249,12 +246,9 @@ lazy_split(struct lazy *z, int col, size_t *len)
 
 	if (s == NULL || z->nf > (size_t)col)
 		goto out;
-#ifdef __SSE2__
-	const __m128i tabs = _mm_set1_epi8('\t');
-
+#ifdef TL_TABMASK
 	for (; z->end - p >= 16; p += 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const __m128i *)(void *)p), tabs));
+		unsigned m = tab_mask16(p);
 		struct rec_field *f;
 		size_t nf = z->nf;
 
