@@ -19,6 +19,7 @@
 static char kind;		/* -s, -d: the intervals' kind, 's' or 'd' */
 static const char *keys;	/* -k: op TAB tag, sorted by op */
 static int busy;		/* -b: busy time and list per op */
+static int first;		/* -1: each op's first interval only */
 static int launchorder;		/* -l: -b's lists in launch order */
 static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static const char *gpuevents;	/* -G: the GPU events, for s records' names */
@@ -29,7 +30,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-pick -s | -d [-blx] [-c callstack.tsv] [-G gpuevents]"
+	    "usage: tl-pick -s | -d [-1blx] [-c callstack.tsv] [-G gpuevents]"
 	    " [-W walk.tsv] -k keys [intervals.tsv]\n");
 	exit(status);
 }
@@ -140,6 +141,10 @@ pick(const char *path)
 		ivin_split(in);
 		if (k1 != 'r') {
 			take(in, &tags, &ka, &b);
+			/* (-1: the op's later records are skipped as those of
+			 * an op not asked for) */
+			if (first)
+				arena_reset(&tags);
 			continue;
 		}
 		/* the op's subtree, from walk.tsv */
@@ -148,9 +153,12 @@ pick(const char *path)
 			    "walk.tsv (-W)", in->r.name, in->r.lineno);
 		/* (in intervals.tsv's order: by ts as doubles, whatever -x) */
 		n = ivin_expand(in, wk, 0);
-		for (i = 0; i < n; i++)
-			if (ivin_kind(sub = ivin_expanded(wk, i)) == 's')
+		for (i = 0; i < n && tags.n > 0; i++)
+			if (ivin_kind(sub = ivin_expanded(wk, i)) == 's') {
 				take(sub, &tags, &ka, &b);
+				if (first)
+					arena_reset(&tags);
+			}
 	} while (more);
 	kacc_free(&ka);
 	if (cspath != NULL)
@@ -176,8 +184,9 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "bc:dG:k:lsW:x")) != -1) {
+	while ((ch = getopt(argc, argv, "1bc:dG:k:lsW:x")) != -1) {
 		switch (ch) {
+		case '1': first = 1; break;
 		case 'b': busy = 1; break;
 		case 'c': cspath = optarg; break;
 		case 'l': launchorder = 1; break;
@@ -196,7 +205,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (kind == 0 || keys == NULL || argc > 1 || (launchorder && !busy) ||
-	    (cspath != NULL && !launchorder))
+	    (cspath != NULL && !launchorder) || (first && busy))
 		usage(TL_EUSAGE);
 	return pick(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 }

@@ -59,7 +59,7 @@ synthetic() {
 	st awkt 'FILENAME == ck { print; next } { print $2, $2 }' ck=collected_keys.tsv \
 	    collected_keys.tsv synthetic_ops.tsv | st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
 	# (each op its own tag: in op order, then ts, then GPU event)
-	st tl-pick -d -k first_kernel_keys.tsv intervals.tsv |
-	st awk -F '\t' '$1 != p { p = $1; print $1 "\t" $4 }' >first_kernels.tsv; ok
+	st tl-pick -d -1 -k first_kernel_keys.tsv intervals.tsv |
+	st cut -f1,4 >first_kernels.tsv; ok
 	tl_drop first_kernel_keys.tsv
 }
