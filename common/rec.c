@@ -33,35 +33,6 @@ rec_close(struct rec_reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/*
- * The first TAB in [p, end), or end.  Most fields are a few bytes: a
- * call of memchr each costs more than the scan, so 8 bytes at a time
- * inline (the zero-byte test of v = w ^ TABs; its lowest hit is exact).
- */
-static inline char *
-tabchr(char *p, char *end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-    defined(__GNUC__)
-	uint64_t w, v, t;
-
-	for (; end - p >= 8; p += 8) {
-		memcpy(&w, p, 8);
-		v = w ^ 0x0909090909090909ULL;
-		t = (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
-		if (t != 0)
-			return p + (__builtin_ctzll(t) >> 3);
-	}
-	while (p < end && *p != '\t')
-		p++;
-	return p;
-#else
-	char *t = memchr(p, '\t', (size_t)(end - p));
-
-	return t ? t : end;
-#endif
-}
-
 /* Split the line s[0..n) (NUL at s[n]) into r's fields. */
 static void
 fields(struct rec_reader *r, char *p, size_t n)
@@ -75,7 +46,7 @@ fields(struct rec_reader *r, char *p, size_t n)
 	for (;;) {
 		if (r->nf == r->fcap)
 			tl_grow((void **)&r->f, &r->fcap, r->nf + 1, sizeof(*r->f));
-		tab = tabchr(p, end);
+		tab = rec_tabchr(p, end);
 		*tab = '\0';
 		r->f[r->nf].s = p;
 		r->f[r->nf].len = (size_t)(tab - p);

@@ -1263,7 +1263,13 @@ _tl_tree_run() {
 	# tree records and launched events, sorted by UID for merge
 	{ tl_sort <"$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
 	_tt_p3=$!
-	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
+	# gpu.tsv, made as soon as link has ended (it needs no counts):
+	# what merge has left to do after intervals is shorter; the other
+	# launched events' records go on to merge
+	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } |
+		{ "$_tt_b" -m gpu -d "$_tt_out" -e "$_tt_ev" \
+			-G "$_tt_out/gpuev.tsv" -f "$_tt_t/gf" ||
+			: >"$_tt_t/fail.gpu"; } >"$_tt_t/g" &
 	_tt_p4=$!
 	# link's interval records and walk's subtree records by op:
 	# intervals.tsv, the counts for merge
@@ -1307,9 +1313,8 @@ _tl_tree_run() {
 	wait
 	} >"$_tt_t/x0" &
 	_tt_p5=$!
-	"$_tt_b" -m merge -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
-		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" -f "$_tt_t/mf" \
-		-G "$_tt_out/gpuev.tsv" "$_tt_ev" \
+	"$_tt_b" -m merge -N -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
+		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" "$_tt_ev" \
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running
@@ -1324,6 +1329,6 @@ _tl_tree_run() {
 	fi
 	{
 		printf 'fact\tcount\n'
-		tl_cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
+		tl_cat "$_tt_t/hf" "$_tt_t/gf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
 	} >"$_tt_out/health.tsv" || return 1
 }

@@ -231,10 +231,10 @@ lazy_split(struct lazy *z, int col, size_t *len)
 		if (z->nf == z->fcap)
 			tl_grow((void **)&z->f, &z->fcap, z->nf + 1,
 			    sizeof(*z->f));
-		t = memchr(z->rest, '\t', (size_t)(z->end - z->rest));
+		t = rec_tabchr(z->rest, z->end);
 		z->f[z->nf].s = z->rest;
-		z->f[z->nf++].len = (size_t)((t ? t : z->end) - z->rest);
-		z->rest = t ? t + 1 : NULL;
+		z->f[z->nf++].len = (size_t)(t - z->rest);
+		z->rest = t < z->end ? t + 1 : NULL;
 	}
 	if ((size_t)col >= z->nf) {
 		*len = 0;

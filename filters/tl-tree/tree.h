@@ -16,6 +16,7 @@ struct opts {
 	int python;		/* -p: python_function events join the tree */
 	int compat;		/* -C: only what TraceLens reads (no older flows) */
 	int recompute;		/* -k: split: the recompute roots go to host */
+	int nogpu;		/* -N: merge: the GPU events are gpu mode's */
 	const char *dir;	/* -d: split's work folder, merge's tree folder */
 	const char *tpath;	/* -t: the tree records (host out, merge in) */
 	const char *gpath;	/* -g: the launched-event records (link out, merge in) */
@@ -90,7 +91,7 @@ struct xsrc {
 	int col[X_NF];		/* the columns, in its header */
 };
 
-/* ---- the modes: split.c, host.c, link.c, walk.c, fwd.c, merge.c ---- */
+/* ---- the modes: split.c, host.c, link.c, walk.c, fwd.c, merge.c (merge, gpu) ---- */
 
 int split(const struct opts *opt, const char *path);
 int host(const struct opts *opt, const char *path);
@@ -100,6 +101,7 @@ int fwd(const struct opts *opt, const char *path);
 int overlap(const char *path);
 int walk(const struct opts *opt, const char *path);
 int merge(const struct opts *opt, const char *path);
+int gpumode(const struct opts *opt, const char *path);
 
 /* ---- shared.c ---- */
 
