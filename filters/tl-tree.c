@@ -54,7 +54,7 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-tree -m split [-Ckpx] -d dir [-e copy] [-G gpuevents]"
 	    " [-O streamrecs] [-q seqrecs]\n"
-	    "                [-s selected] [events]\n"
+	    "                [-M meta] [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [-K recompute]"
 	    " [-r walkrecs]\n"
 	    "                [-S callstacks] [hostrecs]\n"
@@ -67,7 +67,8 @@ usage(int status)
 	    "       tl-tree -m fwd [-x] [seqrecs]\n"
 	    "       tl-tree -m overlap [streamrecs]\n"
 	    "       tl-tree -m gpu -d outdir -e events -G gpuevents [-f facts]"
-	    " [gpurecs]\n"
+	    " [-o work]\n"
+	    "                [gpurecs]\n"
 	    "       tl-tree -m merge [-N] -d outdir -t tree -n ngpu -w fwd"
 	    " -g gpurecs\n"
 	    "                [-a fwdlinks] [-f facts] [-G gpuevents] events\n");
@@ -101,7 +102,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:km:Nn:O:o:pq:r:S:s:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:kM:m:Nn:O:o:pq:r:S:s:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': opt.apath = optarg; break;
 		case 'C': opt.compat = 1; break;
@@ -113,6 +114,7 @@ main(int argc, char *argv[])
 		case 'g': opt.gpath = optarg; break;
 		case 'K': opt.kpath = optarg; break;
 		case 'k': opt.recompute = 1; break;
+		case 'M': opt.Mpath = optarg; break;
 		case 'm': mode = optarg; break;
 		case 'N': opt.nogpu = 1; break;
 		case 'n': opt.npath = optarg; break;

@@ -28,6 +28,7 @@ struct merge {
 	FILE *fwd;		/* -a: fwd TAB UID of each linked op, or NULL */
 	struct buf row;		/* the record being built */
 	long long unlinked;	/* gpu_events_unlinked */
+	int work;		/* some GPU event is a kernel or linked */
 };
 
 /* An ops.tsv record: the event's own fields and its place in the tree. */
@@ -305,7 +306,9 @@ pass(struct buf *b, const struct rec_reader *r, FILE *fp)
  * The GPU events (-G), each with its launched-event record if it has
  * one -> gpu.tsv; the records of the other launched events (flow
  * targets that are no GPU event) go on to the standard output, for
- * merge -N.  path is the launched-event records, sorted by UID.
+ * merge -N.  path is the launched-event records, sorted by UID.  -o:
+ * the fact gpu_work, 1 when some GPU event is a kernel or linked (what
+ * tl-report's perf models need).
  */
 int
 gpumode(const struct opts *opt, const char *path)
@@ -334,6 +337,12 @@ gpumode(const struct opts *opt, const char *path)
 			continue;
 		}
 		linked = m.g.uid == gv.uid;
+		if (!m.work) {
+			size_t catl;
+			const char *cat = lazy_get(&gv.z, gv.c.cat, &catl);
+
+			m.work = linked || fld_eq(cat, catl, "kernel");
+		}
 		gpu_row(&m, &gv.z, &gv.c, linked);
 		if (linked)
 			uside_next(&m.g);
@@ -347,6 +356,12 @@ gpumode(const struct opts *opt, const char *path)
 
 		fact(ff, "gpu_events_unlinked", m.unlinked);
 		status |= tl_fshut(ff, opt->fpath);
+	}
+	if (opt->opath) {
+		FILE *fo = io_open(opt->opath, "w", NULL);
+
+		fact(fo, "gpu_work", m.work);
+		status |= tl_fshut(fo, opt->opath);
 	}
 	buf_free(&m.row);
 	mergein_close(&gv);

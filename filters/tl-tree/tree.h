@@ -22,7 +22,8 @@ struct opts {
 	const char *gpath;	/* -g: the launched-event records (link out, merge in) */
 	const char *npath;	/* -n: the GPU-event counts per op (merge in) */
 	const char *wpath;	/* -w: the forward links (merge in) */
-	const char *opath;	/* -o: intervals.tsv (intervals out), walk.tsv (walk out) */
+	const char *opath;	/* -o: intervals.tsv (intervals out), walk.tsv
+				 * (walk out), the gpu_work fact (gpu out) */
 	const char *epath;	/* -e: the events (split out, a copy; later in) */
 	const char *gvpath;	/* -G: the GPU events' lines (split out, later in) */
 	const char *fpath;	/* -f: facts (out) */
@@ -31,6 +32,7 @@ struct opts {
 	const char *spath;	/* -s: the selected events (split out) */
 	const char *qpath;	/* -q: the sequence records (split out; DIR/q) */
 	const char *Opath;	/* -O: the GPU stream records (split out; DIR/o) */
+	const char *Mpath;	/* -M: meta.tsv (split out; DIR/meta.tsv) */
 	const char *rpath;	/* -r: the walk's records (host, link out) */
 	const char *kpath;	/* -K: the UIDs in recompute subtrees (host out) */
 	const char *Spath;	/* -S: each launch's call stack (host out) */
