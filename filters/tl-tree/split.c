@@ -344,13 +344,13 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		buf_tab(b);
 		if (hc == 'o')
 			buf_num(b, ref);
+		/* (the others end here: four bytes less a record for the
+		 * sort, which then holds a 50 MB trace's in its buffer) */
 		if (runtime) {
 			buf_tab(b), lazy_put(b, r, c->corr);
 			buf_tab(b), lazy_put(b, r, c->ext);
 			buf_tab(b), lazy_put(b, r, c->pid);
 			buf_tab(b), lazy_put(b, r, c->tid);
-		} else {
-			buf_adds(b, "\t\t\t\t");
 		}
 		buf_emit(sp->h, b);
 	}
