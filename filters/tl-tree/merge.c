@@ -41,13 +41,35 @@ ops_row(struct merge *m, FILE *out, struct lazy *z, const struct evcols *c,
 	    -1, -1, c->ext, c->seq, c->dims, c->types, c->strides,
 	    c->concrete };
 	struct buf *b = &m->row;
-	size_t i;
+	size_t i, j, len;
+	const char *s;
 
-	for (i = 0; i < LEN(cols); i++) {
-		if (cols[i] >= 0)
-			lazy_put(b, z, cols[i]);
-		else
+	for (i = 0; i < LEN(cols); i = j) {
+		if (cols[i] < 0) {
 			buf_adds(b, i == 7 ? parent : depth);
+			buf_tab(b);
+			j = i + 1;
+			continue;
+		}
+		/* a run of adjacent columns (cat to dur, the inputs) is
+		 * one copy: the line's TABs between them are the record's */
+		for (j = i + 1; j < LEN(cols) && cols[j - 1] >= 0 &&
+		    cols[j] == cols[j - 1] + 1; j++)
+			;
+		s = lazy_get(z, cols[i], &len);
+		if (j > i + 1) {
+			const char *e = lazy_get(z, cols[j - 1], &len);
+
+			if ((size_t)cols[j - 1] < z->nf) {
+				buf_add(b, s, (size_t)(e + len - s));
+				buf_tab(b);
+				continue;
+			}
+			/* (a short line: the fields past its end are empty) */
+			j = i + 1;
+			s = lazy_get(z, cols[i], &len);
+		}
+		buf_add(b, s, len);
 		buf_tab(b);
 	}
 	buf_num(b, ngpu);
