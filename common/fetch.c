@@ -70,9 +70,10 @@ fetch_line(struct fetch *ft, long long ref, long long uid)
 	}
 	ft->nf = 0;
 	for (end = nl;; p = t + 1) {
-		tl_grow((void **)&ft->f, &ft->fcap, ft->nf + 1, sizeof(*ft->f));
-		if ((t = memchr(p, '\t', (size_t)(end - p))) == NULL)
-			t = end;
+		if (ft->nf == ft->fcap)
+			tl_grow((void **)&ft->f, &ft->fcap, ft->nf + 1,
+			    sizeof(*ft->f));
+		t = rec_tabchr(p, end);
 		ft->f[ft->nf].s = p;
 		ft->f[ft->nf++].len = (size_t)(t - p);
 		if (t == end)

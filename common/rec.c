@@ -33,35 +33,6 @@ rec_close(struct rec_reader *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/*
- * The first TAB in [p, end), or end.  Most fields are a few bytes: a
- * call of memchr each costs more than the scan, so 8 bytes at a time
- * inline (the zero-byte test of v = w ^ TABs; its lowest hit is exact).
- */
-static inline char *
-tabchr(char *p, char *end)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-    defined(__GNUC__)
-	uint64_t w, v, t;
-
-	for (; end - p >= 8; p += 8) {
-		memcpy(&w, p, 8);
-		v = w ^ 0x0909090909090909ULL;
-		t = (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
-		if (t != 0)
-			return p + (__builtin_ctzll(t) >> 3);
-	}
-	while (p < end && *p != '\t')
-		p++;
-	return p;
-#else
-	char *t = memchr(p, '\t', (size_t)(end - p));
-
-	return t ? t : end;
-#endif
-}
-
 /* The field [s, tab) of r, its TAB made its end. */
 static inline void
 addfield(struct rec_reader *r, char *s, char *tab)
@@ -78,7 +49,7 @@ addfield(struct rec_reader *r, char *s, char *tab)
  * Split the line s[0..n) (NUL at s[n]) into r's fields.  Most records
  * are wide: 16 bytes at a time, the TABs of each block as a bit mask
  * (SSE2, in every x86-64), its bits the field ends; the last bytes by
- * tabchr.
+ * rec_tabchr.
  */
 static void
 fields(struct rec_reader *r, char *p, size_t n)
@@ -114,7 +85,7 @@ fields(struct rec_reader *r, char *p, size_t n)
 #endif
 	/* (s, the field's start, is at or before p, where the scan goes on) */
 	for (;;) {
-		tab = tabchr(p, end);
+		tab = rec_tabchr(p, end);
 		addfield(r, s, tab);
 		if (tab == end)
 			break;

@@ -23,8 +23,10 @@
  *   fwd        sequence records by (sequence number, UID) -> the forward
  *              op of every autograd::engine::evaluate_function: node
  *   overlap    GPU events by (pid, stream, ts) -> same-stream overlaps
+ *   gpu        GPU events, with link's records by UID -> gpu.tsv, and
+ *              the records of the other launched events for merge
  *   merge      events again, in trace order, with the sorted results ->
- *              ops.tsv and gpu.tsv
+ *              ops.tsv and (unless gpu made it) gpu.tsv
  * Every mode keeps at most one group (one thread's stack, one linking
  * id, one sequence number, one stream) in memory.  Bulky fields (names
  * of GPU events, inputs) do not travel through the sorts: records carry
@@ -35,8 +37,8 @@
  *
  * This file reads the options and runs the mode; the modes are in
  * tl-tree/: split.c, host.c, link.c (link and intervals), walk.c,
- * fwd.c (fwd and overlap) and merge.c, with what they share in shared.c and
- * tree.h.
+ * fwd.c (fwd and overlap) and merge.c (merge and gpu), with what they
+ * share in shared.c and tree.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +54,7 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-tree -m split [-Ckpx] -d dir [-e copy] [-G gpuevents]"
 	    " [-O streamrecs] [-q seqrecs]\n"
-	    "                [-s selected] [events]\n"
+	    "                [-M meta] [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [-K recompute]"
 	    " [-r walkrecs]\n"
 	    "                [-S callstacks] [hostrecs]\n"
@@ -64,8 +66,12 @@ usage(int status)
 	    " [-c comm] [xrecs]\n"
 	    "       tl-tree -m fwd [-x] [seqrecs]\n"
 	    "       tl-tree -m overlap [streamrecs]\n"
-	    "       tl-tree -m merge -d outdir -t tree -n ngpu -w fwd -g gpurecs"
-	    " [-a fwdlinks] [-f facts] [-G gpuevents] events\n");
+	    "       tl-tree -m gpu -d outdir -e events -G gpuevents [-f facts]"
+	    " [-o work]\n"
+	    "                [gpurecs]\n"
+	    "       tl-tree -m merge [-N] -d outdir -t tree -n ngpu -w fwd"
+	    " -g gpurecs\n"
+	    "                [-a fwdlinks] [-f facts] [-G gpuevents] events\n");
 	exit(status);
 }
 
@@ -96,7 +102,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:km:n:O:o:pq:r:S:s:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:kM:m:Nn:O:o:pq:r:S:s:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': opt.apath = optarg; break;
 		case 'C': opt.compat = 1; break;
@@ -108,7 +114,9 @@ main(int argc, char *argv[])
 		case 'g': opt.gpath = optarg; break;
 		case 'K': opt.kpath = optarg; break;
 		case 'k': opt.recompute = 1; break;
+		case 'M': opt.Mpath = optarg; break;
 		case 'm': mode = optarg; break;
+		case 'N': opt.nogpu = 1; break;
 		case 'n': opt.npath = optarg; break;
 		case 'O': opt.Opath = optarg; break;
 		case 'o': opt.opath = optarg; break;
@@ -148,6 +156,8 @@ main(int argc, char *argv[])
 		return fwd(&opt, in);
 	if (strcmp(mode, "overlap") == 0)
 		return overlap(in);
+	if (strcmp(mode, "gpu") == 0 && opt.dir && opt.epath && opt.gvpath)
+		return gpumode(&opt, in) | tl_fshut(stdout, "<stdout>");
 	if (strcmp(mode, "merge") == 0 && opt.dir && opt.tpath && opt.npath &&
 	    opt.wpath && opt.gpath && argc == 1)
 		return merge(&opt, in);

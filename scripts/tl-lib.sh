@@ -1133,7 +1133,10 @@ tl_parse() {
 # tl_tree_stage EVENTS OUTDIR [TRACE [NAME]]: TraceLens's tree of a trace
 # (tl-tree(1)).  EVENTS is tl-parse output with the default fields;
 # OUTDIR receives gpu.tsv, ops.tsv, dropped_ops.tsv, intervals.tsv, walk.tsv, gpuev.tsv,
-# meta.tsv, health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)).  With TRACE, the
+# meta.tsv, health.tsv, comm.tsv, fwd.tsv and sel.tsv (tl(7)), and
+# tree.facts: cpu_ops (some cpu_op or python_func event), last_uid (the
+# first field of the events' last line) and gpu_work (some GPU event is
+# a kernel or linked), a NAME TAB VALUE line each.  With TRACE, the
 # stage runs tl-parse on it itself, beside the first pass, and writes
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
@@ -1212,7 +1215,7 @@ tl_tree_stage() {
 		"$_tt_out/gpuev.tsv" \
 		"$_tt_out/comm.tsv" "$_tt_out/fwd.tsv" "$_tt_out/sel.tsv" \
 		"$_tt_out/meta.tsv" "$_tt_out/health.tsv" "$_tt_out/recompute.tsv" \
-		"$_tt_out/callstack.tsv"
+		"$_tt_out/callstack.tsv" "$_tt_out/tree.facts"
 	[ "$_tt_st" = 3 ] && return 3
 	return 1
 }
@@ -1263,7 +1266,13 @@ _tl_tree_run() {
 	# tree records and launched events, sorted by UID for merge
 	{ tl_sort <"$_tt_t/t0" || : >"$_tt_t/fail.sort-t"; } >"$_tt_t/t" &
 	_tt_p3=$!
-	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } >"$_tt_t/g" &
+	# gpu.tsv, made as soon as link has ended (it needs no counts):
+	# what merge has left to do after intervals is shorter; the other
+	# launched events' records go on to merge
+	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } |
+		{ "$_tt_b" -m gpu -d "$_tt_out" -e "$_tt_ev" \
+			-G "$_tt_out/gpuev.tsv" -f "$_tt_t/gf" -o "$_tt_t/gw" ||
+			: >"$_tt_t/fail.gpu"; } >"$_tt_t/g" &
 	_tt_p4=$!
 	# link's interval records and walk's subtree records by op:
 	# intervals.tsv, the counts for merge
@@ -1286,10 +1295,12 @@ _tl_tree_run() {
 	{
 	{ if [ -n "$_tt_tr" ]; then
 		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
-		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" -e "$_tt_ev" \
+		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_out/meta.tsv" \
+			-s "$_tt_out/sel.tsv" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else
-		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -s "$_tt_out/sel.tsv" \
+		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_out/meta.tsv" \
+			-s "$_tt_out/sel.tsv" \
 			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
 	  fi 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
@@ -1307,9 +1318,8 @@ _tl_tree_run() {
 	wait
 	} >"$_tt_t/x0" &
 	_tt_p5=$!
-	"$_tt_b" -m merge -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
-		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" -f "$_tt_t/mf" \
-		-G "$_tt_out/gpuev.tsv" "$_tt_ev" \
+	"$_tt_b" -m merge -N -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
+		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" "$_tt_ev" \
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running
@@ -1317,13 +1327,13 @@ _tl_tree_run() {
 	for _tt_f in "$_tt_t"/fail.*; do
 		[ -e "$_tt_f" ] && return 1
 	done
-	mv "$_tt_t/meta.tsv" "$_tt_out/meta.tsv" || return 1
 	if [ -n "$_tt_k" ]; then
 		tl_sort -n "$_tt_k" >"$_tt_out/recompute.tsv" || return 1
 		tl_sort -t "	" -k1,1n "$_tt_t/cs" >"$_tt_out/callstack.tsv" || return 1
 	fi
 	{
 		printf 'fact\tcount\n'
-		tl_cat "$_tt_t/hf" "$_tt_t/mf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
+		tl_cat "$_tt_t/hf" "$_tt_t/gf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
 	} >"$_tt_out/health.tsv" || return 1
+	tl_cat "$_tt_t/tree.facts" "$_tt_t/gw" >"$_tt_out/tree.facts" || return 1
 }

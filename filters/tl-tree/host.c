@@ -241,7 +241,11 @@ host(const struct opts *opt, const char *path)
 				ext = strcmp(r.f[2].s, "External id") == 0;
 			continue;
 		}
-		want_nf(&r, H_NF);
+		/* (a runtime event's ids, pid and tid; the others' may be
+		 * left out) */
+		if (r.nf != H_CORR || r.f[H_CAT].s[0] == 'r' ||
+		    r.f[H_CAT].s[0] == 'v')
+			want_nf(&r, H_NF);
 		if (!samegroup(&group, &r, TIMEW + UIDW)) {
 			setgroup(&group, &r, TIMEW + UIDW);
 			while (n > 0)

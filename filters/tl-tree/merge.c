@@ -2,7 +2,10 @@
 /*
  * tl-tree -m merge: the events again, in trace order, each with its
  * records of the host, link, intervals and fwd modes -> ops.tsv,
- * gpu.tsv and dropped_ops.tsv.
+ * gpu.tsv and dropped_ops.tsv.  tl-tree -m gpu: gpu.tsv alone, from the
+ * GPU events and link's records, which merge -N then leaves to it: it
+ * needs no counts of intervals, so it runs while they are made, and
+ * what merge does once they come is shorter.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,7 @@ struct merge {
 	FILE *fwd;		/* -a: fwd TAB UID of each linked op, or NULL */
 	struct buf row;		/* the record being built */
 	long long unlinked;	/* gpu_events_unlinked */
+	int work;		/* some GPU event is a kernel or linked */
 };
 
 /* An ops.tsv record: the event's own fields and its place in the tree. */
@@ -37,13 +41,35 @@ ops_row(struct merge *m, FILE *out, struct lazy *z, const struct evcols *c,
 	    -1, -1, c->ext, c->seq, c->dims, c->types, c->strides,
 	    c->concrete };
 	struct buf *b = &m->row;
-	size_t i;
+	size_t i, j, len;
+	const char *s;
 
-	for (i = 0; i < LEN(cols); i++) {
-		if (cols[i] >= 0)
-			lazy_put(b, z, cols[i]);
-		else
+	for (i = 0; i < LEN(cols); i = j) {
+		if (cols[i] < 0) {
 			buf_adds(b, i == 7 ? parent : depth);
+			buf_tab(b);
+			j = i + 1;
+			continue;
+		}
+		/* a run of adjacent columns (cat to dur, the inputs) is
+		 * one copy: the line's TABs between them are the record's */
+		for (j = i + 1; j < LEN(cols) && cols[j - 1] >= 0 &&
+		    cols[j] == cols[j - 1] + 1; j++)
+			;
+		s = lazy_get(z, cols[i], &len);
+		if (j > i + 1) {
+			const char *e = lazy_get(z, cols[j - 1], &len);
+
+			if ((size_t)cols[j - 1] < z->nf) {
+				buf_add(b, s, (size_t)(e + len - s));
+				buf_tab(b);
+				continue;
+			}
+			/* (a short line: the fields past its end are empty) */
+			j = i + 1;
+			s = lazy_get(z, cols[i], &len);
+		}
+		buf_add(b, s, len);
 		buf_tab(b);
 	}
 	buf_num(b, ngpu);
@@ -100,8 +126,14 @@ gpu_row(struct merge *m, struct lazy *z, const struct evcols *c, int linked)
 	buf_emit(m->gpu, b);
 }
 
+/*
+ * nogpu: the GPU events are gpu mode's; the forward links of any (a
+ * kernel's name and sequence number may look like a backward node's)
+ * are skipped here, as merge takes them without a row.
+ */
 static void
-merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
+merge_event(struct merge *m, struct lazy *z, const struct evcols *c,
+    int nogpu)
 {
 	long long uid = lazy_uid(z, c->uid), ngpu = 0;
 	size_t catl;
@@ -113,6 +145,8 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 		ngpu = atoid(m->n.r.f[1].s);
 		uside_next(&m->n);
 	}
+	if (nogpu)
+		uside_seek(&m->w, uid);
 	uside_at(&m->w, uid);
 	if (uside_at(&m->t, uid)) {
 		/* dropped runtime events stay only as launches of GPU work */
@@ -142,6 +176,12 @@ merge_event(struct merge *m, struct lazy *z, const struct evcols *c)
 			uside_next(&m->g);
 	}
 }
+
+/* The columns of gpu.tsv. */
+static const char gpuhdr[] = "UID\tcat\tname\tpid\ttid\tstream\tts\tdur\t"
+    "correlation\tlinked\truntime\truntime_name\tlauncher\tlauncher_name\t"
+    "cpu_op\tcpu_op_name\tInput Dims\tInput type\tInput Strides\t"
+    "Concrete Inputs\troot\n";
 
 /* One input of merge: events in UID order. */
 struct mergein {
@@ -211,15 +251,15 @@ merge(const struct opts *opt, const char *path)
 	    "cpu_root\troot\n";
 	struct mergein ev, gv, *x;
 	struct merge m;
-	int status;
+	int status, skipgpu = opt->gvpath != NULL || opt->nogpu;
 
 	memset(&m, 0, sizeof(m));
 	/* first: the counts may come through a fifo that waits for us */
 	uside_open(&m.n, opt->npath, 2, 0, iob[0]);
-	mergein_open(&ev, path, iob[4], opt->gvpath != NULL);
+	mergein_open(&ev, path, iob[4], skipgpu);
 	memset(&gv, 0, sizeof(gv));
 	gv.uid = -1;
-	if (opt->gvpath)
+	if (opt->gvpath && !opt->nogpu)
 		mergein_open(&gv, opt->gvpath, iob[7], 0);
 	uside_open(&m.t, opt->tpath, 6, 1, iob[1]);
 	uside_open(&m.w, opt->wpath, 2, 1, iob[2]);
@@ -230,22 +270,21 @@ merge(const struct opts *opt, const char *path)
 	m.inp[2] = rec_need(&m.ft.hdr, "Input Strides");
 	m.inp[3] = rec_need(&m.ft.hdr, "Concrete Inputs");
 	m.ops = io_create(opt->dir, "ops.tsv", iob[5]);
-	m.gpu = io_create(opt->dir, "gpu.tsv", iob[6]);
+	if (!opt->nogpu)
+		m.gpu = io_create(opt->dir, "gpu.tsv", iob[6]);
 	/* (few or none: stdio's own buffer) */
 	m.dropped = io_create(opt->dir, "dropped_ops.tsv", NULL);
 	if (opt->apath)
 		m.fwd = io_open(opt->apath, "w", NULL);
 	fputs(ophdr, m.ops);
 	fputs(ophdr, m.dropped);
-	fputs("UID\tcat\tname\tpid\ttid\tstream\tts\tdur\tcorrelation\tlinked\t"
-	    "runtime\truntime_name\tlauncher\tlauncher_name\tcpu_op\t"
-	    "cpu_op_name\tInput Dims\tInput type\tInput Strides\t"
-	    "Concrete Inputs\troot\n", m.gpu);
+	if (m.gpu)
+		fputs(gpuhdr, m.gpu);
 	/* (in trace order, as split checked: a side record out of place dies) */
 	while (ev.uid >= 0 || gv.uid >= 0) {
 		x = gv.uid < 0 || (ev.uid >= 0 && ev.uid < gv.uid) ? &ev : &gv;
-		merge_event(&m, &x->z, &x->c);
-		mergein_next(x, x == &ev && opt->gvpath != NULL);
+		merge_event(&m, &x->z, &x->c, opt->nogpu);
+		mergein_next(x, x == &ev && skipgpu);
 	}
 	uside_close(&m.t);
 	uside_close(&m.n);
@@ -253,11 +292,12 @@ merge(const struct opts *opt, const char *path)
 	uside_close(&m.g);
 	fetch_close(&m.ft);
 	status = tl_fshut(m.ops, "ops.tsv");
-	status |= tl_fshut(m.gpu, "gpu.tsv");
+	if (m.gpu)
+		status |= tl_fshut(m.gpu, "gpu.tsv");
 	status |= tl_fshut(m.dropped, "dropped_ops.tsv");
 	if (m.fwd)
 		status |= tl_fshut(m.fwd, opt->apath);
-	if (opt->fpath) {
+	if (opt->fpath && !opt->nogpu) {
 		FILE *ff = io_open(opt->fpath, "w", NULL);
 
 		fact(ff, "gpu_events_unlinked", m.unlinked);
@@ -265,7 +305,87 @@ merge(const struct opts *opt, const char *path)
 	}
 	buf_free(&m.row);
 	mergein_close(&ev);
-	if (opt->gvpath)
+	if (gv.fp)
 		mergein_close(&gv);
+	return status;
+}
+
+/* The record r as it came (its fields rejoined) to fp. */
+static void
+pass(struct buf *b, const struct rec_reader *r, FILE *fp)
+{
+	size_t i;
+
+	for (i = 0; i < r->nf; i++) {
+		if (i > 0)
+			buf_tab(b);
+		buf_add(b, r->f[i].s, r->f[i].len);
+	}
+	buf_emit(fp, b);
+}
+
+/*
+ * The GPU events (-G), each with its launched-event record if it has
+ * one -> gpu.tsv; the records of the other launched events (flow
+ * targets that are no GPU event) go on to the standard output, for
+ * merge -N.  path is the launched-event records, sorted by UID.  -o:
+ * the fact gpu_work, 1 when some GPU event is a kernel or linked (what
+ * tl-report's perf models need).
+ */
+int
+gpumode(const struct opts *opt, const char *path)
+{
+	static char iob[3][TL_IOBUF];	/* stdio's: records, -G, gpu.tsv */
+	struct mergein gv;
+	struct merge m;
+	int linked, status;
+
+	memset(&m, 0, sizeof(m));
+	/* first: the records come once link has ended, when the events'
+	 * files are whole */
+	uside_open(&m.g, path, 10, 1, iob[0]);
+	mergein_open(&gv, opt->gvpath, iob[1], 0);
+	fetch_open(&m.ft, opt->epath);
+	m.inp[0] = rec_need(&m.ft.hdr, "Input Dims");
+	m.inp[1] = rec_need(&m.ft.hdr, "Input type");
+	m.inp[2] = rec_need(&m.ft.hdr, "Input Strides");
+	m.inp[3] = rec_need(&m.ft.hdr, "Concrete Inputs");
+	m.gpu = io_create(opt->dir, "gpu.tsv", iob[2]);
+	fputs(gpuhdr, m.gpu);
+	while (gv.uid >= 0 || m.g.uid >= 0) {
+		if (gv.uid < 0 || (m.g.uid >= 0 && m.g.uid < gv.uid)) {
+			pass(&m.row, &m.g.r, stdout);
+			uside_next(&m.g);
+			continue;
+		}
+		linked = m.g.uid == gv.uid;
+		if (!m.work) {
+			size_t catl;
+			const char *cat = lazy_get(&gv.z, gv.c.cat, &catl);
+
+			m.work = linked || fld_eq(cat, catl, "kernel");
+		}
+		gpu_row(&m, &gv.z, &gv.c, linked);
+		if (linked)
+			uside_next(&m.g);
+		mergein_next(&gv, 0);
+	}
+	uside_close(&m.g);
+	fetch_close(&m.ft);
+	status = tl_fshut(m.gpu, "gpu.tsv");
+	if (opt->fpath) {
+		FILE *ff = io_open(opt->fpath, "w", NULL);
+
+		fact(ff, "gpu_events_unlinked", m.unlinked);
+		status |= tl_fshut(ff, opt->fpath);
+	}
+	if (opt->opath) {
+		FILE *fo = io_open(opt->opath, "w", NULL);
+
+		fact(fo, "gpu_work", m.work);
+		status |= tl_fshut(fo, opt->opath);
+	}
+	buf_free(&m.row);
+	mergein_close(&gv);
 	return status;
 }

@@ -235,7 +235,7 @@ lazy_add(struct lazy *z, char *s, char *t)
 /*
  * Split up to field col, and on to the end of its block: 16 bytes at a
  * time, every TAB of a block as a bit of a mask (SSE2, in every
- * x86-64), the last bytes by memchr.  (A pass asks for a dozen fields
+ * x86-64), the last bytes by rec_tabchr.  (A pass asks for a dozen fields
  * of each line, mostly in order: a whole block's fields at once spare
  * most calls.)
  */
@@ -272,9 +272,9 @@ lazy_split(struct lazy *z, int col, size_t *len)
 #endif
 	/* (s, the next field's start, is at or before p) */
 	while (z->nf <= (size_t)col) {
-		t = memchr(p, '\t', (size_t)(z->end - p));
-		lazy_add(z, s, t ? t : z->end);
-		if (t == NULL) {
+		t = rec_tabchr(p, z->end);
+		lazy_add(z, s, t);
+		if (t == z->end) {
 			s = NULL;
 			break;
 		}

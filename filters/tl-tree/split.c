@@ -344,13 +344,13 @@ split_event(struct split *sp, struct lazy *r, const struct evcols *c,
 		buf_tab(b);
 		if (hc == 'o')
 			buf_num(b, ref);
+		/* (the others end here: four bytes less a record for the
+		 * sort, which then holds a 50 MB trace's in its buffer) */
 		if (runtime) {
 			buf_tab(b), lazy_put(b, r, c->corr);
 			buf_tab(b), lazy_put(b, r, c->ext);
 			buf_tab(b), lazy_put(b, r, c->pid);
 			buf_tab(b), lazy_put(b, r, c->tid);
-		} else {
-			buf_adds(b, "\t\t\t\t");
 		}
 		buf_emit(sp->h, b);
 	}
@@ -439,11 +439,13 @@ split(const struct opts *opt, const char *path)
 	static char iob[6][TL_IOBUF];	/* stdio's: in, copy, l, q, o, gev */
 	const char *cat, *name;
 	size_t catl, namel;
-	FILE *in = io_bigbuf(tl_fopen(path, "r"), iob[0], 0), *facts, *copy = NULL;
+	FILE *in = io_bigbuf(tl_fopen(path, "r"), iob[0], 0), *facts, *tf;
+	FILE *copy = NULL;
 	FILE *gev = NULL;
 	long long prev = -1, uid, ref, gref = 0;
 	struct buf last = {0};	/* the last line, when the copy left it out */
-	int st = 0, keep, lone;
+	struct buf lastf = {0};	/* the first field of the last line */
+	int st = 0, keep, lone, cpuops = 0;
 	size_t len;
 
 	memset(&sp, 0, sizeof(sp));
@@ -484,7 +486,8 @@ split(const struct opts *opt, const char *path)
 	    io_create(opt->dir, "q", iob[3]);
 	sp.o = opt->Opath ? io_open(opt->Opath, "w", iob[4]) :
 	    io_create(opt->dir, "o", iob[4]);
-	sp.m = io_create(opt->dir, "meta.tsv", NULL);
+	sp.m = opt->Mpath ? io_open(opt->Mpath, "w", NULL) :
+	    io_create(opt->dir, "meta.tsv", NULL);
 	fputs("pid\ttid\tname\tvalue\n", sp.m);
 	if (opt->spath) {
 		sp.sel = io_open(opt->spath, "w", NULL);
@@ -493,6 +496,7 @@ split(const struct opts *opt, const char *path)
 	z.fp = in;
 	z.name = r.name;
 	z.lineno = r.lineno;
+	buf_adds(&lastf, r.hdr[0]);
 	while (lazy_read(&z)) {
 		len = (size_t)(z.end - z.line) + 1;
 		uid = lazy_uid(&z, c.uid);
@@ -501,6 +505,12 @@ split(const struct opts *opt, const char *path)
 			    "trace order", z.name, z.lineno, uid, prev);
 		prev = uid;
 		cat = lazy_get(&z, c.cat, &catl);
+		/* (tree.facts: what tl-report read of the events by grep
+		 * and tail) */
+		cpuops |= fld_eq(cat, catl, "cpu_op") ||
+		    fld_eq(cat, catl, "python_func");
+		buf_reset(&lastf);
+		lazy_put(&lastf, &z, 0);
 		if (gev && gpucat(cat, catl)) {
 			putline(gev, z.line, len);
 			split_event(&sp, &z, &c, gref);
@@ -568,6 +578,14 @@ split(const struct opts *opt, const char *path)
 		    sp.ac2g == 0 ? sp.legacy : 0);
 	fact(facts, "flows_without_id", sp.noid);
 	fact(facts, "lone_surrogates", sp.lone);
+	/* the trace's facts for tl-report: some cpu_op or python_func
+	 * event, and the first field of the last line (the header's
+	 * without events) */
+	tf = io_create(opt->dir, "tree.facts", NULL);
+	fact(tf, "cpu_ops", cpuops);
+	fprintf(tf, "last_uid\t%s\n", lastf.s);
+	st |= tl_fshut(tf, "tree.facts");
+	buf_free(&lastf);
 	/* the copy first: every later pass reads it; the host records
 	 * last: their reader's end must find l whole */
 	if (copy)

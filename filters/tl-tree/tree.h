@@ -16,12 +16,14 @@ struct opts {
 	int python;		/* -p: python_function events join the tree */
 	int compat;		/* -C: only what TraceLens reads (no older flows) */
 	int recompute;		/* -k: split: the recompute roots go to host */
+	int nogpu;		/* -N: merge: the GPU events are gpu mode's */
 	const char *dir;	/* -d: split's work folder, merge's tree folder */
 	const char *tpath;	/* -t: the tree records (host out, merge in) */
 	const char *gpath;	/* -g: the launched-event records (link out, merge in) */
 	const char *npath;	/* -n: the GPU-event counts per op (merge in) */
 	const char *wpath;	/* -w: the forward links (merge in) */
-	const char *opath;	/* -o: intervals.tsv (intervals out), walk.tsv (walk out) */
+	const char *opath;	/* -o: intervals.tsv (intervals out), walk.tsv
+				 * (walk out), the gpu_work fact (gpu out) */
 	const char *epath;	/* -e: the events (split out, a copy; later in) */
 	const char *gvpath;	/* -G: the GPU events' lines (split out, later in) */
 	const char *fpath;	/* -f: facts (out) */
@@ -30,6 +32,7 @@ struct opts {
 	const char *spath;	/* -s: the selected events (split out) */
 	const char *qpath;	/* -q: the sequence records (split out; DIR/q) */
 	const char *Opath;	/* -O: the GPU stream records (split out; DIR/o) */
+	const char *Mpath;	/* -M: meta.tsv (split out; DIR/meta.tsv) */
 	const char *rpath;	/* -r: the walk's records (host, link out) */
 	const char *kpath;	/* -K: the UIDs in recompute subtrees (host out) */
 	const char *Spath;	/* -S: each launch's call stack (host out) */
@@ -90,7 +93,7 @@ struct xsrc {
 	int col[X_NF];		/* the columns, in its header */
 };
 
-/* ---- the modes: split.c, host.c, link.c, walk.c, fwd.c, merge.c ---- */
+/* ---- the modes: split.c, host.c, link.c, walk.c, fwd.c, merge.c (merge, gpu) ---- */
 
 int split(const struct opts *opt, const char *path);
 int host(const struct opts *opt, const char *path);
@@ -100,6 +103,7 @@ int fwd(const struct opts *opt, const char *path);
 int overlap(const char *path);
 int walk(const struct opts *opt, const char *path);
 int merge(const struct opts *opt, const char *path);
+int gpumode(const struct opts *opt, const char *path);
 
 /* ---- shared.c ---- */
 

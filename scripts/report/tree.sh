@@ -35,15 +35,18 @@ tree() {
 	for f in gpu ops intervals walk meta health sel; do
 		[ -f "$f.tsv" ] || { echo "$prog: tree stage wrote no $f.tsv" >&2; return 1; }
 	done
-	# (cat is tl-parse's third field; through a file, not command
-	# substitutions: each of those is a fork of this shell more)
-	grep -a -m 1 -c -E "^[^$TAB]*$TAB[^$TAB]*$TAB(cpu_op|python_func)$TAB" events.tsv >tree.cpu
-	[ $? -le 1 ] || return 1
-	tail -n 1 events.tsv >tree.last || return 1
-	read -r cpu <tree.cpu
-	IFS= read -r last <tree.last
-	last=${last%%"$TAB"*}
-	tl_drop tree.cpu tree.last
+	# (cpu_ops, last_uid and gpu_work as the tree's passes saw them:
+	# no process reads the events or gpu.tsv again for them)
+	cpu= last= work=
+	while IFS=$TAB read -r k v; do
+		case $k in
+		cpu_ops) cpu=$v ;;
+		last_uid) last=$v ;;
+		gpu_work) work=$v ;;
+		esac
+	done <tree.facts
+	[ -n "$cpu" ] && [ -n "$work" ] || { echo "$prog: tree stage wrote no facts" >&2; return 1; }
+	tl_drop tree.facts
 	# (in the background: freeing the pages takes a while, and no one
 	# waits for it)
 	tl_drop events.tsv &
@@ -52,11 +55,7 @@ tree() {
 	# gpu_work: some GPU event that TraceLens's timeline takes, a kernel
 	# or one linked to its launch (any, with --include-unlinked-kernels):
 	# without one TraceLens stops before its perf models, and tl reports
-	# health alone.  (Most traces tell by their first GPU event.)
-	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	    unl || $col["cat"] == "kernel" || $col["linked"] == 1 { w = 1; exit }
-	    END { print w + 0 }' unl="$unlinked" gpu.tsv >tree.work || return 1
-	read -r work <tree.work
-	tl_drop tree.work
+	# health alone.
+	[ "$unlinked" != 1 ] || work=$gpu
 	printf 'cpu_ops=%s\ngpu_events=%s\ngpu_work=%s\nlast_uid=%s\n' "$cpu" "$gpu" "$work" "$last" >trace.facts
 }
