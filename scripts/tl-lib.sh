@@ -243,6 +243,14 @@ tl_abs() {
 	*) printf '%s\n' "$(pwd)/$1" ;;
 	esac
 }
+# tl_absv PATH: tl_abs into TL_ABS, without the fork of a $(...): the
+# shell's PWD is what its pwd prints.
+tl_absv() {
+	case $1 in
+	/*) TL_ABS=$1 ;;
+	*) if [ -n "${PWD:-}" ]; then TL_ABS=$PWD/$1; else TL_ABS=$(pwd)/$1; fi ;;
+	esac
+}
 
 # tl_input FILE [nodir]: FILE can be read as a trace: a file, a pipe
 # (process substitution, /dev/stdin) or a device (with nodir, not a
@@ -262,7 +270,27 @@ tl_bare() {
 	[ -f "$1" ] && [ "${TL_BARE_SAID:-}" != 1 ] || return 0
 	tl_top "$1"
 	[ "$TL_TOP" = array ] || return 0
-	echo "$prog: $2: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
+	_tl_baresay "$2"
+}
+_tl_baresay() {
+	echo "$prog: $1: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
+}
+# tl_bare2 FILE1 FILE2: tl_bare FILE1 FILE1, then tl_bare FILE2 FILE2,
+# both asked of one tl-meta (a process less); when it fails (it stops
+# at a file it cannot read), each on its own, as tl_bare asks.
+tl_bare2() {
+	if [ -f "$1" ] && [ -f "$2" ] && [ "${TL_BARE_SAID:-}" != 1 ] &&
+	    _tb_r=$(tl-meta -t -- "$1" "$2" 2>/dev/null); then
+		# (three lines: the header, then a record a file, whose
+		# name tl-meta escapes: a line each)
+		_tb_2=${_tb_r##*"$NL"} _tb_1=${_tb_r%"$NL"*}
+		_tb_1=${_tb_1##*"$NL"}
+		[ "${_tb_1##*"$TAB"}" != array ] || _tl_baresay "$1"
+		[ "${_tb_2##*"$TAB"}" != array ] || _tl_baresay "$2"
+		return 0
+	fi
+	tl_bare "$1" "$1"
+	tl_bare "$2" "$2"
 }
 
 # tl_top FILE: TL_TOP, the kind of FILE's top-level value, as tl-meta
@@ -308,7 +336,8 @@ tl_outdir() {
 		esac
 	done
 	[ -n "$_to_out" ] || _to_out=/
-	TL_OUT=$(tl_abs "$_to_out")
+	tl_absv "$_to_out"
+	TL_OUT=$TL_ABS
 	_to_parent=${TL_OUT%/*}
 	[ -n "$_to_parent" ] || _to_parent=/
 	tl_namemax "$_to_out" "${TL_OUT##*/}"
@@ -351,7 +380,8 @@ tl_namemax() {
 # tl_workdir: the work directory, in TMPDIR (default /tmp), for the
 # work files and sort's spills: TL_WORK, and TMPDIR from now on.
 tl_workdir() {
-	_tw_tmp=$(tl_abs "${TMPDIR:-/tmp}")
+	tl_absv "${TMPDIR:-/tmp}"
+	_tw_tmp=$TL_ABS
 	tl_mkdtemp "$_tw_tmp/$prog.XXXXXX" ||
 		die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
 	TL_WORK=$_tl_made

@@ -46,8 +46,7 @@ tl_input "$t1" nodir
 tl_input "$t2" nodir
 # (tl-report --comparison, which asks for the records, has said it)
 if [ "$records" != 1 ]; then
-	tl_bare "$t1" "$t1"
-	tl_bare "$t2" "$t2"
+	tl_bare2 "$t1" "$t2"
 fi
 while :; do
 	case $out in
