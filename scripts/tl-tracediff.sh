@@ -110,6 +110,11 @@ tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
 tl_spawn sh -c "$_tree" tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
+# (unless --records, the summary's two fifos, made meanwhile: see below)
+pff=
+if [ "$records" = 0 ]; then
+	mkfifo "$tmp/f1" "$tmp/f2" & pff=$!
+fi
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
 tl_step trees end
@@ -136,6 +141,119 @@ done
 tl_rows "$tmp/1/nodes" || die "$t1: no CPU ops: nothing to compare"
 tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 
+# summary: the unique-args summary (sum1), renamed, and for
+# cpu_op_map.json each of its rows' renamed cpu_op, row, source, kernel
+# and module parents (mp); a job started before the merge, its two
+# inputs on fifos, sorting them as they come: the rows pass's sum0 rows
+# (f1) and tl-lca -l's cpu_op names of each LCA (f2).
+#
+# The rename map, from the cpu_op names of each LCA with names on both
+# sides, in bounded memory: no table of the names.  Such an LCA is
+# skipped when all its names were in an earlier one, so each name needs
+# only the index of its first LCA (and its module parents, root: see
+# the rows pass).  Sorted by name, the LCAs (numbered by their first
+# row) first, each name's record gets whether it was seen before its
+# LCA; sorted by LCA again, one LCA at a time, the names paired as
+# TraceLens pairs them: each rename numbered (the last one of a name
+# wins), sorted by name: on a pipe, read as the summary's rows come by
+# cpu_op.
+#
+# The summary (tl-lca finds the columns by name: they stay as sorted;
+# one key for the columns before the sum: TAB sorts below any other
+# byte of a field, so this is column by column), by cpu_op, merged with
+# the renames by name (the last of each name: no table of the names),
+# each row's new name appended; then in TraceLens's order (sum
+# descending, then every column as a string: the name appended, a
+# function of the cpu_op, changes no order), each row numbered, its
+# cpu_op renamed and its module parents without spaces.  (st: a failure
+# is noted in TL_FAIL: rfail for the rename map, sfail for the summary,
+# nfail for the renaming.)
+summary() {
+	{ TL_FAIL=$tmp/rfail
+	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	$1 "" != cur { cur = $1 ""; first = $2 }
+	{ print $2, $3, $4, $1, ($2 != first) }' |
+	  st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
+	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
+	function has(big, small) { return small == "" || index(big, small) > 0 }
+	# (the last test: both names have one module parent, the same:
+	# root, always here)
+	function common(n1, n2,   c1, c2) {
+		c1 = clean(n1); c2 = clean(n2)
+		if (c1 == c2) return c1
+		if (has(c2, c1)) return c1
+		if (has(c1, c2)) return c2
+		if (substr(c1, 1, 20) == substr(c2, 1, 20)) return c1 "/" c2
+		return "root"
+	}
+	# (each rename numbered: the last one of a name wins)
+	function rename(n, c) { printf "%s\t%012d\t%s\n", n, ++seq, c }
+	function group(   i, j, m1) {
+		if (all) return
+		if (n1 == n2) {
+			for (i = 1; i <= n1; i++) if (a1[i] != a2[i]) {
+				c = common(a1[i], a2[i])
+				rename(a2[i], c); rename(a1[i], c)
+			}
+			return
+		}
+		# drop the names on both sides, then pair the rest greedily
+		m1 = 0
+		for (i = 1; i <= n1; i++) {
+			for (j = 1; j <= n2; j++) if (a2[j] != "\002" && a1[i] == a2[j]) break
+			if (j <= n2) a2[j] = "\002"; else b1[++m1] = a1[i]
+		}
+		for (i = 1; i <= m1; i++)
+			for (j = 1; j <= n2; j++) {
+				if (a2[j] == "\002") continue
+				c = common(b1[i], a2[j])
+				rename(b1[i], c); rename(a2[j], c); a2[j] = "\002"; break
+			}
+	}
+	$1 "" != g {
+		if (NR > 1) group()
+		g = $1 ""; n1 = n2 = 0; all = 1
+		delete a1; delete a2; delete b1
+	}
+	{
+		if ($2 == 1) a1[++n1] = $4; else a2[++n2] = $4
+		if (!$5) all = 0
+	}
+	END { if (NR > 0) group() }' |
+	  st tl_sort -t "$TAB" -k1,1 -k2,2; } <"$tmp/f2"
+	} |
+	{ TL_FAIL=$tmp/sfail
+	  st hsort -s -t "$TAB" -k1,12 <"$tmp/f1" 3<&- |
+	  st tl-lca -m summary 3<&- | st hsort -t "$TAB" -k3,3 3<&- |
+	  { TL_FAIL=$tmp/nfail
+	    st awk -F'\t' '
+	    function rnext(   i) {
+		if ((getline rl <rf) > 0) {
+			i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
+			rv = substr(rl, i + 14)
+		} else reof = 1
+	    }
+	    NR == 1 { rnext(); print; next }
+	    NR == 2 || $3 "" != cn {
+		cn = $3 ""; has = 0
+		while (!reof && (rk "") < cn) rnext()
+		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
+	    }
+	    { print $0 "\t" (has ? cv : $3) }' rf=/dev/fd/3 |
+	    st hsort -t "$TAB" -k15,15gr -k1,14 3<&- |
+	    awk -F'\t' -v OFS='\t' -v mp="$tmp/mp" '
+	    NR == 1 { printf "" >mp; print; next }
+	    {
+		$3 = $16
+		gsub(/ /, "", $13)
+		print $3, sprintf("%012d", NR - 1), $5, $1, $13 >mp
+		l = $1
+		for (i = 2; i <= 15; i++) l = l "\t" $i
+		print l
+	    }' 3<&- >"$tmp/sum1"; }
+	} 3<&0
+}
+
 M=$tmp/merged S=$tmp/stats
 tl_step merge start
 # merged: the diff_stats rows of the merged tree, as they come; unless
@@ -144,16 +262,25 @@ tl_step merge start
 # merged tree on a pipe; with --records it is kept (M), for the LCA
 # totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
 TL_FAIL=$tmp/mfail
+_f1=/dev/null _f2=/dev/null
 if [ "$records" = 1 ]; then
 	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
 	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
 	merged() { st tl-lca "$M"; }
 else
+	# (the names of the LCAs to the rename map, on fd 5: see below)
 	merged() {
-		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
-			st tl-lca -t "$R/merged_tree_output.txt" -l "$tmp/ln" $prune
+		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" 4>&- 5>&- |
+			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 $prune 4>&-
 	}
+	wait $pff || die "cannot make the work fifos"
+	_f1=$tmp/f1 _f2=$tmp/f2
+	summary 2>"$tmp/serr" &
+	psum=$!
+	# (a signal before the rows pass opens the fifos: tl_cleanup opens
+	# them, or the job would wait on them for ever)
+	_tl_fifos="$tmp/f1$NL$tmp/f2"
 fi
 
 # One pass over the rows (tl-lca's) as they come, keeping a copy (S),
@@ -174,8 +301,8 @@ fi
 # trees have no python functions), so every cpu_op has the one module
 # parent root, on each side: the rename map takes that as given, and a
 # row with another is refused here.
-_r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
-	-v sum="$tmp/sum0" \
+_r=$({ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
+	-v sum=/dev/fd/4 \
 	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
 	{ print >all }
 	NR == 1 {
@@ -207,7 +334,8 @@ _r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
 		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
-	}')
+	}' 5>&-; } 4>"$_f1" 5>"$_f2")
+_tl_fifos=
 # (a program before the rows pass that failed has said why)
 _s=$?
 [ ! -s "$TL_FAIL" ] || exit 1
@@ -294,119 +422,21 @@ if [ "$nrows" -gt 0 ]; then
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
 
-	# The rename map, from the cpu_op names of each LCA with names on
-	# both sides (ln: tl-lca -l), in bounded memory: no table of the
-	# names; beside the summary, on the other core.  Such an LCA is
-	# skipped when all its names were in an earlier one, so each name
-	# needs only the index of its first LCA (and its module parents,
-	# root: see above).  Sorted by name, the LCAs (numbered by their
-	# first row) first, each name's record gets whether it was seen
-	# before its LCA; sorted by LCA again, one LCA at a time, the names
-	# paired as TraceLens pairs them: each rename numbered (the last one
-	# of a name wins), sorted by name (ren).  (st: a failure anywhere in
-	# the pipeline is noted in TL_FAIL.)
-	TL_FAIL=$tmp/rfail
-	{ st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/ln" | st awk -F'\t' -v OFS='\t' '
-	$1 "" != cur { cur = $1 ""; first = $2 }
-	{ print $2, $3, $4, $1, ($2 != first) }' |
-	st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
-	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
-	function has(big, small) { return small == "" || index(big, small) > 0 }
-	# (the last test: both names have one module parent, the same:
-	# root, always here)
-	function common(n1, n2,   c1, c2) {
-		c1 = clean(n1); c2 = clean(n2)
-		if (c1 == c2) return c1
-		if (has(c2, c1)) return c1
-		if (has(c1, c2)) return c2
-		if (substr(c1, 1, 20) == substr(c2, 1, 20)) return c1 "/" c2
-		return "root"
-	}
-	# (each rename numbered: the last one of a name wins)
-	function rename(n, c) { printf "%s\t%012d\t%s\n", n, ++seq, c }
-	function group(   i, j, m1) {
-		if (all) return
-		if (n1 == n2) {
-			for (i = 1; i <= n1; i++) if (a1[i] != a2[i]) {
-				c = common(a1[i], a2[i])
-				rename(a2[i], c); rename(a1[i], c)
-			}
-			return
-		}
-		# drop the names on both sides, then pair the rest greedily
-		m1 = 0
-		for (i = 1; i <= n1; i++) {
-			for (j = 1; j <= n2; j++) if (a2[j] != "\002" && a1[i] == a2[j]) break
-			if (j <= n2) a2[j] = "\002"; else b1[++m1] = a1[i]
-		}
-		for (i = 1; i <= m1; i++)
-			for (j = 1; j <= n2; j++) {
-				if (a2[j] == "\002") continue
-				c = common(b1[i], a2[j])
-				rename(b1[i], c); rename(a2[j], c); a2[j] = "\002"; break
-			}
-	}
-	$1 "" != g {
-		if (NR > 1) group()
-		g = $1 ""; n1 = n2 = 0; all = 1
-		delete a1; delete a2; delete b1
-	}
-	{
-		if ($2 == 1) a1[++n1] = $4; else a2[++n2] = $4
-		if (!$5) all = 0
-	}
-	END { if (NR > 0) group() }' |
-	st tl_sort -t "$TAB" -k1,1 -k2,2 >"$tmp/ren" && [ ! -s "$TL_FAIL" ] ||
-		{ note "cannot build the rename map"; exit 1; }; } & pren=$!
-
-	# the unique-args summary, in TraceLens's order (sum descending, then
-	# every column as a string), its rows numbered (#row) and sorted by
-	# cpu_op for the renaming, beside the rename map (sumn)
-	# (tl-lca finds the columns by name: they stay as sorted; one key
-	# for the columns before the sum: TAB sorts below any other byte of
-	# a field, so this is column by column)
-	TL_FAIL=$tmp/sfail
-	{ st hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" |
-		st tl-lca -m summary | st hsort -t "$TAB" -k15,15gr -k1,14 |
-		st awk 'NR == 1 { print "#row\t" $0; next }
-		    { printf "%012d\t%s\n", NR - 1, $0 }' |
-		hsort -s -t "$TAB" -k4,4; } >"$tmp/sumn" &&
-		[ ! -s "$TL_FAIL" ] || die "cannot sort the summary"
-	tl_drop "$tmp/sum0"
-	wait $pren || exit 1
-	tl_drop "$tmp/ln"
-	# renamed: the rows by cpu_op, merged with the renames by name (the
-	# last of each name), then in their order again (no table of the
-	# names); the module parents without spaces.  Meanwhile, for
-	# cpu_op_map.json, each row's renamed cpu_op, row, source, kernel
-	# and module parents (mp).
-	TL_FAIL=$tmp/nfail
-	{ st awk -F'\t' -v OFS='\t' -v mp="$tmp/mp" '
-	function rnext(   i) {
-		if ((getline rl <rf) > 0) {
-			i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
-			rv = substr(rl, i + 14)
-		} else reof = 1
-	}
-	NR == 1 { rnext(); printf "" >mp; print; next }
-	NR == 2 || $4 "" != cn {
-		cn = $4 ""; has = 0
-		while (!reof && (rk "") < cn) rnext()
-		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
-	}
-	{
-		if (has) $4 = cv
-		gsub(/ /, "", $14)
-		print $4, $1, $6, $2, $14 >mp
-		print
-	}' rf="$tmp/ren" "$tmp/sumn" | hsort -t "$TAB" -k1,1; } >"$tmp/sum1" &&
-		[ ! -s "$TL_FAIL" ] || die "cannot rename"
-	tl_drop "$tmp/ren" "$tmp/sumn"
+	# the summary, renamed (sum1), and its rows' cpu_op, row, source,
+	# kernel and module parents (mp): the job started before the merge
+	wait $psum
+	_s=$?
+	[ ! -s "$tmp/serr" ] || tl_cat "$tmp/serr" >&2
+	[ ! -s "$tmp/sfail" ] || die "cannot sort the summary"
+	[ ! -s "$tmp/rfail" ] || { note "cannot build the rename map"; exit 1; }
+	[ ! -s "$tmp/nfail" ] && [ $_s = 0 ] || die "cannot rename"
+	tl_drop "$tmp/serr"
 
 	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
 	# (trace1 alone for identical traces, without the level), its sorted
 	# kernels and module parents (tl-json, the position left out);
 	# beside the renamed summary's sheet
+	TL_FAIL=$tmp/jfail
 	{ if [ "$ident" = 1 ]; then
 		printf 'pos\tcpu_op\tkind\tvalue\n'
 	  else
