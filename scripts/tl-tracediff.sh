@@ -113,7 +113,7 @@ p2=$TL_SPAWNED
 # (unless --records, the summary's two fifos, made meanwhile: see below)
 pff=
 if [ "$records" = 0 ]; then
-	mkfifo "$tmp/f1" "$tmp/f2" & pff=$!
+	mkfifo "$tmp/f1" "$tmp/f2" "$tmp/f3" & pff=$!
 fi
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
@@ -168,7 +168,23 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # cpu_op renamed and its module parents without spaces.  (st: a failure
 # is noted in TL_FAIL: rfail for the rename map, sfail for the summary,
 # nfail for the renaming.)
+#
+# Beside it, from mp as it comes (f3), the records of cpu_op_map.json
+# (cm): per renamed cpu_op, numbered by its first row (its rows by
+# name, then by row, give it; no table of the names), per source, its
+# kernels and module parents, sorted, with their header (jfail).
 summary() {
+	{ TL_FAIL=$tmp/jfail
+	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	    BEGIN { print "pos", "cpu_op", "source", "kind", "value" }
+	    {
+		n = $1 ""
+		if (NR == 1 || n != pn) { pos = $2; pn = n }
+		print pos, $1, $3, "kernels", $4
+		print pos, $1, $3, "nn_module_parents", $5
+	    }' | st hsort -u; } <"$tmp/f3" >"$tmp/cm"
+	} &
+	_sm_p=$!
 	{ TL_FAIL=$tmp/rfail
 	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; first = $2 }
@@ -241,7 +257,7 @@ summary() {
 	    }
 	    { print $0 "\t" (has ? cv : $3) }' rf=/dev/fd/3 |
 	    st hsort -t "$TAB" -k15,15gr -k1,14 3<&- |
-	    awk -F'\t' -v OFS='\t' -v mp="$tmp/mp" '
+	    awk -F'\t' -v OFS='\t' -v mp=/dev/fd/6 '
 	    NR == 1 { printf "" >mp; print; next }
 	    {
 		$3 = $16
@@ -250,8 +266,11 @@ summary() {
 		l = $1
 		for (i = 2; i <= 15; i++) l = l "\t" $i
 		print l
-	    }' 3<&- >"$tmp/sum1"; }
+	    }' 3<&- 6>"$tmp/f3" >"$tmp/sum1"; }
 	} 3<&0
+	_sm_s=$?
+	wait $_sm_p
+	return $_sm_s
 }
 
 M=$tmp/merged S=$tmp/stats
@@ -280,7 +299,7 @@ else
 	psum=$!
 	# (a signal before the rows pass opens the fifos: tl_cleanup opens
 	# them, or the job would wait on them for ever)
-	_tl_fifos="$tmp/f1$NL$tmp/f2"
+	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3"
 fi
 
 # One pass over the rows (tl-lca's) as they come, keeping a copy (S),
@@ -434,27 +453,15 @@ if [ "$nrows" -gt 0 ]; then
 
 	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
 	# (trace1 alone for identical traces, without the level), its sorted
-	# kernels and module parents (tl-json, the position left out);
-	# beside the renamed summary's sheet
-	TL_FAIL=$tmp/jfail
-	{ if [ "$ident" = 1 ]; then
-		printf 'pos\tcpu_op\tkind\tvalue\n'
-	  else
-		printf 'pos\tcpu_op\tsource\tkind\tvalue\n'
-	  fi
-	  # (each cpu_op numbered by its first row: its rows by name, then
-	  # by row, give it; no table of the names)
-	  st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/mp" |
-	  st awk -F'\t' -v OFS='\t' -v ident="$ident" '
-	  {
-		n = $1 ""
-		if (NR == 1 || n != pn) { pos = $2; pn = n }
-		if (ident && $3 != "trace1") next
-		s = ident ? "" : $3 OFS
-		print pos, $1, s "kernels", $4
-		print pos, $1, s "nn_module_parents", $5
-	  }' | st tl_sort -u; } |
-	tl-json -s 1 -k $((3 - ident)) >"$R/cpu_op_map.json" && [ ! -s "$TL_FAIL" ] ||
+	# kernels and module parents (tl-json, the position left out): from
+	# cm; beside the renamed summary's sheet
+	[ ! -s "$tmp/jfail" ] || { note "cannot write cpu_op_map.json"; exit 1; }
+	if [ "$ident" = 1 ]; then
+		awk -F'\t' -v OFS='\t' 'NR == 1 || $3 == "trace1" { print $1, $2, $4, $5 }' \
+		    "$tmp/cm" | tl-json -s 1 -k 2
+	else
+		tl-json -s 1 -k 3 <"$tmp/cm"
+	fi >"$R/cpu_op_map.json" ||
 		{ note "cannot write cpu_op_map.json"; exit 1; } & pmap=$!
 
 	# (the jobs beside it waited for first: a full disk fails them all,
@@ -464,7 +471,7 @@ if [ "$nrows" -gt 0 ]; then
 	wait $pmap || exit 1
 	wait $pmaps || exit 1
 	[ $_s = 0 ] || die "cannot write diff_stats_unique_args_summary.csv"
-	tl_drop "$tmp/c1" "$tmp/c2" "$tmp/mp" "$tmp/sum1"
+	tl_drop "$tmp/c1" "$tmp/c2" "$tmp/cm" "$tmp/sum1"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
