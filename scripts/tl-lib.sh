@@ -88,7 +88,7 @@ tl_init() {
 	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
 	export TL_SORT_MEM
-	_tl_dirs= _tl_groups= _tl_painter= _tl_spc= _tl_fifos=
+	_tl_dirs= _tl_groups= _tl_painter= _tl_spc= _tl_fifos= _tl_fifojob=
 	# (1: called by a TraceLens name, an existing OUT_DIR is written
 	# into, not replaced: tl_outdir, tl_publish)
 	TL_MERGE=0
@@ -814,15 +814,26 @@ tl_cleanup() {
 		_tl_stopgroup "${_tc_g%% *}"
 	done
 	tl_progress_stop
-	# (the fifos of _tl_fifos (lines) that a job of ours may be waiting
-	# to open, which the script will not open now: opened, at both
-	# ends at once, and closed, they let it go on to its end)
-	_tc_ifs=$IFS
-	IFS=$NL
-	for _tc_f in ${_tl_fifos:-}; do
-		{ : <>"$_tc_f"; } 2>/dev/null
+	# The fifos of _tl_fifos (lines), which the job _tl_fifojob may be
+	# waiting to open and the script will not open now: opened, at
+	# both ends at once, and closed, they let it go on to its end; again
+	# until it has ended, for a process of it may come to its open
+	# after (about two seconds at most: a job left waiting holds up
+	# the wait below).  (A signal may come before the job's PID is
+	# kept: it is then the last one started.)
+	_tc_n=0
+	while [ -n "${_tl_fifos:-}" ] && [ "$_tc_n" -lt 200 ] &&
+	    { read -r _tc_p _tc_c _tc_s _tc_r; } 2>/dev/null </proc/"${_tl_fifojob:-$!}"/stat &&
+	    [ "$_tc_s" != Z ]; do
+		_tc_ifs=$IFS
+		IFS=$NL
+		for _tc_f in $_tl_fifos; do
+			{ : <>"$_tc_f"; } 2>/dev/null
+		done
+		IFS=$_tc_ifs
+		_tc_n=$((_tc_n + 1))
+		[ "$_tc_n" = 1 ] || sleep 0.01
 	done
-	IFS=$_tc_ifs
 	wait 2>/dev/null
 	# (one rm for them all, and no pipeline: processes less a run;
 	# the names are lines, not patterns)

@@ -295,11 +295,11 @@ else
 	}
 	wait $pff || die "cannot make the work fifos"
 	_f1=$tmp/f1 _f2=$tmp/f2
-	summary 2>"$tmp/serr" &
-	psum=$!
 	# (a signal before the rows pass opens the fifos: tl_cleanup opens
 	# them, or the job would wait on them for ever)
 	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3"
+	summary 2>"$tmp/serr" &
+	psum=$! _tl_fifojob=$!
 fi
 
 # One pass over the rows (tl-lca's) as they come, keeping a copy (S),
