@@ -113,7 +113,7 @@ p2=$TL_SPAWNED
 # (unless --records, the summary's two fifos, made meanwhile: see below)
 pff=
 if [ "$records" = 0 ]; then
-	mkfifo "$tmp/f1" "$tmp/f2" "$tmp/f3" & pff=$!
+	mkfifo "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5" & pff=$!
 fi
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
@@ -141,11 +141,11 @@ done
 tl_rows "$tmp/1/nodes" || die "$t1: no CPU ops: nothing to compare"
 tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 
-# summary: the unique-args summary (sum1), renamed, and for
-# cpu_op_map.json each of its rows' renamed cpu_op, row, source, kernel
-# and module parents (mp); a job started before the merge, its two
-# inputs on fifos, sorting them as they come: the rows pass's sum0 rows
-# (f1) and tl-lca -l's cpu_op names of each LCA (f2).
+# summary: the unique-args summary, renamed (f4, its header twice: see
+# csv), and the records of cpu_op_map.json (f5); a job started before
+# the merge, its two inputs on fifos, sorting them as they come: the
+# rows pass's sum0 rows (f1) and tl-lca -l's cpu_op names of each LCA
+# (f2); its outputs read by the script's csv and tl-json.
 #
 # The rename map, from the cpu_op names of each LCA with names on both
 # sides, in bounded memory: no table of the names.  Such an LCA is
@@ -155,24 +155,26 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # row) first, each name's record gets whether it was seen before its
 # LCA; sorted by LCA again, one LCA at a time, the names paired as
 # TraceLens pairs them: each rename numbered (the last one of a name
-# wins), sorted by name: on a pipe, read as the summary's rows come by
+# wins), sorted by name (the whole line as bytes: a name then a TAB,
+# the summary's order): on a pipe, read as the summary's rows come by
 # cpu_op.
 #
 # The summary (tl-lca finds the columns by name: they stay as sorted;
-# one key for the columns before the sum: TAB sorts below any other
-# byte of a field, so this is column by column), by cpu_op, merged with
-# the renames by name (the last of each name: no table of the names),
-# each row's new name appended; then in TraceLens's order (sum
+# one key for the columns before the sum, cpu_op first (tl-lca -c),
+# compared as tl-lca compares them: joined by TABs), so by cpu_op,
+# merged with the renames by name (the last of each name: no table of
+# the names), each row's new name appended; then in TraceLens's order (sum
 # descending, then every column as a string: the name appended, a
 # function of the cpu_op, changes no order), each row numbered, its
 # cpu_op renamed and its module parents without spaces.  (st: a failure
 # is noted in TL_FAIL: rfail for the rename map, sfail for the summary,
 # nfail for the renaming.)
 #
-# Beside it, from mp as it comes (f3), the records of cpu_op_map.json
-# (cm): per renamed cpu_op, numbered by its first row (its rows by
-# name, then by row, give it; no table of the names), per source, its
-# kernels and module parents, sorted, with their header (jfail).
+# Beside it, from mp (each row's renamed cpu_op, row, source, kernel
+# and module parents) as it comes (f3), the records of cpu_op_map.json:
+# per renamed cpu_op, numbered by its first row (its rows by name, then
+# by row, give it; no table of the names), per source, its kernels and
+# module parents, sorted, with their header (jfail).
 summary() {
 	{ TL_FAIL=$tmp/jfail
 	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
@@ -182,7 +184,7 @@ summary() {
 		if (NR == 1 || n != pn) { pos = $2; pn = n }
 		print pos, $1, $3, "kernels", $4
 		print pos, $1, $3, "nn_module_parents", $5
-	    }' | st hsort -u; } <"$tmp/f3" >"$tmp/cm"
+	    }' | st hsort -u; } <"$tmp/f3" >"$tmp/f5"
 	} &
 	_sm_p=$!
 	{ TL_FAIL=$tmp/rfail
@@ -236,11 +238,11 @@ summary() {
 		if (!$5) all = 0
 	}
 	END { if (NR > 0) group() }' |
-	  st tl_sort -t "$TAB" -k1,1 -k2,2; } <"$tmp/f2"
+	  st tl_sort; } <"$tmp/f2"
 	} |
 	{ TL_FAIL=$tmp/sfail
 	  st hsort -s -t "$TAB" -k1,12 <"$tmp/f1" 3<&- |
-	  st tl-lca -m summary 3<&- | st hsort -t "$TAB" -k3,3 3<&- |
+	  st tl-lca -m summary -c 3<&- |
 	  { TL_FAIL=$tmp/nfail
 	    st awk -F'\t' '
 	    function rnext(   i) {
@@ -252,13 +254,13 @@ summary() {
 	    NR == 1 { rnext(); print; next }
 	    NR == 2 || $3 "" != cn {
 		cn = $3 ""; has = 0
-		while (!reof && (rk "") < cn) rnext()
+		while (!reof && (rk "\t") < (cn "\t")) rnext()
 		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
 	    }
 	    { print $0 "\t" (has ? cv : $3) }' rf=/dev/fd/3 |
 	    st hsort -t "$TAB" -k15,15gr -k1,14 3<&- |
 	    awk -F'\t' -v OFS='\t' -v mp=/dev/fd/6 '
-	    NR == 1 { printf "" >mp; print; next }
+	    NR == 1 { printf "" >mp; print; print; next }
 	    {
 		$3 = $16
 		gsub(/ /, "", $13)
@@ -266,7 +268,7 @@ summary() {
 		l = $1
 		for (i = 2; i <= 15; i++) l = l "\t" $i
 		print l
-	    }' 3<&- 6>"$tmp/f3" >"$tmp/sum1"; }
+	    }' 3<&- 6>"$tmp/f3" >"$tmp/f4"; }
 	} 3<&0
 	_sm_s=$?
 	wait $_sm_p
@@ -297,7 +299,7 @@ else
 	_f1=$tmp/f1 _f2=$tmp/f2
 	# (a signal before the rows pass opens the fifos: tl_cleanup opens
 	# them, or the job would wait on them for ever)
-	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3"
+	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3$NL$tmp/f4$NL$tmp/f5"
 	summary 2>"$tmp/serr" &
 	psum=$! _tl_fifojob=$!
 fi
@@ -313,7 +315,8 @@ fi
 #   a whole number (or is missing): which of kernel_time, busy_time and
 #   lowest_common_ancestor_id are all whole (wholecols);
 # - unless --records: the rows with the summary's key columns first,
-#   the last four of its twelve moved out, the header's too (sum0);
+#   cpu_op_name before name (tl-lca -m summary -c), the last four of
+#   its twelve moved out, the header's too (sum0, on fd 4: f1);
 #   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
 #   summary, which groups on both, for cpu_op_map_traceN.json).
 # The module parents of every row are root (tl-lca(1): TraceDiff's
@@ -334,7 +337,7 @@ _r=$({ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
 		if (full) { printf "" >cm1; printf "" >cm2 }
 	}
 	full {
-		print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
+		print $2, $1, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
 	}
 	NR == 1 { next }
 	$15 != "root" {
@@ -354,7 +357,6 @@ _r=$({ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
 	}' 5>&-; } 4>"$_f1" 5>"$_f2")
-_tl_fifos=
 # (a program before the rows pass that failed has said why)
 _s=$?
 [ ! -s "$TL_FAIL" ] || exit 1
@@ -380,7 +382,11 @@ fi
 # as floats (55.0) unless wholecols lists them; a column named #row
 # (the renamed summary's row numbers) left out.
 csv() {
-	IFS= read -r _cv_h <"$1"
+	if [ "$1" = - ]; then
+		IFS= read -r _cv_h
+	else
+		IFS= read -r _cv_h <"$1"
+	fi
 	_cv_f=$1
 	set --
 	_cv_ifs=$IFS
@@ -402,6 +408,8 @@ csv() {
 	if [ "$ident" = 1 ]; then
 		awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "source") s = i }
 		    NR == 1 || !s || $s != "trace2"' "$_cv_f" | tl-sheet "$@"
+	elif [ "$_cv_f" = - ]; then
+		tl-sheet "$@"
 	else
 		tl-sheet "$@" <"$_cv_f"
 	fi
@@ -441,37 +449,40 @@ if [ "$nrows" -gt 0 ]; then
 			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
 	done & pmaps=$!
 
-	# the summary, renamed (sum1), and its rows' cpu_op, row, source,
-	# kernel and module parents (mp): the job started before the merge
+	# The renamed summary's sheet (from f4, its header twice: one for
+	# csv, one for tl-sheet) and cpu_op_map.json: per renamed cpu_op
+	# (in summary order), per source (trace1 alone for identical
+	# traces, without the level), its sorted kernels and module parents
+	# (tl-json, the position left out; from f5), read as the summary job
+	# writes them
+	csv - <"$tmp/f4" >"$R/diff_stats_unique_args_summary.csv" & psheet=$!
+	{ if [ "$ident" = 1 ]; then
+		awk -F'\t' -v OFS='\t' 'NR == 1 || $3 == "trace1" { print $1, $2, $4, $5 }' |
+		    tl-json -s 1 -k 2
+	  else
+		tl-json -s 1 -k 3
+	  fi <"$tmp/f5" >"$R/cpu_op_map.json" ||
+		{ note "cannot write cpu_op_map.json"; exit 1; }; } & pmap=$!
+
+	# the summary job, started before the merge
 	wait $psum
 	_s=$?
+	_tl_fifos=
 	[ ! -s "$tmp/serr" ] || tl_cat "$tmp/serr" >&2
 	[ ! -s "$tmp/sfail" ] || die "cannot sort the summary"
 	[ ! -s "$tmp/rfail" ] || { note "cannot build the rename map"; exit 1; }
 	[ ! -s "$tmp/nfail" ] && [ $_s = 0 ] || die "cannot rename"
-	tl_drop "$tmp/serr"
-
-	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
-	# (trace1 alone for identical traces, without the level), its sorted
-	# kernels and module parents (tl-json, the position left out): from
-	# cm; beside the renamed summary's sheet
 	[ ! -s "$tmp/jfail" ] || { note "cannot write cpu_op_map.json"; exit 1; }
-	if [ "$ident" = 1 ]; then
-		awk -F'\t' -v OFS='\t' 'NR == 1 || $3 == "trace1" { print $1, $2, $4, $5 }' \
-		    "$tmp/cm" | tl-json -s 1 -k 2
-	else
-		tl-json -s 1 -k 3 <"$tmp/cm"
-	fi >"$R/cpu_op_map.json" ||
-		{ note "cannot write cpu_op_map.json"; exit 1; } & pmap=$!
+	tl_drop "$tmp/serr"
 
 	# (the jobs beside it waited for first: a full disk fails them all,
 	# and the message of the last to fail comes last)
-	csv "$tmp/sum1" >"$R/diff_stats_unique_args_summary.csv"
+	wait $psheet
 	_s=$?
 	wait $pmap || exit 1
 	wait $pmaps || exit 1
 	[ $_s = 0 ] || die "cannot write diff_stats_unique_args_summary.csv"
-	tl_drop "$tmp/c1" "$tmp/c2" "$tmp/cm" "$tmp/sum1"
+	tl_drop "$tmp/c1" "$tmp/c2"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
