@@ -290,18 +290,16 @@ if [ "$records" = 1 ]; then
 	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
 	merged() { st tl-lca "$M"; }
 else
-	# (the names of the LCAs to the rename map, on fd 5: see below)
+	# (the names of the LCAs to the rename map, on f2: see below)
 	merged() {
-		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" 4>&- 5>&- |
-			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 $prune 4>&-
+		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
+			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 $prune 5>"$tmp/f2"
 	}
 	wait $pff || die "cannot make the work fifos"
-	_f1=$tmp/f1 _f2=$tmp/f2
-	# (a signal before the rows pass opens the fifos: tl_cleanup opens
-	# them, or the job would wait on them for ever)
+	_f1=$tmp/f1
+	# (a signal before the job and the rows pass open the fifos:
+	# tl_cleanup opens them, or they would wait on them for ever)
 	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3$NL$tmp/f4$NL$tmp/f5"
-	summary 2>"$tmp/serr" &
-	psum=$! _tl_fifojob=$!
 fi
 
 # One pass over the rows (tl-lca's) as they come, keeping a copy (S),
@@ -323,7 +321,10 @@ fi
 # trees have no python functions), so every cpu_op has the one module
 # parent root, on each side: the rename map takes that as given, and a
 # row with another is refused here.
-_r=$({ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
+# (in the background, its result line in r: tl-diff starts before the
+# summary job, which then starts beside it; the processes that write to
+# the job's fifos wait for it there)
+{ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
 	-v sum=/dev/fd/4 \
 	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
 	{ print >all }
@@ -356,9 +357,17 @@ _r=$({ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
 		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
-	}' 5>&-; } 4>"$_f1" 5>"$_f2")
-# (a program before the rows pass that failed has said why)
+	}' 4>"$_f1"; } >"$tmp/r" &
+_pm=$!
+if [ "$records" = 0 ]; then
+	summary 2>"$tmp/serr" &
+	psum=$! _tl_fifojob=$!
+fi
+wait $_pm
 _s=$?
+_r=
+[ ! -s "$tmp/r" ] || IFS= read -r _r <"$tmp/r"
+# (a program before the rows pass that failed has said why)
 [ ! -s "$TL_FAIL" ] || exit 1
 [ $_s = 0 ] || die "cannot read the rows"
 if [ "$records" = 0 ]; then
