@@ -110,7 +110,8 @@ tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
 tl_spawn sh -c "$_tree" tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
-# (unless --records, the summary's two fifos, made meanwhile: see below)
+# (unless --records, the fifos of the summary job, made meanwhile: see
+# summary below)
 pff=
 if [ "$records" = 0 ]; then
 	mkfifo "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5" & pff=$!
