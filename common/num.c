@@ -303,6 +303,21 @@ num_int64(const char *s, size_t len, int64_t *v)
 	return 0;
 }
 
+char *
+num_lld(long long v, char *end)
+{
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	char *p = end - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
 int
 num_jsonint(const char *s, size_t len, int64_t *v)
 {

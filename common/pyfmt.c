@@ -180,6 +180,25 @@ pystr(struct buf *b, const char *s, size_t len)
 	buf_addc(b, q);
 }
 
+/*
+ * s[0..len) is an integer as %lld writes it (no sign but "-", no
+ * leading zero, no "-0"; 18 digits at most: no overflow): it is
+ * its own repr, copied as it is.
+ */
+static int
+plainint(const char *s, size_t len)
+{
+	size_t i = s[0] == '-';
+
+	if (len - i == 0 || len - i > 18 || (s[i] == '0' && len - i > 1) ||
+	    (i == 1 && s[1] == '0'))
+		return 0;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
 static int
 value(struct jcur *c, struct buf *b, int tuples, int depth)
 {
@@ -268,14 +287,15 @@ value(struct jcur *c, struct buf *b, int tuples, int depth)
 			if (num_double(start, (size_t)(c->p - start), &d) < 0)
 				return -1;
 			buf_adds(b, num_pyrepr(d, num, sizeof(num)));
-		} else {
+		} else if (plainint(start, (size_t)(c->p - start)))
+			buf_add(b, start, (size_t)(c->p - start));
+		else {
 			int64_t v;
 
 			if (num_int64(start, (size_t)(c->p - start), &v) < 0)
 				buf_add(b, start, (size_t)(c->p - start));
 			else {
-				snprintf(num, sizeof(num), "%lld", (long long)v);
-				buf_adds(b, num);
+				buf_adds(b, num_lld(v, num + sizeof(num)));
 			}
 		}
 		return 0;

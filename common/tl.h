@@ -291,6 +291,12 @@ int num_isint(const char *s, size_t len);
 /* num_isint's test, giving the value in *v: 0, or -1 when it fails. */
 int num_jsonint(const char *s, size_t len, int64_t *v);
 /*
+ * v in decimal, as printf's %lld writes it (snprintf is most of the
+ * cost of a list of shapes), ending at end (made NUL; 21 bytes before
+ * it are room enough): its first byte.
+ */
+char *num_lld(long long v, char *end);
+/*
  * Format d, a whole number, as Python prints an int (a sum of ints
  * below 2^53 is exact in a double); returns buf.
  */

@@ -132,7 +132,7 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-lca [-m stats [-l NAMES] [-t TREE [-p]] | -m tree [-p] | -m map |\n"
 	    "              -m totals | -u TRACE:UID] [MERGED]\n"
-	    "       tl-lca -m summary [STATS]\n");
+	    "       tl-lca -m summary [-c] [STATS]\n");
 	exit(status);
 }
 
@@ -992,12 +992,13 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
  * diff_stats rows grouped on every column but kernel_time,
  * lowest_common_ancestor_id and gpu_op_uid (pandas' group-by sum and
  * mean, with its Kahan summation); the rows must come sorted on those
- * columns joined by TABs.  The grouping fields are kept and compared
- * as read, escaped (escaping keeps equality, and the sort compared the
- * same bytes), and written back so.
+ * columns joined by TABs (opfirst: cpu_op_name first, then name, so
+ * that the groups come by cpu_op, for its renaming).  The grouping
+ * fields are kept and compared as read, escaped (escaping keeps
+ * equality, and the sort compared the same bytes), and written back so.
  */
 static void
-summary(FILE *in, const char *name, FILE *fp)
+summary(FILE *in, const char *name, FILE *fp, int opfirst)
 {
 	static const char *const agg[] = { "kernel_time_mean", "kernel_time_sum" };
 	struct rec_reader r;
@@ -1024,7 +1025,8 @@ summary(FILE *in, const char *name, FILE *fp)
 		rec_check_width(&r);
 		buf_reset(&cur);
 		for (i = 0; i < NGROUP; i++) {
-			f = rec_get(&r, col[i], &len);
+			/* (-c: cpu_op_name, then name, then the rest) */
+			f = rec_get(&r, col[opfirst && i < 2 ? 1 - i : i], &len);
 			if (i > 0)
 				buf_addc(&cur, '\t');
 			buf_add(&cur, f, len);
@@ -1114,12 +1116,15 @@ main(int argc, char *argv[])
 	const char *path = "-";
 	char *e;
 	FILE *fp, *tfp, *nfp;
-	int ch, st = 0;
+	int ch, st = 0, opfirst = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "l:m:pt:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "cl:m:pt:u:")) != -1) {
 		switch (ch) {
+		case 'c':
+			opfirst = 1;
+			break;
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
 				mode = M_STATS;
@@ -1168,9 +1173,11 @@ main(int argc, char *argv[])
 		tl_usage_die("-l goes with -m stats");
 	if (pruneflag && mode != M_TREE && treepath == NULL)
 		tl_usage_die("-p goes with -m tree or -t");
+	if (opfirst && mode != M_SUMMARY)
+		tl_usage_die("-c goes with -m summary");
 	fp = tl_fopen(path, "r");
 	if (mode == M_SUMMARY) {
-		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout);
+		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout, opfirst);
 		if (fp != stdin)
 			fclose(fp);
 		return tl_fshut(stdout, "<stdout>");

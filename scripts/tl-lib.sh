@@ -88,7 +88,7 @@ tl_init() {
 	*) sort -S "$TL_SORT_MEM" </dev/null >/dev/null 2>&1 ;;
 	esac || { note "TL_SORT_MEM: not a size sort(1) takes: '$TL_SORT_MEM' (such as 4M)"; exit 2; }
 	export TL_SORT_MEM
-	_tl_dirs= _tl_groups= _tl_painter= _tl_spc=
+	_tl_dirs= _tl_groups= _tl_painter= _tl_spc= _tl_fifos= _tl_fifojob=
 	# (1: called by a TraceLens name, an existing OUT_DIR is written
 	# into, not replaced: tl_outdir, tl_publish)
 	TL_MERGE=0
@@ -243,6 +243,14 @@ tl_abs() {
 	*) printf '%s\n' "$(pwd)/$1" ;;
 	esac
 }
+# tl_absv PATH: tl_abs into TL_ABS, without the fork of a $(...): the
+# shell's PWD is what its pwd prints.
+tl_absv() {
+	case $1 in
+	/*) TL_ABS=$1 ;;
+	*) if [ -n "${PWD:-}" ]; then TL_ABS=$PWD/$1; else TL_ABS=$(pwd)/$1; fi ;;
+	esac
+}
 
 # tl_input FILE [nodir]: FILE can be read as a trace: a file, a pipe
 # (process substitution, /dev/stdin) or a device (with nodir, not a
@@ -262,7 +270,27 @@ tl_bare() {
 	[ -f "$1" ] && [ "${TL_BARE_SAID:-}" != 1 ] || return 0
 	tl_top "$1"
 	[ "$TL_TOP" = array ] || return 0
-	echo "$prog: $2: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
+	_tl_baresay "$2"
+}
+_tl_baresay() {
+	echo "$prog: $1: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
+}
+# tl_bare2 FILE1 FILE2: tl_bare FILE1 FILE1, then tl_bare FILE2 FILE2,
+# both asked of one tl-meta (a process less); when it fails (it stops
+# at a file it cannot read), each on its own, as tl_bare asks.
+tl_bare2() {
+	if [ -f "$1" ] && [ -f "$2" ] && [ "${TL_BARE_SAID:-}" != 1 ] &&
+	    _tb_r=$(tl-meta -t -- "$1" "$2" 2>/dev/null); then
+		# (three lines: the header, then a record a file, whose
+		# name tl-meta escapes: a line each)
+		_tb_2=${_tb_r##*"$NL"} _tb_1=${_tb_r%"$NL"*}
+		_tb_1=${_tb_1##*"$NL"}
+		[ "${_tb_1##*"$TAB"}" != array ] || _tl_baresay "$1"
+		[ "${_tb_2##*"$TAB"}" != array ] || _tl_baresay "$2"
+		return 0
+	fi
+	tl_bare "$1" "$1"
+	tl_bare "$2" "$2"
 }
 
 # tl_top FILE: TL_TOP, the kind of FILE's top-level value, as tl-meta
@@ -308,7 +336,8 @@ tl_outdir() {
 		esac
 	done
 	[ -n "$_to_out" ] || _to_out=/
-	TL_OUT=$(tl_abs "$_to_out")
+	tl_absv "$_to_out"
+	TL_OUT=$TL_ABS
 	_to_parent=${TL_OUT%/*}
 	[ -n "$_to_parent" ] || _to_parent=/
 	tl_namemax "$_to_out" "${TL_OUT##*/}"
@@ -351,7 +380,8 @@ tl_namemax() {
 # tl_workdir: the work directory, in TMPDIR (default /tmp), for the
 # work files and sort's spills: TL_WORK, and TMPDIR from now on.
 tl_workdir() {
-	_tw_tmp=$(tl_abs "${TMPDIR:-/tmp}")
+	tl_absv "${TMPDIR:-/tmp}"
+	_tw_tmp=$TL_ABS
 	tl_mkdtemp "$_tw_tmp/$prog.XXXXXX" ||
 		die "cannot make a temporary directory in ${TMPDIR:-/tmp}${_tl_mkwhy:-}"
 	TL_WORK=$_tl_made
@@ -784,6 +814,26 @@ tl_cleanup() {
 		_tl_stopgroup "${_tc_g%% *}"
 	done
 	tl_progress_stop
+	# The fifos of _tl_fifos (lines), which the job _tl_fifojob may be
+	# waiting to open and the script will not open now: opened, at
+	# both ends at once, and closed, they let it go on to its end; again
+	# until it has ended, for a process of it may come to its open
+	# after (about two seconds at most: a job left waiting holds up
+	# the wait below).  (A signal may come before the job's PID is
+	# kept: it is then the last one started.)
+	_tc_n=0
+	while [ -n "${_tl_fifos:-}" ] && [ "$_tc_n" -lt 200 ] &&
+	    { read -r _tc_p _tc_c _tc_s _tc_r; } 2>/dev/null </proc/"${_tl_fifojob:-$!}"/stat &&
+	    [ "$_tc_s" != Z ]; do
+		_tc_ifs=$IFS
+		IFS=$NL
+		for _tc_f in $_tl_fifos; do
+			{ : <>"$_tc_f"; } 2>/dev/null
+		done
+		IFS=$_tc_ifs
+		_tc_n=$((_tc_n + 1))
+		[ "$_tc_n" = 1 ] || sleep 0.01
+	done
 	wait 2>/dev/null
 	# (one rm for them all, and no pipeline: processes less a run;
 	# the names are lines, not patterns)

@@ -46,8 +46,7 @@ tl_input "$t1" nodir
 tl_input "$t2" nodir
 # (tl-report --comparison, which asks for the records, has said it)
 if [ "$records" != 1 ]; then
-	tl_bare "$t1" "$t1"
-	tl_bare "$t2" "$t2"
+	tl_bare2 "$t1" "$t2"
 fi
 while :; do
 	case $out in
@@ -111,6 +110,12 @@ tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
 tl_spawn sh -c "$_tree" tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
+# (unless --records, the fifos of the summary job, made meanwhile: see
+# summary below)
+pff=
+if [ "$records" = 0 ]; then
+	mkfifo "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5" & pff=$!
+fi
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
 tl_step trees end
@@ -137,180 +142,57 @@ done
 tl_rows "$tmp/1/nodes" || die "$t1: no CPU ops: nothing to compare"
 tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 
-M=$tmp/merged S=$tmp/stats
-tl_step merge start
-# merged: the diff_stats rows of the merged tree, as they come; unless
-# --records, the merge, its rows, its text (tl-lca -t) and the cpu_op
-# names of each LCA that the rename map pairs (-l: ln) at once, the
-# merged tree on a pipe; with --records it is kept (M), for the LCA
-# totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
-TL_FAIL=$tmp/mfail
-if [ "$records" = 1 ]; then
-	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
-	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
-	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
-	merged() { st tl-lca "$M"; }
-else
-	merged() {
-		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
-			st tl-lca -t "$R/merged_tree_output.txt" -l "$tmp/ln" $prune
-	}
-fi
-
-# One pass over the rows (tl-lca's) as they come, keeping a copy (S),
-# for what follows:
-# - identical traces (TraceLens: trace1 rows equal trace2 rows, source
-#   aside) keep only the trace1 rows, without the source column: the
-#   number of rows and of bytes of each side; when both are equal (no
-#   file written otherwise), the rows of each side, without it, into s1
-#   and s2, compared;
-# - pandas writes a column of numbers as floats when one of them is not
-#   a whole number (or is missing): which of kernel_time, busy_time and
-#   lowest_common_ancestor_id are all whole (wholecols);
-# - unless --records: the rows with the summary's key columns first,
-#   the last four of its twelve moved out, the header's too (sum0);
-#   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
-#   summary, which groups on both, for cpu_op_map_traceN.json).
-# The module parents of every row are root (tl-lca(1): TraceDiff's
-# trees have no python functions), so every cpu_op has the one module
-# parent root, on each side: the rename map takes that as given, and a
-# row with another is refused here.
-_r=$(merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
-	-v sum="$tmp/sum0" \
-	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
-	{ print >all }
-	NR == 1 {
-		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
-		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
-		if ($15 != "nn_module_parent") {
-			printf "%s: diff_stats rows: column 15 is not nn_module_parent\n", prog >"/dev/stderr"
-			exit 1
-		}
-		if (full) { printf "" >cm1; printf "" >cm2 }
-	}
-	full {
-		print $1, $2, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
-	}
-	NR == 1 { next }
-	$15 != "root" {
-		printf "%s: diff_stats rows: line %d: nn_module_parent is not root\n", prog, NR >"/dev/stderr"
-		exit 1
-	}
-	{
-		for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0
-		if (full) {
-			if ($4 == "trace1") print $2 "\t" $1 >cm1
-			else if ($4 == "trace2") print $2 "\t" $1 >cm2
-		}
-		if ($4 == "trace1") { n1++; b1 += length($0) } else { n2++; b2 += length($0) }
-	}
-	END {
-		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
-		for (i in c) if (w[i]) printf "%s,", c[i]
-		print ""
-	}')
-# (a program before the rows pass that failed has said why)
-_s=$?
-[ ! -s "$TL_FAIL" ] || exit 1
-[ $_s = 0 ] || die "cannot read the rows"
-if [ "$records" = 0 ]; then
-	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
-fi
-set -- $_r
-nrows=$1 wholecols=${5:-}
-ident=0
-if [ "$2" -gt 0 ] && [ "$2" = "$3" ] && [ "$4" = 1 ]; then
-	awk -F'\t' -v OFS='\t' -v a="$tmp/s1" -v b="$tmp/s2" '
-	NR == 1 { printf "" >a; printf "" >b; next }
-	{ f = $4 == "trace1" ? a : b; $4 = ""; print >f }' "$S" ||
-		die "cannot read the rows"
-	cmp -s "$tmp/s1" "$tmp/s2" && ident=1
-	tl_drop "$tmp/s1" "$tmp/s2"
-fi
-
-# csv FILE: the records of FILE (tl-lca's) as pandas writes them: with
-# ident, the trace2 rows and the column named source left out; the
-# columns kernel_time, busy_time and lowest_common_ancestor_id written
-# as floats (55.0) unless wholecols lists them; a column named #row
-# (the renamed summary's row numbers) left out.
-csv() {
-	IFS= read -r _cv_h <"$1"
-	_cv_f=$1
-	set --
-	_cv_ifs=$IFS
-	IFS=$TAB
-	for _cv_n in $_cv_h; do
-		_cv_t=t
-		case $_cv_n in
-		'#row') continue ;;
-		source) [ "$ident" = 1 ] && continue ;;
-		kernel_time | kernel_time_sum | busy_time | lowest_common_ancestor_id)
-			case ,$wholecols in
-			*",${_cv_n%_sum},"*) ;;
-			*) _cv_t=f ;;
-			esac ;;
-		esac
-		set -- "$@" "$_cv_n=$_cv_t:$_cv_n"
-	done
-	IFS=$_cv_ifs
-	if [ "$ident" = 1 ]; then
-		awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "source") s = i }
-		    NR == 1 || !s || $s != "trace2"' "$_cv_f" | tl-sheet "$@"
-	else
-		tl-sheet "$@" <"$_cv_f"
-	fi
-}
-
-pcsv=
-if [ "$nrows" -gt 0 ] && [ "$records" = 0 ]; then
-	{ csv "$S" >"$R/diff_stats.csv" ||
-		{ note "cannot write diff_stats.csv"; exit 1; }; } & pcsv=$!
-elif [ "$nrows" -gt 0 ]; then
-	csv "$S" >"$R/diff_stats.csv" || die "cannot write diff_stats.csv"
-fi
-# ---- for tl-report --comparison: the diff_stats sheet and the LCA totals ----
-if [ "$records" = 1 ]; then
-	# (the totals, made beside the rows, complete first)
-	wait $ptot || exit 1
-	tl_drop "$M"
-	# The LCA ids as diff_stats.csv writes them: a perf report joins
-	# their str() (55.0 when the column is float: some row has no LCA).
-	case ,$wholecols in
-	*,lowest_common_ancestor_id,*) ;;
-	*)	awk -F'\t' -v OFS='\t' 'NR > 1 { $2 = $2 ".0" } { print }' \
-		    "$R/lca_totals.tsv" >"$tmp/totals" &&
-		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
-	esac
-	mv -- "$R"/* "$out/" || die "cannot write into $out"
-	tl_step merge end
-	exit 0
-fi
-if [ "$nrows" -gt 0 ]; then
-	# cpu_op_map_traceN.json: from the summary before renaming, its
-	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)): the pairs of
-	# the rows of trace N (cN), those of the summary
-	for n in 1 2; do
-		{ printf 'cpu_op\tkernel\n'
-		  tl_sort -u "$tmp/c$n"; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
-			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
-	done & pmaps=$!
-
-	# The rename map, from the cpu_op names of each LCA with names on
-	# both sides (ln: tl-lca -l), in bounded memory: no table of the
-	# names; beside the summary, on the other core.  Such an LCA is
-	# skipped when all its names were in an earlier one, so each name
-	# needs only the index of its first LCA (and its module parents,
-	# root: see above).  Sorted by name, the LCAs (numbered by their
-	# first row) first, each name's record gets whether it was seen
-	# before its LCA; sorted by LCA again, one LCA at a time, the names
-	# paired as TraceLens pairs them: each rename numbered (the last one
-	# of a name wins), sorted by name (ren).  (st: a failure anywhere in
-	# the pipeline is noted in TL_FAIL.)
-	TL_FAIL=$tmp/rfail
-	{ st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/ln" | st awk -F'\t' -v OFS='\t' '
+# summary: the unique-args summary, renamed (f4, its header twice: see
+# csv), and the records of cpu_op_map.json (f5); a job started before
+# the merge, its two inputs on fifos, sorting them as they come: the
+# rows pass's sum0 rows (f1) and tl-lca -l's cpu_op names of each LCA
+# (f2); its outputs read by the script's csv and tl-json.
+#
+# The rename map, from the cpu_op names of each LCA with names on both
+# sides, in bounded memory: no table of the names.  Such an LCA is
+# skipped when all its names were in an earlier one, so each name needs
+# only the index of its first LCA (and its module parents, root: see
+# the rows pass).  Sorted by name, the LCAs (numbered by their first
+# row) first, each name's record gets whether it was seen before its
+# LCA; sorted by LCA again, one LCA at a time, the names paired as
+# TraceLens pairs them: each rename numbered (the last one of a name
+# wins), sorted by name (the whole line as bytes: a name then a TAB,
+# the summary's order): on a pipe, read as the summary's rows come by
+# cpu_op.
+#
+# The summary (tl-lca finds the columns by name: they stay as sorted;
+# one key for the columns before the sum, cpu_op first (tl-lca -c),
+# compared as tl-lca compares them: joined by TABs), so by cpu_op,
+# merged with the renames by name (the last of each name: no table of
+# the names), each row's new name appended; then in TraceLens's order (sum
+# descending, then every column as a string: the name appended, a
+# function of the cpu_op, changes no order), each row numbered, its
+# cpu_op renamed and its module parents without spaces.  (st: a failure
+# is noted in TL_FAIL: rfail for the rename map, sfail for the summary,
+# nfail for the renaming.)
+#
+# Beside it, from mp (each row's renamed cpu_op, row, source, kernel
+# and module parents) as it comes (f3), the records of cpu_op_map.json:
+# per renamed cpu_op, numbered by its first row (its rows by name, then
+# by row, give it; no table of the names), per source, its kernels and
+# module parents, sorted, with their header (jfail).
+summary() {
+	{ TL_FAIL=$tmp/jfail
+	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	    BEGIN { print "pos", "cpu_op", "source", "kind", "value" }
+	    {
+		n = $1 ""
+		if (NR == 1 || n != pn) { pos = $2; pn = n }
+		print pos, $1, $3, "kernels", $4
+		print pos, $1, $3, "nn_module_parents", $5
+	    }' | st hsort -u; } <"$tmp/f3" >"$tmp/f5"
+	} &
+	_sm_p=$!
+	{ TL_FAIL=$tmp/rfail
+	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; first = $2 }
 	{ print $2, $3, $4, $1, ($2 != first) }' |
-	st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
+	  st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
 	# (the last test: both names have one module parent, the same:
@@ -357,85 +239,260 @@ if [ "$nrows" -gt 0 ]; then
 		if (!$5) all = 0
 	}
 	END { if (NR > 0) group() }' |
-	st tl_sort -t "$TAB" -k1,1 -k2,2 >"$tmp/ren" && [ ! -s "$TL_FAIL" ] ||
-		{ note "cannot build the rename map"; exit 1; }; } & pren=$!
-
-	# the unique-args summary, in TraceLens's order (sum descending, then
-	# every column as a string), its rows numbered (#row) and sorted by
-	# cpu_op for the renaming, beside the rename map (sumn)
-	# (tl-lca finds the columns by name: they stay as sorted; one key
-	# for the columns before the sum: TAB sorts below any other byte of
-	# a field, so this is column by column)
-	TL_FAIL=$tmp/sfail
-	{ st hsort -s -t "$TAB" -k1,12 <"$tmp/sum0" |
-		st tl-lca -m summary | st hsort -t "$TAB" -k15,15gr -k1,14 |
-		st awk 'NR == 1 { print "#row\t" $0; next }
-		    { printf "%012d\t%s\n", NR - 1, $0 }' |
-		hsort -s -t "$TAB" -k4,4; } >"$tmp/sumn" &&
-		[ ! -s "$TL_FAIL" ] || die "cannot sort the summary"
-	tl_drop "$tmp/sum0"
-	wait $pren || exit 1
-	tl_drop "$tmp/ln"
-	# renamed: the rows by cpu_op, merged with the renames by name (the
-	# last of each name), then in their order again (no table of the
-	# names); the module parents without spaces.  Meanwhile, for
-	# cpu_op_map.json, each row's renamed cpu_op, row, source, kernel
-	# and module parents (mp).
-	TL_FAIL=$tmp/nfail
-	{ st awk -F'\t' -v OFS='\t' -v mp="$tmp/mp" '
-	function rnext(   i) {
+	  st tl_sort; } <"$tmp/f2"
+	} |
+	{ TL_FAIL=$tmp/sfail
+	  st hsort -s -t "$TAB" -k1,12 <"$tmp/f1" 3<&- |
+	  st tl-lca -m summary -c 3<&- |
+	  { TL_FAIL=$tmp/nfail
+	    st awk -F'\t' '
+	    function rnext(   i) {
 		if ((getline rl <rf) > 0) {
 			i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
 			rv = substr(rl, i + 14)
 		} else reof = 1
-	}
-	NR == 1 { rnext(); printf "" >mp; print; next }
-	NR == 2 || $4 "" != cn {
-		cn = $4 ""; has = 0
-		while (!reof && (rk "") < cn) rnext()
+	    }
+	    NR == 1 { rnext(); print; next }
+	    NR == 2 || $3 "" != cn {
+		cn = $3 ""; has = 0
+		while (!reof && (rk "\t") < (cn "\t")) rnext()
 		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
+	    }
+	    { print $0 "\t" (has ? cv : $3) }' rf=/dev/fd/3 |
+	    st hsort -t "$TAB" -k15,15gr -k1,14 3<&- |
+	    awk -F'\t' -v OFS='\t' -v mp=/dev/fd/6 '
+	    NR == 1 { printf "" >mp; print; print; next }
+	    {
+		$3 = $16
+		gsub(/ /, "", $13)
+		print $3, sprintf("%012d", NR - 1), $5, $1, $13 >mp
+		l = $1
+		for (i = 2; i <= 15; i++) l = l "\t" $i
+		print l
+	    }' 3<&- 6>"$tmp/f3" >"$tmp/f4"; }
+	} 3<&0
+	_sm_s=$?
+	wait $_sm_p
+	return $_sm_s
+}
+
+M=$tmp/merged S=$tmp/stats
+tl_step merge start
+# merged: the diff_stats rows of the merged tree, as they come; unless
+# --records, the merge, its rows, its text (tl-lca -t) and the cpu_op
+# names of each LCA that the rename map pairs (-l: ln) at once, the
+# merged tree on a pipe; with --records it is kept (M), for the LCA
+# totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
+TL_FAIL=$tmp/mfail
+_f1=/dev/null _f2=/dev/null
+if [ "$records" = 1 ]; then
+	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
+	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
+	merged() { st tl-lca "$M"; }
+else
+	# (the names of the LCAs to the rename map, on f2: see below)
+	merged() {
+		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
+			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 $prune 5>"$tmp/f2"
+	}
+	wait $pff || die "cannot make the work fifos"
+	_f1=$tmp/f1
+	# (a signal before the job and the rows pass open the fifos:
+	# tl_cleanup opens them, or they would wait on them for ever)
+	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3$NL$tmp/f4$NL$tmp/f5"
+fi
+
+# One pass over the rows (tl-lca's) as they come, keeping a copy (S),
+# for what follows:
+# - identical traces (TraceLens: trace1 rows equal trace2 rows, source
+#   aside) keep only the trace1 rows, without the source column: the
+#   number of rows and of bytes of each side; when both are equal (no
+#   file written otherwise), the rows of each side, without it, into s1
+#   and s2, compared;
+# - pandas writes a column of numbers as floats when one of them is not
+#   a whole number (or is missing): which of kernel_time, busy_time and
+#   lowest_common_ancestor_id are all whole (wholecols);
+# - unless --records: the rows with the summary's key columns first,
+#   cpu_op_name before name (tl-lca -m summary -c), the last four of
+#   its twelve moved out, the header's too (sum0, on fd 4: f1);
+#   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
+#   summary, which groups on both, for cpu_op_map_traceN.json).
+# The module parents of every row are root (tl-lca(1): TraceDiff's
+# trees have no python functions), so every cpu_op has the one module
+# parent root, on each side: the rename map takes that as given, and a
+# row with another is refused here.
+# (in the background, its result line in r: tl-diff starts before the
+# summary job, which then starts beside it; the processes that write to
+# the job's fifos wait for it there)
+{ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
+	-v sum=/dev/fd/4 \
+	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
+	{ print >all }
+	NR == 1 {
+		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
+		    $i == "lowest_common_ancestor_id") { c[i] = $i; w[i] = 1 }
+		if ($15 != "nn_module_parent") {
+			printf "%s: diff_stats rows: column 15 is not nn_module_parent\n", prog >"/dev/stderr"
+			exit 1
+		}
+		if (full) { printf "" >cm1; printf "" >cm2 }
+	}
+	full {
+		print $2, $1, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
+	}
+	NR == 1 { next }
+	$15 != "root" {
+		printf "%s: diff_stats rows: line %d: nn_module_parent is not root\n", prog, NR >"/dev/stderr"
+		exit 1
 	}
 	{
-		if (has) $4 = cv
-		gsub(/ /, "", $14)
-		print $4, $1, $6, $2, $14 >mp
-		print
-	}' rf="$tmp/ren" "$tmp/sumn" | hsort -t "$TAB" -k1,1; } >"$tmp/sum1" &&
-		[ ! -s "$TL_FAIL" ] || die "cannot rename"
-	tl_drop "$tmp/ren" "$tmp/sumn"
+		for (i in c) if ($i !~ /^-?[0-9]+$/) w[i] = 0
+		if (full) {
+			if ($4 == "trace1") print $2 "\t" $1 >cm1
+			else if ($4 == "trace2") print $2 "\t" $1 >cm2
+		}
+		if ($4 == "trace1") { n1++; b1 += length($0) } else { n2++; b2 += length($0) }
+	}
+	END {
+		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
+		for (i in c) if (w[i]) printf "%s,", c[i]
+		print ""
+	}' 4>"$_f1"; } >"$tmp/r" &
+_pm=$!
+if [ "$records" = 0 ]; then
+	summary 2>"$tmp/serr" &
+	psum=$! _tl_fifojob=$!
+fi
+wait $_pm
+_s=$?
+_r=
+[ ! -s "$tmp/r" ] || IFS= read -r _r <"$tmp/r"
+# (a program before the rows pass that failed has said why)
+[ ! -s "$TL_FAIL" ] || exit 1
+[ $_s = 0 ] || die "cannot read the rows"
+if [ "$records" = 0 ]; then
+	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+fi
+set -- $_r
+nrows=$1 wholecols=${5:-}
+ident=0
+if [ "$2" -gt 0 ] && [ "$2" = "$3" ] && [ "$4" = 1 ]; then
+	awk -F'\t' -v OFS='\t' -v a="$tmp/s1" -v b="$tmp/s2" '
+	NR == 1 { printf "" >a; printf "" >b; next }
+	{ f = $4 == "trace1" ? a : b; $4 = ""; print >f }' "$S" ||
+		die "cannot read the rows"
+	cmp -s "$tmp/s1" "$tmp/s2" && ident=1
+	tl_drop "$tmp/s1" "$tmp/s2"
+fi
 
-	# cpu_op_map.json: per renamed cpu_op (in summary order), per source
-	# (trace1 alone for identical traces, without the level), its sorted
-	# kernels and module parents (tl-json, the position left out);
-	# beside the renamed summary's sheet
+# csv FILE: the records of FILE (tl-lca's) as pandas writes them: with
+# ident, the trace2 rows and the column named source left out; the
+# columns kernel_time, busy_time and lowest_common_ancestor_id written
+# as floats (55.0) unless wholecols lists them; a column named #row
+# (the renamed summary's row numbers) left out.
+csv() {
+	if [ "$1" = - ]; then
+		IFS= read -r _cv_h
+	else
+		IFS= read -r _cv_h <"$1"
+	fi
+	_cv_f=$1
+	set --
+	_cv_ifs=$IFS
+	IFS=$TAB
+	for _cv_n in $_cv_h; do
+		_cv_t=t
+		case $_cv_n in
+		'#row') continue ;;
+		source) [ "$ident" = 1 ] && continue ;;
+		kernel_time | kernel_time_sum | busy_time | lowest_common_ancestor_id)
+			case ,$wholecols in
+			*",${_cv_n%_sum},"*) ;;
+			*) _cv_t=f ;;
+			esac ;;
+		esac
+		set -- "$@" "$_cv_n=$_cv_t:$_cv_n"
+	done
+	IFS=$_cv_ifs
+	if [ "$ident" = 1 ]; then
+		awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "source") s = i }
+		    NR == 1 || !s || $s != "trace2"' "$_cv_f" | tl-sheet "$@"
+	elif [ "$_cv_f" = - ]; then
+		tl-sheet "$@"
+	else
+		tl-sheet "$@" <"$_cv_f"
+	fi
+}
+
+pcsv=
+if [ "$nrows" -gt 0 ] && [ "$records" = 0 ]; then
+	{ csv "$S" >"$R/diff_stats.csv" ||
+		{ note "cannot write diff_stats.csv"; exit 1; }; } & pcsv=$!
+elif [ "$nrows" -gt 0 ]; then
+	csv "$S" >"$R/diff_stats.csv" || die "cannot write diff_stats.csv"
+fi
+# ---- for tl-report --comparison: the diff_stats sheet and the LCA totals ----
+if [ "$records" = 1 ]; then
+	# (the totals, made beside the rows, complete first)
+	wait $ptot || exit 1
+	tl_drop "$M"
+	# The LCA ids as diff_stats.csv writes them: a perf report joins
+	# their str() (55.0 when the column is float: some row has no LCA).
+	case ,$wholecols in
+	*,lowest_common_ancestor_id,*) ;;
+	*)	awk -F'\t' -v OFS='\t' 'NR > 1 { $2 = $2 ".0" } { print }' \
+		    "$R/lca_totals.tsv" >"$tmp/totals" &&
+		    mv "$tmp/totals" "$R/lca_totals.tsv" || die "cannot write lca_totals.tsv" ;;
+	esac
+	mv -- "$R"/* "$out/" || die "cannot write into $out"
+	tl_step merge end
+	exit 0
+fi
+if [ "$nrows" -gt 0 ]; then
+	# cpu_op_map_traceN.json: from the summary before renaming, its
+	# {cpu_op: [kernels]} (tl-json: json.dump(indent=2)): the pairs of
+	# the rows of trace N (cN), those of the summary
+	for n in 1 2; do
+		{ printf 'cpu_op\tkernel\n'
+		  tl_sort -u "$tmp/c$n"; } | tl-json -k 1 >"$R/cpu_op_map_trace$n.json" ||
+			{ note "cannot write cpu_op_map_trace$n.json"; exit 1; }
+	done & pmaps=$!
+
+	# The renamed summary's sheet (from f4, its header twice: one for
+	# csv, one for tl-sheet) and cpu_op_map.json: per renamed cpu_op
+	# (in summary order), per source (trace1 alone for identical
+	# traces, without the level), its sorted kernels and module parents
+	# (tl-json, the position left out; from f5), read as the summary job
+	# writes them
+	csv - <"$tmp/f4" >"$R/diff_stats_unique_args_summary.csv" & psheet=$!
 	{ if [ "$ident" = 1 ]; then
-		printf 'pos\tcpu_op\tkind\tvalue\n'
+		awk -F'\t' -v OFS='\t' 'NR == 1 || $3 == "trace1" { print $1, $2, $4, $5 }' |
+		    tl-json -s 1 -k 2
 	  else
-		printf 'pos\tcpu_op\tsource\tkind\tvalue\n'
-	  fi
-	  # (each cpu_op numbered by its first row: its rows by name, then
-	  # by row, give it; no table of the names)
-	  st tl_sort -t "$TAB" -k1,1 -k2,2 "$tmp/mp" |
-	  st awk -F'\t' -v OFS='\t' -v ident="$ident" '
-	  {
-		n = $1 ""
-		if (NR == 1 || n != pn) { pos = $2; pn = n }
-		if (ident && $3 != "trace1") next
-		s = ident ? "" : $3 OFS
-		print pos, $1, s "kernels", $4
-		print pos, $1, s "nn_module_parents", $5
-	  }' | st tl_sort -u; } |
-	tl-json -s 1 -k $((3 - ident)) >"$R/cpu_op_map.json" && [ ! -s "$TL_FAIL" ] ||
-		{ note "cannot write cpu_op_map.json"; exit 1; } & pmap=$!
+		tl-json -s 1 -k 3
+	  fi <"$tmp/f5" >"$R/cpu_op_map.json" ||
+		{ note "cannot write cpu_op_map.json"; exit 1; }; } & pmap=$!
+
+	# the summary job, started before the merge
+	wait $psum
+	_s=$?
+	_tl_fifos=
+	[ ! -s "$tmp/serr" ] || tl_cat "$tmp/serr" >&2
+	[ ! -s "$tmp/sfail" ] || die "cannot sort the summary"
+	[ ! -s "$tmp/rfail" ] || { note "cannot build the rename map"; exit 1; }
+	[ ! -s "$tmp/nfail" ] && [ $_s = 0 ] || die "cannot rename"
+	[ ! -s "$tmp/jfail" ] || { note "cannot write cpu_op_map.json"; exit 1; }
+	tl_drop "$tmp/serr"
 
 	# (the jobs beside it waited for first: a full disk fails them all,
 	# and the message of the last to fail comes last)
-	csv "$tmp/sum1" >"$R/diff_stats_unique_args_summary.csv"
+	wait $psheet
 	_s=$?
 	wait $pmap || exit 1
 	wait $pmaps || exit 1
 	[ $_s = 0 ] || die "cannot write diff_stats_unique_args_summary.csv"
-	tl_drop "$tmp/c1" "$tmp/c2" "$tmp/mp" "$tmp/sum1"
+	tl_drop "$tmp/c1" "$tmp/c2"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do

@@ -42,15 +42,24 @@ gpukids(struct side *s, int k, struct ilist *out)
 			ipush(out, s->n[k].kids[i]);
 }
 
-/* Name used by Wagner-Fischer: the name, or the UID when empty; owned. */
+/*
+ * Name used by Wagner-Fischer: the name, or the UID when empty; owned
+ * (*own set) unless it is the node's own normalised name (norm), which
+ * is the name without strip.
+ */
 static char *
-wfname(struct side *s, int k, int strip)
+wfname(struct side *s, int k, int strip, unsigned char *own)
 {
 	char u[32];
 
+	*own = 1;
 	if (s->n[k].t[T_NAME][0] == '\0') {
 		snprintf(u, sizeof(u), "%lld", s->n[k].uid);
 		return normalize(u, strip);
+	}
+	if (!strip && s->n[k].norm != NULL) {
+		*own = 0;
+		return s->n[k].norm;
 	}
 	return normalize(s->n[k].t[T_NAME], strip);
 }
@@ -61,14 +70,15 @@ wf(struct merge *m, const int *a, size_t na, const int *b, size_t nb,
 {
 	char **n1 = tl_calloc(na + 1, sizeof(char *));
 	char **n2 = tl_calloc(nb + 1, sizeof(char *));
+	unsigned char *o1 = tl_calloc(na + 1, 1), *o2 = tl_calloc(nb + 1, 1);
 	int *dp = tl_calloc((na + 1) * (nb + 1), sizeof(int));
 	size_t i, j, w = nb + 1, k;
 	int c, x;
 
 	for (i = 0; i < na; i++)
-		n1[i] = wfname(m->s[0], a[i], strip);
+		n1[i] = wfname(m->s[0], a[i], strip, &o1[i]);
 	for (j = 0; j < nb; j++)
-		n2[j] = wfname(m->s[1], b[j], strip);
+		n2[j] = wfname(m->s[1], b[j], strip, &o2[j]);
 	for (i = 0; i <= na; i++)
 		dp[i * w] = (int)i;
 	for (j = 0; j <= nb; j++)
@@ -106,11 +116,15 @@ wf(struct merge *m, const int *a, size_t na, const int *b, size_t nb,
 		ops->v[ops->n - 1 - k] = t;
 	}
 	for (i = 0; i < na; i++)
-		free(n1[i]);
+		if (o1[i])
+			free(n1[i]);
 	for (j = 0; j < nb; j++)
-		free(n2[j]);
+		if (o2[j])
+			free(n2[j]);
 	free(n1);
 	free(n2);
+	free(o1);
+	free(o2);
 	free(dp);
 }
 
