@@ -1202,6 +1202,10 @@ tl_parse() {
 # empty directory the caller made and removes, is where the passes'
 # fifos and files go (no mktemp, no rm: two processes less); otherwise
 # a directory of their own in TMPDIR, removed at the end.
+# TL_TREE_GPU_HOOK, a command, is run (eval, in a subshell, in the
+# caller's directory) as soon as gpu.tsv is whole, beside the passes
+# still running: tl-report reads the GPU events there, on the core they
+# leave idle; its failure is the stage's.
 tl_tree_stage() {
 	_tt_ev=$1 _tt_out=$2 _tt_tr=${3:-} _tt_nm=${4:-}
 	if [ $# -lt 2 ] || [ $# -gt 4 ] || [ ! -d "$_tt_out" ] ||
@@ -1319,10 +1323,15 @@ _tl_tree_run() {
 	# gpu.tsv, made as soon as link has ended (it needs no counts):
 	# what merge has left to do after intervals is shorter; the other
 	# launched events' records go on to merge
-	{ tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } |
+	# (then TL_TREE_GPU_HOOK, a reader of gpu.tsv, in the time the
+	# later passes leave a core idle)
+	{ { tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } |
 		{ "$_tt_b" -m gpu -d "$_tt_out" -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv" -f "$_tt_t/gf" -o "$_tt_t/gw" ||
-			: >"$_tt_t/fail.gpu"; } >"$_tt_t/g" &
+			: >"$_tt_t/fail.gpu"; } >"$_tt_t/g"
+	  [ -z "${TL_TREE_GPU_HOOK:-}" ] || [ -e "$_tt_t/fail.gpu" ] ||
+		(eval "$TL_TREE_GPU_HOOK") </dev/null >/dev/null ||
+		: >"$_tt_t/fail.gpuhook"; } &
 	_tt_p4=$!
 	# link's interval records and walk's subtree records by op:
 	# intervals.tsv, the counts for merge

@@ -14,6 +14,7 @@
 # page cache so freed is what the next files reuse).
 # in:
 # out: gpu.tsv ops.tsv dropped_ops.tsv intervals.tsv walk.tsv gpuev.tsv meta.tsv health.tsv comm.tsv fwd.tsv sel.tsv recompute.tsv callstack.tsv trace.facts
+# out: busy0.tsv kernels.tsv kernels.facts
 tree() {
 	# (the subtree busy times of intervals.tsv in the arithmetic of
 	# tl-kernels: exact ns with --exact-time)
@@ -22,10 +23,17 @@ tree() {
 	# callstack.tsv: each launch's call stack in TraceLens's tree with
 	# the python functions, by UID; --include_call_stack needs that
 	# file too)
+	# (and, as soon as gpu.tsv is whole, beside the passes after it on
+	# the core they leave idle, gpu_events_rows: the GPU events' busy
+	# intervals, busy0.tsv, unsorted, for gpu_events; kernels.tsv and
+	# kernels.facts)
 	rc=$recompute
 	[ "$callstack" != 1 ] || rc=1
+	rt=
+	[ "$recompute" != 1 ] || rt=runtime
 	(cd "$cwd" && TL_TREE_XBUSY=$xflag && TL_TREE_RECOMPUTE=$rc &&
 		TL_TREE_TMP=$TL_WORK/tree &&
+		TL_TREE_GPU_HOOK='cd "$TL_WORK" && gpu_events_rows $rt >busy0.tsv' &&
 		tl_tree_stage "$TL_WORK/events.tsv" "$TL_WORK" "$trace" "$trace_name") <&9
 	case $? in
 	0) ;;
@@ -58,4 +66,41 @@ tree() {
 	# health alone.
 	[ "$unlinked" != 1 ] || work=$gpu
 	printf 'cpu_ops=%s\ngpu_events=%s\ngpu_work=%s\nlast_uid=%s\n' "$cpu" "$gpu" "$work" "$last" >trace.facts
+}
+
+# gpu_events_rows [runtime]: one pass over the GPU events (gpu.tsv)
+# for two readers: the busy intervals of gpu_events, unsorted, on
+# stdout (with the launching runtime event's UID last), and kernels.tsv,
+# one record per kernel (linked or not), in UID order:
+#	cpu_op UID cpu_op_name runtime_name linked name stream dur dims strides concrete
+# (the last three for the short-kernel sheets only); both with a header.
+# kernels.facts: kernels (there are any), kernels_cpu_op (some has a
+# cpu_op) and busy_rows (some busy interval).
+gpu_events_rows() {
+	st awkt -v kf=kernels.tsv -v ff=kernels.facts -v rt="${1:-}" '
+	BEGIN {
+		print "ts", "dur", "class" (rt ? OFS "runtime" : "")
+		print "cpu_op", "UID", "cpu_op_name", "runtime_name", "linked", "name",
+		    "stream", "dur", "dims", "strides", "concrete" >kf
+	}
+	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ c = $col["cat"]; n = $col["name"] }
+	c == "kernel" {
+		nk = 1
+		if ($col["cpu_op"] != "") kc = 1
+		print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
+		    $col["linked"], n, $col["stream"], $col["dur"],
+		    (short ? $col["Input Dims"] OFS $col["Input Strides"] OFS $col["Concrete Inputs"] : OFS OFS) >kf
+	}
+	unl || $col["linked"] == 1 {
+		if (c == "gpu_memcpy") k = "memcpy"
+		else if (c == "kernel" && n ~ /^(MEMORY_COPY_(HOST_TO_DEVICE|DEVICE_TO_HOST|DEVICE_TO_DEVICE)|__amd_rocclr_copyBuffer(Rect)?(Aligned)?)(\.kd)?$/) k = "memcpy"
+		else if (c == "kernel" && n ~ /^__amd_rocclr_fillBuffer(Aligned)?(\.kd)?$/) k = "comp"
+		else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
+		else k = "comp"
+		print $col["ts"], $col["dur"], k (rt ? OFS $col["runtime"] : "")
+		nb = 1
+	}
+	END { printf "kernels=%d\nkernels_cpu_op=%d\nbusy_rows=%d\n", nk, kc, nb >ff }
+	' unl="$unlinked" short="$short" gpu.tsv
 }
