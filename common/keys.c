@@ -13,30 +13,9 @@
 void
 buf_num(struct buf *b, long long v)
 {
-	/* (two digits a division: the tree's records are mostly numbers) */
-	static const char d2[] =
-	    "00010203040506070809101112131415161718192021222324252627282930"
-	    "31323334353637383940414243444546474849505152535455565758596061"
-	    "6263646566676869707172737475767778798081828384858687888990919293"
-	    "949596979899";
-	char t[24], *p = t + sizeof(t);
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
-	    (unsigned long long)v;
+	char t[24], *p = num_lld(v, t + sizeof(t));
 
-	while (u >= 100) {
-		p -= 2;
-		memcpy(p, d2 + 2 * (u % 100), 2);
-		u /= 100;
-	}
-	if (u >= 10) {
-		p -= 2;
-		memcpy(p, d2 + 2 * u, 2);
-	} else {
-		*--p = (char)('0' + u);
-	}
-	if (v < 0)
-		*--p = '-';
-	buf_add(b, p, (size_t)(t + sizeof(t) - p));
+	buf_add(b, p, (size_t)(t + sizeof(t) - 1 - p));
 }
 
 void

@@ -306,13 +306,28 @@ num_int64(const char *s, size_t len, int64_t *v)
 char *
 num_lld(long long v, char *end)
 {
-	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	/* (two digits a division: the tree's records are mostly numbers) */
+	static const char d2[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "6263646566676869707172737475767778798081828384858687888990919293"
+	    "949596979899";
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v :
+	    (unsigned long long)v;
 	char *p = end - 1;
 
 	*p = '\0';
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
+	while (u >= 100) {
+		p -= 2;
+		memcpy(p, d2 + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, d2 + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		*--p = '-';
 	return p;

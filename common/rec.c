@@ -61,27 +61,8 @@ fields(struct rec_reader *r, char *p, size_t n)
 		    r->name, r->lineno);
 	r->nf = 0;
 #ifdef TL_TABMASK
-	for (; end - p >= 16; p += 16) {
-		unsigned m = tab_mask16(p);
-		struct rec_field *f;
-		size_t nf = r->nf;
-
-		if (m == 0)
-			continue;
-		/* (room for the block's 16 fields at most, first: no test a
-		 * field, and nf in a register) */
-		if (nf + 16 > r->fcap)
-			tl_grow((void **)&r->f, &r->fcap, nf + 16, sizeof(*r->f));
-		f = r->f;
-		for (; m != 0; m &= m - 1) {
-			tab = p + __builtin_ctz(m);
-			*tab = '\0';
-			f[nf].s = s;
-			f[nf++].len = (size_t)(tab - s);
-			s = tab + 1;
-		}
-		r->nf = nf;
-	}
+	for (; end - p >= 16; p += 16)
+		tab_fields16(p, &s, &r->f, &r->nf, &r->fcap, 1);
 #endif
 	/* (s, the field's start, is at or before p, where the scan goes on) */
 	for (;;) {

@@ -366,6 +366,38 @@ tab_mask16(const char *p)
 	    _mm_loadu_si128((const __m128i *)(const void *)p),
 	    _mm_set1_epi8('\t')));
 }
+
+/*
+ * The fields that the TABs of the 16 bytes at p end, after the *nf of
+ * *f (grown by tl_grow, *fcap its room), the first from *s, the start of
+ * the field under way, which moves past each TAB; with nul, each TAB
+ * made a NUL.  The field splitters' block step (rec.c, tl-tree's
+ * lazy_split).  (Room for 16 first: no test a field, and the count in a
+ * register.)
+ */
+static inline void
+tab_fields16(char *p, char **s, struct rec_field **f, size_t *nf,
+    size_t *fcap, int nul)
+{
+	unsigned m = tab_mask16(p);
+	size_t n = *nf;
+	char *st = *s, *t;
+
+	if (m == 0)
+		return;
+	if (n + 16 > *fcap)
+		tl_grow((void **)f, fcap, n + 16, sizeof(**f));
+	for (; m != 0; m &= m - 1) {
+		t = p + __builtin_ctz(m);
+		if (nul)
+			*t = '\0';
+		(*f)[n].s = st;
+		(*f)[n++].len = (size_t)(t - st);
+		st = t + 1;
+	}
+	*nf = n;
+	*s = st;
+}
 #endif
 
 /*

@@ -248,25 +248,10 @@ lazy_split(struct lazy *z, int col, size_t *len)
 		goto out;
 #ifdef TL_TABMASK
 	for (; z->end - p >= 16; p += 16) {
-		unsigned m = tab_mask16(p);
-		struct rec_field *f;
-		size_t nf = z->nf;
-
-		/* (room for the block's 16 fields at most, first: no test a
-		 * field, and nf in a register) */
-		if (nf + 16 > z->fcap)
-			tl_grow((void **)&z->f, &z->fcap, nf + 16, sizeof(*z->f));
-		f = z->f;
-		for (; m != 0; m &= m - 1) {
-			t = p + __builtin_ctz(m);
-			f[nf].s = s;
-			f[nf++].len = (size_t)(t - s);
-			s = t + 1;
-		}
-		z->nf = nf;
+		tab_fields16(p, &s, &z->f, &z->nf, &z->fcap, 0);
 		/* (the block has no TAB after s: the next call scans on
 		 * from there) */
-		if (nf > (size_t)col)
+		if (z->nf > (size_t)col)
 			goto done;
 	}
 #endif
