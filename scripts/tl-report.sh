@@ -17,7 +17,7 @@
 # lines, TL_REPORT_BOOK), then tl's own.
 set -u
 case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
-tl_init tl-report 4M
+tl_init tl-report 8M
 
 usage() {
 	cat <<EOF
