@@ -1191,7 +1191,9 @@ tl_parse() {
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
-# passes of the forward links and of the overlap fact, and walk.tsv.
+# passes of the forward links and of the overlap fact, and walk.tsv;
+# with TL_TREE_FIFOS=1 too, TL_TREE_TMP holds those passes' fifos, t0,
+# t, g0, g, n, w0 and x0, made by the caller (one tl-mkfifo for all).
 # TL_TREE_XBUSY=-x makes the subtree busy times of intervals.tsv exact
 # (tl-report --exact-time: tl-kernels -x reads them).  TL_TREE_RECOMPUTE=1
 # adds recompute.tsv: the UIDs of the host events in TraceLens's
@@ -1296,16 +1298,23 @@ _tl_tree_run() {
 	# link's launch records
 	: >"$_tt_t/l" && : >"$_tt_t/rg" || return 1
 	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o
-	# (the fifos in one mkfifo)
+	# (the fifos in one tl-mkfifo, beside tl-tree: coreutils' mkfifo
+	# costs four times its start; with TL_TREE_FIFOS=1 the caller made
+	# those of the lean passes in TL_TREE_TMP, with its own directories)
+	_tt_mk=${_tt_b%tl-tree}tl-mkfifo
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
-		(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0) || return 1
+		[ "${TL_TREE_FIFOS:-}" = 1 ] ||
+			"$_tt_mk" "$_tt_t/t0" "$_tt_t/t" "$_tt_t/g0" "$_tt_t/g" \
+			    "$_tt_t/n" "$_tt_t/w0" "$_tt_t/x0" || return 1
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
 		# processes less: split's q and o records go to /dev/null,
 		# opened as such, no link to it made; w and ov are empty)
 		_tt_q=/dev/null _tt_o=/dev/null
 		: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
 	else
-		(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0 q o w) || return 1
+		"$_tt_mk" "$_tt_t/t0" "$_tt_t/t" "$_tt_t/g0" "$_tt_t/g" \
+		    "$_tt_t/n" "$_tt_t/w0" "$_tt_t/x0" "$_tt_t/q" "$_tt_t/o" \
+		    "$_tt_t/w" || return 1
 		# sequence numbers to forward links, GPU streams to overlaps
 		# (split writes q and o on the descriptors the shell opened for
 		# it: a sort that fails makes its writes fail, and it ends)

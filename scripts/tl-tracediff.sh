@@ -78,10 +78,19 @@ if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
 # a full disk named, the output's first (the programs say "<stdout>")
 [ "$records" = 1 ] || tl_spacecheck "$TL_STAGE" "$out"
 tl_spacecheck "$tmp" "TMPDIR ($tmpdir)"
-# (N/t: the passes' own directory, TL_TREE_TMP, made here in the one
-# mkdir, removed with the rest)
-mkdir "$tmp/1" "$tmp/2" "$tmp/1/t" "$tmp/2/t" "$R" ||
+# (N/t: the passes' own directory, TL_TREE_TMP, made here with its
+# fifos (TL_TREE_FIFOS) and, unless --records, the fifos of the summary
+# job (see summary below), in the one tl-mkfifo, removed with the rest)
+set --
+[ "$records" = 1 ] || set -- "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5"
+tl-mkfifo -d "$tmp/1" -d "$tmp/2" -d "$tmp/1/t" -d "$tmp/2/t" -d "$R" \
+    "$tmp/1/t/t0" "$tmp/1/t/t" "$tmp/1/t/g0" "$tmp/1/t/g" "$tmp/1/t/n" \
+    "$tmp/1/t/w0" "$tmp/1/t/x0" \
+    "$tmp/2/t/t0" "$tmp/2/t/t" "$tmp/2/t/g0" "$tmp/2/t/g" "$tmp/2/t/n" \
+    "$tmp/2/t/w0" "$tmp/2/t/x0" "$@" ||
 	die "cannot make the work directories"
+TL_TREE_FIFOS=1
+export TL_TREE_FIFOS
 
 # ---- trees ----
 # The tree stage of each trace (it runs tl-parse beside its first
@@ -110,12 +119,6 @@ tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
 tl_spawn sh -c "$_tree" tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
-# (unless --records, the fifos of the summary job, made meanwhile: see
-# summary below)
-pff=
-if [ "$records" = 0 ]; then
-	mkfifo "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5" & pff=$!
-fi
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
 tl_step trees end
@@ -296,7 +299,6 @@ else
 		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
 			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 $prune 5>"$tmp/f2"
 	}
-	wait $pff || die "cannot make the work fifos"
 	_f1=$tmp/f1
 	# (a signal before the job and the rows pass open the fifos:
 	# tl_cleanup opens them, or they would wait on them for ever)
