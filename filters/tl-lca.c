@@ -20,6 +20,7 @@ static int mode;		/* -m: M_STATS, M_TREE, M_MAP, M_TOTALS, M_SUMMARY */
 static int pruneflag;		/* -p: tree without roots off the GPU path */
 static const char *treepath;	/* -t: where stats mode writes the tree too */
 static const char *namespath;	/* -l: where it writes the LCAs' cpu_op names */
+static const char *keyedpath;	/* -k: where it writes the rows, summary keys first */
 static int qtrace;		/* -u: trace of the queried UID (1 or 2), 0 for none */
 static long long quid;		/* -u: the queried UID */
 
@@ -56,6 +57,13 @@ static const char *const groupcols[] = {
 	"lowest_common_ancestor_name", "nn_module_stack", "nn_module_parent"
 };
 enum { NGROUP = LEN(groupcols) };
+
+/*
+ * -k: the statcols in the order -m summary -c sorts and groups them:
+ * its grouping columns, cpu_op_name first, then the others.
+ */
+static const int keyedord[] = { 1, 0, 2, 3, 4, 5, 6, 7, 9, 10, 13, 14, 8, 11, 12 };
+_Static_assert(LEN(keyedord) == LEN(statcols), "keyedord[] and statcols[] disagree");
 
 /* One side of a merged node. */
 struct half {
@@ -130,7 +138,8 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-lca [-m stats [-l NAMES] [-t TREE [-p]] | -m tree [-p] | -m map |\n"
+	    "usage: tl-lca [-m stats [-k KEYED] [-l NAMES] [-t TREE [-p]] | -m tree [-p] |\n"
+	    "              -m map |\n"
 	    "              -m totals | -u TRACE:UID] [MERGED]\n"
 	    "       tl-lca -m summary [-c] [STATS]\n");
 	exit(status);
@@ -931,19 +940,57 @@ totals(FILE *fp, struct rows *rs)
 	free(o);
 }
 
+/*
+ * A row line (its newline included) on fp, and its fields in keyedord
+ * order on kfp: the fields are escaped, so a TAB is a separator.
+ */
 static void
-lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
+putkeyed(FILE *fp, FILE *kfp, const char *line, size_t len)
+{
+	const char *f[LEN(statcols) + 1], *p, *end = line + len - 1;
+	size_t i, n = 0;
+
+	fwrite(line, 1, len, fp);
+	for (p = line; n < LEN(statcols); p++) {
+		f[n++] = p;
+		if ((p = memchr(p, '\t', (size_t)(end - p))) == NULL)
+			break;
+	}
+	if (n != LEN(statcols) || p != NULL)
+		tl_die("a row of %zu fields, not %zu", n, LEN(statcols));
+	f[n] = end + 1;
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			putc('\t', kfp);
+		fwrite(f[keyedord[i]], 1,
+		    (size_t)(f[keyedord[i] + 1] - f[keyedord[i]] - 1), kfp);
+	}
+	putc('\n', kfp);
+}
+
+static void
+lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 {
 	struct buf b = {0}, prefix = {0};
 	struct rows rs = {0};
-	char *visited;
-	size_t i;
+	const char *kcols[LEN(statcols)];
+	char *visited, *line = NULL;
+	size_t i, linecap = 0;
 	long long base = 0;
+	FILE *lfp = NULL;
 
 	if (mode == M_TOTALS)
 		rec_write(fp, totcols, LEN(totcols));
 	else
 		rec_write(fp, statcols, LEN(statcols));
+	if (kfp != NULL) {
+		for (i = 0; i < LEN(statcols); i++)
+			kcols[i] = statcols[keyedord[i]];
+		rec_write(kfp, kcols, LEN(kcols));
+		/* (each row made in memory, then written twice) */
+		if ((lfp = open_memstream(&line, &linecap)) == NULL)
+			tl_die("open_memstream:");
+	}
 	while (in_next(in)) {
 		if (tfp != NULL)
 			treegroup(tfp, in, &prefix);
@@ -952,6 +999,14 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
 		free(visited);
 		if (mode == M_TOTALS)
 			totals(fp, &rs);
+		else if (lfp != NULL)
+			for (i = 0; i < rs.n; i++) {
+				rewind(lfp);
+				putrow(lfp, &rs.v[i], &b);
+				if (fflush(lfp) != 0)
+					tl_die("open_memstream:");
+				putkeyed(fp, kfp, line, (size_t)ftello(lfp));
+			}
 		else
 			for (i = 0; i < rs.n; i++)
 				putrow(fp, &rs.v[i], &b);
@@ -962,6 +1017,9 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
 			free(rs.v[i].lcaname);
 		rs.n = 0;
 	}
+	if (lfp != NULL)
+		fclose(lfp);
+	free(line);
 	free(rs.v);
 	free(b.s);
 	free(prefix.s);
@@ -1115,15 +1173,18 @@ main(int argc, char *argv[])
 	struct input in;
 	const char *path = "-";
 	char *e;
-	FILE *fp, *tfp, *nfp;
+	FILE *fp, *tfp, *nfp, *kfp;
 	int ch, st = 0, opfirst = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "cl:m:pt:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "ck:l:m:pt:u:")) != -1) {
 		switch (ch) {
 		case 'c':
 			opfirst = 1;
+			break;
+		case 'k':
+			keyedpath = optarg;
 			break;
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
@@ -1171,6 +1232,8 @@ main(int argc, char *argv[])
 		tl_usage_die("-t goes with -m stats");
 	if (namespath != NULL && mode != M_STATS)
 		tl_usage_die("-l goes with -m stats");
+	if (keyedpath != NULL && mode != M_STATS)
+		tl_usage_die("-k goes with -m stats");
 	if (pruneflag && mode != M_TREE && treepath == NULL)
 		tl_usage_die("-p goes with -m tree or -t");
 	if (opfirst && mode != M_SUMMARY)
@@ -1191,10 +1254,13 @@ main(int argc, char *argv[])
 		/* (-t: the tree beside the rows, from the one reading) */
 		tfp = treepath != NULL ? tl_fopen(treepath, "w") : NULL;
 		nfp = namespath != NULL ? tl_fopen(namespath, "w") : NULL;
-		lca(&in, stdout, tfp, nfp);
+		kfp = keyedpath != NULL ? tl_fopen(keyedpath, "w") : NULL;
+		lca(&in, stdout, tfp, nfp, kfp);
 		if (tfp != NULL && tl_fshut(tfp, treepath) != 0)
 			st = 1;
 		if (nfp != NULL && tl_fshut(nfp, namespath) != 0)
+			st = 1;
+		if (kfp != NULL && tl_fshut(kfp, keyedpath) != 0)
 			st = 1;
 	}
 	if (tl_fshut(stdout, "<stdout>") != 0)

@@ -148,8 +148,9 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # summary: the unique-args summary, renamed (f4, its header twice: see
 # csv), and the records of cpu_op_map.json (f5); a job started before
 # the merge, its two inputs on fifos, sorting them as they come: the
-# rows pass's sum0 rows (f1) and tl-lca -l's cpu_op names of each LCA
-# (f2); its outputs read by the script's csv and tl-json.
+# rows with the summary's keys first (tl-lca -k's sum0: f1) and tl-lca
+# -l's cpu_op names of each LCA (f2); its outputs read by the script's
+# csv and tl-json.
 #
 # The rename map, from the cpu_op names of each LCA with names on both
 # sides, in bounded memory: no table of the names.  Such an LCA is
@@ -282,12 +283,13 @@ summary() {
 M=$tmp/merged S=$tmp/stats
 tl_step merge start
 # merged: the diff_stats rows of the merged tree, as they come; unless
-# --records, the merge, its rows, its text (tl-lca -t) and the cpu_op
-# names of each LCA that the rename map pairs (-l: ln) at once, the
-# merged tree on a pipe; with --records it is kept (M), for the LCA
-# totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
+# --records, the merge, its rows, its text (tl-lca -t), the cpu_op
+# names of each LCA that the rename map pairs (-l: ln) and the rows
+# with the summary's key columns first, cpu_op_name before name, the
+# header's too (-k: sum0, on fd 4: f1) at once, the merged tree on a
+# pipe; with --records it is kept (M), for the LCA totals, made beside
+# the rows.  (st: a failure is noted in TL_FAIL.)
 TL_FAIL=$tmp/mfail
-_f1=/dev/null _f2=/dev/null
 if [ "$records" = 1 ]; then
 	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
 	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
@@ -297,9 +299,9 @@ else
 	# (the names of the LCAs to the rename map, on f2: see below)
 	merged() {
 		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
-			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 $prune 5>"$tmp/f2"
+			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 \
+			    -k /dev/fd/4 $prune 5>"$tmp/f2" 4>"$tmp/f1"
 	}
-	_f1=$tmp/f1
 	# (a signal before the job and the rows pass open the fifos:
 	# tl_cleanup opens them, or they would wait on them for ever)
 	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3$NL$tmp/f4$NL$tmp/f5"
@@ -315,11 +317,9 @@ fi
 # - pandas writes a column of numbers as floats when one of them is not
 #   a whole number (or is missing): which of kernel_time, busy_time and
 #   lowest_common_ancestor_id are all whole (wholecols);
-# - unless --records: the rows with the summary's key columns first,
-#   cpu_op_name before name (tl-lca -m summary -c), the last four of
-#   its twelve moved out, the header's too (sum0, on fd 4: f1);
-#   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
-#   summary, which groups on both, for cpu_op_map_traceN.json).
+# - unless --records: each row's (cpu_op, kernel), by source (c1, c2:
+#   the pairs of the summary, which groups on both, for
+#   cpu_op_map_traceN.json).
 # The module parents of every row are root (tl-lca(1): TraceDiff's
 # trees have no python functions), so every cpu_op has the one module
 # parent root, on each side: the rename map takes that as given, and a
@@ -328,7 +328,6 @@ fi
 # summary job, which then starts beside it; the processes that write to
 # the job's fifos wait for it there)
 { merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
-	-v sum=/dev/fd/4 \
 	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
 	{ print >all }
 	NR == 1 {
@@ -339,9 +338,6 @@ fi
 			exit 1
 		}
 		if (full) { printf "" >cm1; printf "" >cm2 }
-	}
-	full {
-		print $2, $1, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
 	}
 	NR == 1 { next }
 	$15 != "root" {
@@ -360,7 +356,7 @@ fi
 		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
-	}' 4>"$_f1"; } >"$tmp/r" &
+	}'; } >"$tmp/r" &
 _pm=$!
 if [ "$records" = 0 ]; then
 	summary 2>"$tmp/serr" &
