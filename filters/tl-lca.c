@@ -753,53 +753,66 @@ traverse(const struct input *in, char *visited, struct rows *rs)
 	free(st);
 }
 
+/* An argument value as Python prints it, into l; b is scratch. */
 static void
-putlit(FILE *fp, const char *json, struct buf *b)
+putlit(struct buf *l, const char *json, struct buf *b)
 {
 	if (json[0] == '\0' || strcmp(json, "null") == 0)
 		return;
 	buf_reset(b);
 	if (pylit(b, json, strlen(json), 1) != 0)
 		tl_die("bad JSON argument value: %s", json);
-	rec_put(fp, b->s, b->len);
+	rec_bput(l, b->s, b->len);
 }
 
+/* One row's line, its newline too, made in l (-k writes it twice). */
 static void
-putrow(FILE *fp, const struct row *w, struct buf *b)
+putrow(struct buf *l, const struct row *w, struct buf *b)
 {
 	const struct half *g = w->g;
+	const char *op = g->f[S_CPUOPNAME][0] ? g->f[S_CPUOPNAME] : g->f[S_CPUOP];
 	char num[64];
 	int64_t iv;
 
-	rec_puts(fp, g->f[S_NAME]);
-	putc('\t', fp);
-	rec_puts(fp, g->f[S_CPUOPNAME][0] ? g->f[S_CPUOPNAME] : g->f[S_CPUOP]);
-	fprintf(fp, "\t%s\ttrace%d\t", g->f[S_CPUOP], w->src);
-	putlit(fp, g->f[S_DIMS], b);
-	putc('\t', fp);
-	putlit(fp, g->f[S_STRIDES], b);
-	putc('\t', fp);
-	putlit(fp, g->f[S_TYPES], b);
-	putc('\t', fp);
-	putlit(fp, g->f[S_CONCRETE], b);
-	putc('\t', fp);
+	buf_reset(l);
+	rec_bput(l, g->f[S_NAME], strlen(g->f[S_NAME]));
+	buf_addc(l, '\t');
+	rec_bput(l, op, strlen(op));
+	buf_addc(l, '\t');
+	buf_adds(l, g->f[S_CPUOP]);
+	buf_adds(l, "\ttrace");
+	buf_adds(l, num_lld(w->src, num + 32));
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_DIMS], b);
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_STRIDES], b);
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_TYPES], b);
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_CONCRETE], b);
+	buf_addc(l, '\t');
 	/* dur as Python holds it: an int, or a float written as repr() */
 	if (g->f[S_DUR][0] == '\0')
-		fputs("0", fp);
+		buf_addc(l, '0');
 	else if (num_int64(g->f[S_DUR], strlen(g->f[S_DUR]), &iv) == 0)
-		rec_puts(fp, g->f[S_DUR]);
+		rec_bput(l, g->f[S_DUR], strlen(g->f[S_DUR]));
 	else
-		fputs(num_pyrepr(g->dur, num, sizeof(num)), fp);
+		buf_adds(l, num_pyrepr(g->dur, num, sizeof(num)));
+	buf_addc(l, '\t');
 	if (w->whole)
-		fprintf(fp, "\t%.0f\t", w->busy);
+		snprintf(num, sizeof(num), "%.0f", w->busy);
 	else
-		fprintf(fp, "\t%s\t", num_pyrepr(w->busy, num, sizeof(num)));
+		num_pyrepr(w->busy, num, sizeof(num));
+	buf_adds(l, num);
+	buf_addc(l, '\t');
 	if (w->lcaname != NULL)
-		rec_puts(fp, w->lcaname);
-	putc('\t', fp);
+		rec_bput(l, w->lcaname, strlen(w->lcaname));
+	buf_addc(l, '\t');
 	if (w->lcaid >= 0)
-		fprintf(fp, "%lld", w->lcaid);
-	fprintf(fp, "\t%lld\troot\troot\n", g->uid);
+		buf_adds(l, num_lld(w->lcaid, num + 32));
+	buf_addc(l, '\t');
+	buf_adds(l, num_lld(g->uid, num + 32));
+	buf_adds(l, "\troot\troot\n");
 }
 
 /* A row's cpu_op name, as the rows' cpu_op_name column has it. */
@@ -941,17 +954,17 @@ totals(FILE *fp, struct rows *rs)
 }
 
 /*
- * A row line (its newline included) on fp, and its fields in keyedord
- * order on kfp: the fields are escaped, so a TAB is a separator.
+ * A row's line l (its newline included) on kfp, its fields in
+ * keyedord order, made in k: the fields are escaped, so a TAB is a
+ * separator.
  */
 static void
-putkeyed(FILE *fp, FILE *kfp, const char *line, size_t len)
+putkeyed(FILE *kfp, const struct buf *l, struct buf *k)
 {
-	const char *f[LEN(statcols) + 1], *p, *end = line + len - 1;
+	const char *f[LEN(statcols) + 1], *p, *end = l->s + l->len - 1;
 	size_t i, n = 0;
 
-	fwrite(line, 1, len, fp);
-	for (p = line; n < LEN(statcols); p++) {
+	for (p = l->s; n < LEN(statcols); p++) {
 		f[n++] = p;
 		if ((p = memchr(p, '\t', (size_t)(end - p))) == NULL)
 			break;
@@ -959,25 +972,24 @@ putkeyed(FILE *fp, FILE *kfp, const char *line, size_t len)
 	if (n != LEN(statcols) || p != NULL)
 		tl_die("a row of %zu fields, not %zu", n, LEN(statcols));
 	f[n] = end + 1;
+	buf_reset(k);
 	for (i = 0; i < n; i++) {
-		if (i > 0)
-			putc('\t', kfp);
-		fwrite(f[keyedord[i]], 1,
-		    (size_t)(f[keyedord[i] + 1] - f[keyedord[i]] - 1), kfp);
+		buf_add(k, f[keyedord[i]],
+		    (size_t)(f[keyedord[i] + 1] - f[keyedord[i]] - 1));
+		buf_addc(k, i + 1 < n ? '\t' : '\n');
 	}
-	putc('\n', kfp);
+	fwrite(k->s, 1, k->len, kfp);
 }
 
 static void
 lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 {
-	struct buf b = {0}, prefix = {0};
+	struct buf b = {0}, prefix = {0}, l = {0}, k = {0};
 	struct rows rs = {0};
 	const char *kcols[LEN(statcols)];
-	char *visited, *line = NULL;
-	size_t i, linecap = 0;
+	char *visited;
+	size_t i;
 	long long base = 0;
-	FILE *lfp = NULL;
 
 	if (mode == M_TOTALS)
 		rec_write(fp, totcols, LEN(totcols));
@@ -987,9 +999,6 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 		for (i = 0; i < LEN(statcols); i++)
 			kcols[i] = statcols[keyedord[i]];
 		rec_write(kfp, kcols, LEN(kcols));
-		/* (each row made in memory, then written twice) */
-		if ((lfp = open_memstream(&line, &linecap)) == NULL)
-			tl_die("open_memstream:");
 	}
 	while (in_next(in)) {
 		if (tfp != NULL)
@@ -999,17 +1008,13 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 		free(visited);
 		if (mode == M_TOTALS)
 			totals(fp, &rs);
-		else if (lfp != NULL)
-			for (i = 0; i < rs.n; i++) {
-				rewind(lfp);
-				putrow(lfp, &rs.v[i], &b);
-				if (fflush(lfp) != 0)
-					tl_die("open_memstream:");
-				putkeyed(fp, kfp, line, (size_t)ftello(lfp));
-			}
 		else
-			for (i = 0; i < rs.n; i++)
-				putrow(fp, &rs.v[i], &b);
+			for (i = 0; i < rs.n; i++) {
+				putrow(&l, &rs.v[i], &b);
+				fwrite(l.s, 1, l.len, fp);
+				if (kfp != NULL)
+					putkeyed(kfp, &l, &k);
+			}
 		if (nfp != NULL)
 			lcanames(nfp, &rs, base);
 		base += (long long)rs.n;
@@ -1017,9 +1022,8 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 			free(rs.v[i].lcaname);
 		rs.n = 0;
 	}
-	if (lfp != NULL)
-		fclose(lfp);
-	free(line);
+	free(l.s);
+	free(k.s);
 	free(rs.v);
 	free(b.s);
 	free(prefix.s);
