@@ -21,6 +21,7 @@ static int pruneflag;		/* -p: tree without roots off the GPU path */
 static const char *treepath;	/* -t: where stats mode writes the tree too */
 static const char *namespath;	/* -l: where it writes the LCAs' cpu_op names */
 static const char *keyedpath;	/* -k: where it writes the rows, summary keys first */
+static const char *renamepath;	/* -r: the renames -m summary appends */
 static int qtrace;		/* -u: trace of the queried UID (1 or 2), 0 for none */
 static long long quid;		/* -u: the queried UID */
 
@@ -141,7 +142,7 @@ usage(int status)
 	    "usage: tl-lca [-m stats [-k KEYED] [-l NAMES] [-t TREE [-p]] | -m tree [-p] |\n"
 	    "              -m map |\n"
 	    "              -m totals | -u TRACE:UID] [MERGED]\n"
-	    "       tl-lca -m summary [-c] [STATS]\n");
+	    "       tl-lca -m summary [-c [-r RENAMES]] [STATS]\n");
 	exit(status);
 }
 
@@ -1029,8 +1030,85 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 	free(prefix.s);
 }
 
+/* -r: the renames, read as the summary's cpu_op names come. */
+struct renames {
+	FILE *fp;		/* RENAMES */
+	char *line;		/* the current record, NUL at its first TAB */
+	size_t cap;		/* allocated for line */
+	size_t klen;		/* its name's length */
+	const char *val;	/* its new name */
+	int eof;		/* no record left */
+	size_t lineno;		/* records read */
+	struct buf op;		/* the cpu_op name last looked up */
+	struct buf to;		/* what it is renamed to */
+	int has;		/* op has a rename */
+};
+
 static void
-putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
+rn_next(struct renames *rn)
+{
+	ssize_t n;
+	char *t;
+
+	if ((n = getline(&rn->line, &rn->cap, rn->fp)) <= 0) {
+		if (ferror(rn->fp))
+			tl_die("%s:", renamepath);
+		rn->eof = 1;
+		return;
+	}
+	rn->lineno++;
+	if (rn->line[n - 1] == '\n')
+		rn->line[--n] = '\0';
+	/* NAME TAB 12 digits TAB NEW */
+	if ((t = memchr(rn->line, '\t', (size_t)n)) == NULL ||
+	    rn->line + n - t < 14 || t[13] != '\t')
+		tl_die("%s: line %zu: not a rename record", renamepath, rn->lineno);
+	*t = '\0';
+	rn->klen = (size_t)(t - rn->line);
+	rn->val = t + 14;
+}
+
+/* Compare a and b as bytes, each followed by a TAB (neither has one). */
+static int
+cmptab(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t m = alen < blen ? alen : blen;
+	int c = memcmp(a, b, m);
+
+	if (c != 0 || alen == blen)
+		return c;
+	return alen < blen ? '\t' - (unsigned char)b[m] : (unsigned char)a[m] - '\t';
+}
+
+/*
+ * The name op (escaped, as read) has in the renames, the last of its
+ * records (the one numbered last); op itself when it has none.  The ops
+ * come in order, so do the renames: a merge, no table of the names.
+ */
+static const char *
+renamed(struct renames *rn, const char *op)
+{
+	size_t len = strlen(op);
+
+	if (rn->op.s != NULL && rn->op.len == len && memcmp(rn->op.s, op, len) == 0)
+		return rn->has ? rn->to.s : op;
+	buf_reset(&rn->op);
+	buf_add(&rn->op, op, len);
+	rn->has = 0;
+	while (!rn->eof && cmptab(rn->line, rn->klen, op, len) < 0)
+		rn_next(rn);
+	while (!rn->eof && rn->klen == len && memcmp(rn->line, op, len) == 0) {
+		buf_reset(&rn->to);
+		buf_adds(&rn->to, rn->val);
+		rn->has = 1;
+		rn_next(rn);
+	}
+	return rn->has ? rn->to.s : op;
+}
+
+static void
+putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum,
+    struct renames *rn)
 {
 	char num[64];
 	int i;
@@ -1043,11 +1121,17 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
 		putc('\t', fp);
 	}
 	if (isint)
-		fprintf(fp, "%s\t%lld\n", num_pyrepr((double)isum / (double)n, num,
+		fprintf(fp, "%s\t%lld", num_pyrepr((double)isum / (double)n, num,
 		    sizeof(num)), isum);
 	else
-		fprintf(fp, "%s\t%s\n", num_pyrepr(sum / (double)n, num, sizeof(num)),
+		fprintf(fp, "%s\t%s", num_pyrepr(sum / (double)n, num, sizeof(num)),
 		    num_pyrepr(sum, num + 32, sizeof(num) - 32));
+	/* -r: the cpu_op name renamed, a field after the header's */
+	if (rn != NULL) {
+		putc('\t', fp);
+		fputs(renamed(rn, key[1]), fp);
+	}
+	putc('\n', fp);
 }
 
 /*
@@ -1060,7 +1144,7 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
  * equality, and the sort compared the same bytes), and written back so.
  */
 static void
-summary(FILE *in, const char *name, FILE *fp, int opfirst)
+summary(FILE *in, const char *name, FILE *fp, int opfirst, struct renames *rn)
 {
 	static const char *const agg[] = { "kernel_time_mean", "kernel_time_sum" };
 	struct rec_reader r;
@@ -1098,7 +1182,7 @@ summary(FILE *in, const char *name, FILE *fp, int opfirst)
 			    r.lineno);
 		if (!have || strcmp(cur.s, prev.s) != 0) {
 			if (have)
-				putsum(fp, key, n, sum, isint, isum);
+				putsum(fp, key, n, sum, isint, isum, rn);
 			for (i = 0; i < NGROUP; i++) {
 				free(key[i]);
 				f = rec_get(&r, col[i], &len);
@@ -1125,7 +1209,7 @@ summary(FILE *in, const char *name, FILE *fp, int opfirst)
 		n++;
 	}
 	if (have)
-		putsum(fp, key, n, sum, isint, isum);
+		putsum(fp, key, n, sum, isint, isum, rn);
 	for (i = 0; i < NGROUP; i++)
 		free(key[i]);
 	free(prev.s);
@@ -1175,6 +1259,7 @@ int
 main(int argc, char *argv[])
 {
 	struct input in;
+	struct renames rn;
 	const char *path = "-";
 	char *e;
 	FILE *fp, *tfp, *nfp, *kfp;
@@ -1182,13 +1267,16 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "ck:l:m:pt:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "ck:l:m:pr:t:u:")) != -1) {
 		switch (ch) {
 		case 'c':
 			opfirst = 1;
 			break;
 		case 'k':
 			keyedpath = optarg;
+			break;
+		case 'r':
+			renamepath = optarg;
 			break;
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
@@ -1242,9 +1330,23 @@ main(int argc, char *argv[])
 		tl_usage_die("-p goes with -m tree or -t");
 	if (opfirst && mode != M_SUMMARY)
 		tl_usage_die("-c goes with -m summary");
+	if (renamepath != NULL && !opfirst)
+		tl_usage_die("-r goes with -m summary -c");
 	fp = tl_fopen(path, "r");
 	if (mode == M_SUMMARY) {
-		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout, opfirst);
+		if (renamepath != NULL) {
+			memset(&rn, 0, sizeof(rn));
+			rn.fp = tl_fopen(renamepath, "r");
+			rn_next(&rn);
+		}
+		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout, opfirst,
+		    renamepath != NULL ? &rn : NULL);
+		if (renamepath != NULL) {
+			fclose(rn.fp);
+			free(rn.line);
+			buf_free(&rn.op);
+			buf_free(&rn.to);
+		}
 		if (fp != stdin)
 			fclose(fp);
 		return tl_fshut(stdout, "<stdout>");

@@ -167,13 +167,14 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # The summary (tl-lca finds the columns by name: they stay as sorted;
 # one key for the columns before the sum, cpu_op first (tl-lca -c),
 # compared as tl-lca compares them: joined by TABs), so by cpu_op,
-# merged with the renames by name (the last of each name: no table of
-# the names), each row's new name appended; then in TraceLens's order (sum
+# merged with the renames by name as it is written (tl-lca -r: the last
+# of each name, no table of the names), each row's new name appended
+# (the header's 15 fields kept); then in TraceLens's order (sum
 # descending, then every column as a string: the name appended, a
 # function of the cpu_op, changes no order), each row numbered, its
 # cpu_op renamed and its module parents without spaces.  (st: a failure
-# is noted in TL_FAIL: rfail for the rename map, sfail for the summary,
-# nfail for the renaming.)
+# is noted in TL_FAIL: rfail for the rename map, sfail for the summary
+# and its renaming, nfail for what follows.)
 #
 # Beside it, from mp (each row's renamed cpu_op, row, source, kernel
 # and module parents) as it comes (f3), the records of cpu_op_map.json:
@@ -247,22 +248,8 @@ summary() {
 	} |
 	{ TL_FAIL=$tmp/sfail
 	  st hsort -s -t "$TAB" -k1,12 <"$tmp/f1" 3<&- |
-	  st tl-lca -m summary -c 3<&- |
+	  st tl-lca -m summary -c -r /dev/fd/3 |
 	  { TL_FAIL=$tmp/nfail
-	    st awk -F'\t' '
-	    function rnext(   i) {
-		if ((getline rl <rf) > 0) {
-			i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
-			rv = substr(rl, i + 14)
-		} else reof = 1
-	    }
-	    NR == 1 { rnext(); print; next }
-	    NR == 2 || $3 "" != cn {
-		cn = $3 ""; has = 0
-		while (!reof && (rk "\t") < (cn "\t")) rnext()
-		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
-	    }
-	    { print $0 "\t" (has ? cv : $3) }' rf=/dev/fd/3 |
 	    st hsort -t "$TAB" -k15,15gr -k1,14 3<&- |
 	    awk -F'\t' -v OFS='\t' -v mp=/dev/fd/6 '
 	    NR == 1 { printf "" >mp; print; print; next }
