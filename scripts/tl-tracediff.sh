@@ -270,7 +270,7 @@ summary() {
 wait $pff || die "cannot make the work directories"
 M=$tmp/merged S=$tmp/stats
 tl_step merge start
-# merged: the diff_stats rows of the merged tree, as they come; unless
+# The merge job: the diff_stats rows of the merged tree, as they come; unless
 # --records, the merge, its rows, its text (tl-lca -t), the cpu_op
 # names of each LCA that the rename map pairs (-l: ln) and the rows
 # with the summary's key columns first, cpu_op_name before name, the
@@ -282,14 +282,7 @@ if [ "$records" = 1 ]; then
 	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
 	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
-	merged() { st tl-lca "$M"; }
 else
-	# (the names of the LCAs to the rename map, on f2: see below)
-	merged() {
-		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
-			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 \
-			    -k /dev/fd/4 $prune 5>"$tmp/f2" 4>"$tmp/f1"
-	}
 	# (a signal before the job and the rows pass open the fifos:
 	# tl_cleanup opens them, or they would wait on them for ever)
 	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3$NL$tmp/f4$NL$tmp/f5"
@@ -315,8 +308,7 @@ fi
 # (in the background, its result line in r: tl-diff starts before the
 # summary job, which then starts beside it; the processes that write to
 # the job's fifos wait for it there)
-{ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
-	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
+_rows='
 	{ print >all }
 	NR == 1 {
 		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
@@ -344,7 +336,20 @@ fi
 		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
-	}'; } >"$tmp/r" &
+	}'
+# (tl-diff forked first, and as few forks deep as can be: the jobs
+# started after it wait for its rows; the names of the LCAs go to the
+# rename map, on f2: see summary)
+if [ "$records" = 1 ]; then
+	{ st tl-lca "$M" | awk -F'\t' -v OFS='\t' -v full=0 -v cm1= -v cm2= \
+		-v all="$S" -v prog="$prog" "$_rows"; } >"$tmp/r" &
+else
+	{ st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
+		st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 \
+		    -k /dev/fd/4 $prune 5>"$tmp/f2" 4>"$tmp/f1" |
+		awk -F'\t' -v OFS='\t' -v full=1 -v cm1="$tmp/c1" -v cm2="$tmp/c2" \
+		    -v all="$S" -v prog="$prog" "$_rows"; } >"$tmp/r" &
+fi
 _pm=$!
 if [ "$records" = 0 ]; then
 	summary 2>"$tmp/serr" &
