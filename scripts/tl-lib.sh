@@ -325,6 +325,15 @@ tl_real() {
 # make the directory the output is built in, beside OUT (the same file
 # system, for the rename): TL_STAGE.  TL_OUT is OUT, absolute.
 tl_outdir() {
+	tl_outcheck "$@"
+	tl_outstage
+}
+# tl_outcheck OUT FORCE INPUT...: tl_outdir's checks (no process but
+# a missing parent's mkdir -p), and TL_OUT; TL_OUTPARENT is the
+# directory TL_STAGE goes in.  tl_outstage then makes TL_STAGE: a
+# script may make it while its work has begun (tl-tracediff: beside
+# the trees, a mktemp and two files off their way).
+tl_outcheck() {
 	_to_out=$1 _to_force=$2
 	shift 2
 	# (it was /: "/: exists (use --force to replace it)")
@@ -365,8 +374,11 @@ tl_outdir() {
 			esac
 		done
 	fi
-	tl_mkdtemp "$_to_parent/.$prog.XXXXXX" ||
-		die "cannot make a temporary directory in $_to_parent${_tl_mkwhy:-}"
+	TL_OUTPARENT=$_to_parent
+}
+tl_outstage() {
+	tl_mkdtemp "$TL_OUTPARENT/.$prog.XXXXXX" ||
+		die "cannot make a temporary directory in $TL_OUTPARENT${_tl_mkwhy:-}"
 	TL_STAGE=$_tl_made
 }
 

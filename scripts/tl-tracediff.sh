@@ -66,17 +66,18 @@ else
 			die "$out exists and is not empty (use --force to replace it)"
 		force=1
 	fi
-	tl_outdir "$out" "$force" "$t1" "$t2"
+	# (the directory the output is made in, beside OUT_DIR, is made
+	# beside the trees: see trees)
+	tl_outcheck "$out" "$force" "$t1" "$t2"
 fi
 tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 tmp=$TL_WORK
 tl_progress "$quiet"
 
-# (the records go into DIR at the end; the output is made beside it)
-if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
-# a full disk named, the output's first (the programs say "<stdout>")
-[ "$records" = 1 ] || tl_spacecheck "$TL_STAGE" "$out"
+# a full disk named, the output's first (the programs say "<stdout>";
+# TL_STAGE, on its file system, is made later)
+[ "$records" = 1 ] || tl_spacecheck "$TL_OUTPARENT" "$out"
 tl_spacecheck "$tmp" "TMPDIR ($tmpdir)"
 # (each tree's directory, N/t its passes' own one, TL_TREE_TMP, made
 # with the passes' fifos (TL_TREE_FIFOS) by one tl-mkfifo in the tree's
@@ -114,8 +115,15 @@ tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
 tl_spawn sh -c "$_tree" tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
-# (meanwhile the output's directory and, unless --records, the fifos
-# of the summary job: see summary below)
+# (meanwhile, the directory the output is made in, R: the records go
+# into DIR at the end, the output is made beside OUT_DIR; and, unless
+# --records, the fifos of the summary job: see summary below)
+if [ "$records" = 1 ]; then
+	R=$tmp/out
+else
+	tl_outstage
+	R=$TL_STAGE/out
+fi
 set --
 [ "$records" = 1 ] || set -- "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5"
 tl-mkfifo -d "$R" "$@" & pff=$!
