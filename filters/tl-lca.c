@@ -22,6 +22,7 @@ static const char *treepath;	/* -t: where stats mode writes the tree too */
 static const char *namespath;	/* -l: where it writes the LCAs' cpu_op names */
 static const char *keyedpath;	/* -k: where it writes the rows, summary keys first */
 static const char *renamepath;	/* -r: the renames -m summary appends */
+static int sumkeyflag;		/* -s: -m summary's rows keyed by their sum */
 static int qtrace;		/* -u: trace of the queried UID (1 or 2), 0 for none */
 static long long quid;		/* -u: the queried UID */
 
@@ -142,7 +143,7 @@ usage(int status)
 	    "usage: tl-lca [-m stats [-k KEYED] [-l NAMES] [-t TREE [-p]] | -m tree [-p] |\n"
 	    "              -m map |\n"
 	    "              -m totals | -u TRACE:UID] [MERGED]\n"
-	    "       tl-lca -m summary [-c [-r RENAMES]] [STATS]\n");
+	    "       tl-lca -m summary [-s] [-c [-r RENAMES]] [STATS]\n");
 	exit(status);
 }
 
@@ -1106,13 +1107,69 @@ renamed(struct renames *rn, const char *op)
 	return rn->has ? rn->to.s : op;
 }
 
+/*
+ * -s: the key of a kernel_time_sum written as s: 21 hexadecimal digits
+ * that sort as bytes as sort -g -r sorts s, by its value as strtold(3)
+ * reads it (sort -g's own reading), descending.  Ascending, the key is
+ * a class (NaN, -inf, negative, zero, positive, inf: sort -g puts NaNs
+ * first), then the binary exponent and the 64 bits of the mantissa of
+ * |value|, complemented for a negative one; descending, every digit
+ * complemented.
+ */
+static void
+sumkey(const char *s, char *out, size_t size)
+{
+	long double v;
+	unsigned cls, ex = 0;
+	unsigned long long mant = 0;
+	char *end, *p;
+	int e;
+
+	v = strtold(s, &end);
+	if (end == s || *end != '\0')
+		tl_die("kernel_time_sum '%s': not a number", s);
+	if (isnan(v))
+		cls = 0;
+	else if (isinf(v))
+		cls = v < 0 ? 1 : 5;
+	else if (v == 0)
+		cls = 3;
+	else {
+		/* |v| = m 2^e, m in [0.5, 1): m 2^64 is whole, below 2^64 */
+		mant = (unsigned long long)ldexpl(frexpl(fabsl(v), &e), 64);
+		ex = (unsigned)(e + 0x8000) & 0xffff;
+		cls = v < 0 ? 2 : 4;
+		if (v < 0) {
+			ex = ~ex & 0xffff;
+			mant = ~mant;
+		}
+	}
+	snprintf(out, size, "%x%04x%016llx", cls, ex, mant);
+	for (p = out; *p != '\0'; p++)
+		*p = "fedcba9876543210"[*p <= '9' ? *p - '0' : *p - 'a' + 10];
+}
+
 static void
 putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum,
     struct renames *rn)
 {
-	char num[64];
+	char mbuf[64], tbuf[64], skey[32];
+	const char *mean, *tot;
 	int i;
 
+	if (isint) {
+		mean = num_pyrepr((double)isum / (double)n, mbuf, sizeof(mbuf));
+		snprintf(tbuf, sizeof(tbuf), "%lld", isum);
+		tot = tbuf;
+	} else {
+		mean = num_pyrepr(sum / (double)n, mbuf, sizeof(mbuf));
+		tot = num_pyrepr(sum, tbuf, sizeof(tbuf));
+	}
+	if (sumkeyflag) {
+		sumkey(tot, skey, sizeof(skey));
+		fputs(skey, fp);
+		putc('\t', fp);
+	}
 	for (i = 0; i < NGROUP; i++) {
 		if (i == 1)
 			fprintf(fp, "%lld\t", n);
@@ -1120,12 +1177,7 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum,
 		fputs(key[i], fp);
 		putc('\t', fp);
 	}
-	if (isint)
-		fprintf(fp, "%s\t%lld", num_pyrepr((double)isum / (double)n, num,
-		    sizeof(num)), isum);
-	else
-		fprintf(fp, "%s\t%s", num_pyrepr(sum / (double)n, num, sizeof(num)),
-		    num_pyrepr(sum, num + 32, sizeof(num) - 32));
+	fprintf(fp, "%s\t%s", mean, tot);
 	/* -r: the cpu_op name renamed, a field after the header's */
 	if (rn != NULL) {
 		putc('\t', fp);
@@ -1267,7 +1319,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "ck:l:m:pr:t:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "ck:l:m:pr:st:u:")) != -1) {
 		switch (ch) {
 		case 'c':
 			opfirst = 1;
@@ -1277,6 +1329,9 @@ main(int argc, char *argv[])
 			break;
 		case 'r':
 			renamepath = optarg;
+			break;
+		case 's':
+			sumkeyflag = 1;
 			break;
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
@@ -1332,6 +1387,8 @@ main(int argc, char *argv[])
 		tl_usage_die("-c goes with -m summary");
 	if (renamepath != NULL && !opfirst)
 		tl_usage_die("-r goes with -m summary -c");
+	if (sumkeyflag && mode != M_SUMMARY)
+		tl_usage_die("-s goes with -m summary");
 	fp = tl_fopen(path, "r");
 	if (mode == M_SUMMARY) {
 		if (renamepath != NULL) {

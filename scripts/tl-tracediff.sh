@@ -180,7 +180,11 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # (the header's 15 fields kept); then in TraceLens's order (sum
 # descending, then every column as a string: the name appended, a
 # function of the cpu_op, changes no order), each row numbered, its
-# cpu_op renamed and its module parents without spaces.  (st: a failure
+# cpu_op renamed and its module parents without spaces.  (That order
+# is sort -t TAB -k15,15gr -k1,14's; a sort of whole lines gives it, a
+# fifth of the work: tl-lca -s puts a key of the sum, descending, first,
+# and the 14th column is a number, so no byte below TAB follows where
+# the key's columns end.  st: a failure
 # is noted in TL_FAIL: rfail for the rename map, sfail for the summary
 # and its renaming, nfail for what follows.)
 #
@@ -256,17 +260,17 @@ summary() {
 	} |
 	{ TL_FAIL=$tmp/sfail
 	  st hsort -s -t "$TAB" -k1,12 <"$tmp/f1" 3<&- |
-	  st tl-lca -m summary -c -r /dev/fd/3 |
+	  st tl-lca -m summary -s -c -r /dev/fd/3 |
 	  { TL_FAIL=$tmp/nfail
-	    st hsort -t "$TAB" -k15,15gr -k1,14 3<&- |
+	    st hsort 3<&- |
 	    awk -F'\t' -v OFS='\t' -v mp=/dev/fd/6 '
 	    NR == 1 { printf "" >mp; print; print; next }
 	    {
-		$3 = $16
-		gsub(/ /, "", $13)
-		print $3, sprintf("%012d", NR - 1), $5, $1, $13 >mp
-		l = $1
-		for (i = 2; i <= 15; i++) l = l "\t" $i
+		$4 = $17
+		gsub(/ /, "", $14)
+		print $4, sprintf("%012d", NR - 1), $6, $2, $14 >mp
+		l = $2
+		for (i = 3; i <= 16; i++) l = l "\t" $i
 		print l
 	    }' 3<&- 6>"$tmp/f3" >"$tmp/f4"; }
 	} 3<&0
