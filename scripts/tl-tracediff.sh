@@ -170,7 +170,11 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # TraceLens pairs them: each rename numbered (the last one of a name
 # wins), sorted by name (the whole line as bytes: a name then a TAB,
 # the summary's order): on a pipe, read as the summary's rows come by
-# cpu_op.
+# cpu_op.  (Both sorts are of whole lines, not of key fields, a fourth
+# of the work: a name's lines still come together, by LCA, though
+# another name may come between two whose one begins the other; that
+# order of the names changes nothing, and the LCA, side and place are
+# numbers of fixed width, one line each.)
 #
 # The summary (tl-lca finds the columns by name: they stay as sorted;
 # one key for the columns before the sum, cpu_op first (tl-lca -c),
@@ -192,10 +196,12 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # and module parents) as it comes (f3), the records of cpu_op_map.json:
 # per renamed cpu_op, numbered by its first row (its rows by name, then
 # by row, give it; no table of the names), per source, its kernels and
-# module parents, sorted, with their header (jfail).
+# module parents, sorted, with their header (jfail).  (Its first sort
+# is of whole lines: a name's rows still come together, by row, all
+# that its numbering needs.)
 summary() {
 	{ TL_FAIL=$tmp/jfail
-	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	  { st tl_sort | st awk -F'\t' -v OFS='\t' '
 	    BEGIN { print "pos", "cpu_op", "source", "kind", "value" }
 	    {
 		n = $1 ""
@@ -206,10 +212,10 @@ summary() {
 	} &
 	_sm_p=$!
 	{ TL_FAIL=$tmp/rfail
-	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	  { st tl_sort | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; first = $2 }
 	{ print $2, $3, $4, $1, ($2 != first) }' |
-	  st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
+	  st tl_sort | st awk -F'\t' -v OFS='\t' '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
 	# (the last test: both names have one module parent, the same:
