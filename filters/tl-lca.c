@@ -62,7 +62,8 @@ enum { NGROUP = LEN(groupcols) };
 
 /*
  * -k: the statcols in the order -m summary -c sorts and groups them:
- * its grouping columns, cpu_op_name first, then the others.
+ * its grouping columns, cpu_op_name first, then the others; after the
+ * grouping columns, a column "row", the row's number.
  */
 static const int keyedord[] = { 1, 0, 2, 3, 4, 5, 6, 7, 9, 10, 13, 14, 8, 11, 12 };
 _Static_assert(LEN(keyedord) == LEN(statcols), "keyedord[] and statcols[] disagree");
@@ -957,12 +958,14 @@ totals(FILE *fp, struct rows *rs)
 
 /*
  * A row's line l (its newline included) on kfp, its fields in
- * keyedord order, made in k: the fields are escaped, so a TAB is a
- * separator.
+ * keyedord order, row (12 digits) after the grouping columns, made in
+ * k: the fields are escaped, so a TAB is a separator.
  */
 static void
-putkeyed(FILE *kfp, const struct buf *l, struct buf *k)
+putkeyed(FILE *kfp, const struct buf *l, struct buf *k, long long row)
 {
+	char num[32];
+
 	const char *f[LEN(statcols) + 1], *p, *end = l->s + l->len - 1;
 	size_t i, n = 0;
 
@@ -979,6 +982,10 @@ putkeyed(FILE *kfp, const struct buf *l, struct buf *k)
 		buf_add(k, f[keyedord[i]],
 		    (size_t)(f[keyedord[i] + 1] - f[keyedord[i]] - 1));
 		buf_addc(k, i + 1 < n ? '\t' : '\n');
+		if (i + 1 == NGROUP) {
+			snprintf(num, sizeof(num), "%012lld\t", row);
+			buf_adds(k, num);
+		}
 	}
 	fwrite(k->s, 1, k->len, kfp);
 }
@@ -988,7 +995,7 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 {
 	struct buf b = {0}, prefix = {0}, l = {0}, k = {0};
 	struct rows rs = {0};
-	const char *kcols[LEN(statcols)];
+	const char *kcols[LEN(statcols) + 1];
 	char *visited;
 	size_t i;
 	long long base = 0;
@@ -999,7 +1006,8 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 		rec_write(fp, statcols, LEN(statcols));
 	if (kfp != NULL) {
 		for (i = 0; i < LEN(statcols); i++)
-			kcols[i] = statcols[keyedord[i]];
+			kcols[i + (i >= NGROUP)] = statcols[keyedord[i]];
+		kcols[NGROUP] = "row";
 		rec_write(kfp, kcols, LEN(kcols));
 	}
 	while (in_next(in)) {
@@ -1015,7 +1023,7 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
 				putrow(&l, &rs.v[i], &b);
 				fwrite(l.s, 1, l.len, fp);
 				if (kfp != NULL)
-					putkeyed(kfp, &l, &k);
+					putkeyed(kfp, &l, &k, base + (long long)i + 1);
 			}
 		if (nfp != NULL)
 			lcanames(nfp, &rs, base);

@@ -177,8 +177,11 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # numbers of fixed width, one line each.)
 #
 # The summary (tl-lca finds the columns by name: they stay as sorted;
-# one key for the columns before the sum, cpu_op first (tl-lca -c),
-# compared as tl-lca compares them: joined by TABs), so by cpu_op,
+# the columns before the sum, cpu_op first (tl-lca -c), compared as
+# tl-lca compares them: joined by TABs; then the row's number, in the
+# order the rows came (-k's row): a sort of whole lines, a fourth of
+# the work of sort -s -t TAB -k1,12, the same order, as the last of
+# those columns, nn_module_parent, is root in every row), so by cpu_op,
 # merged with the renames by name as it is written (tl-lca -r: the last
 # of each name, no table of the names), each row's new name appended
 # (the header's 15 fields kept); then in TraceLens's order (sum
@@ -265,7 +268,7 @@ summary() {
 	  st tl_sort; } <"$tmp/f2"
 	} |
 	{ TL_FAIL=$tmp/sfail
-	  st hsort -s -t "$TAB" -k1,12 <"$tmp/f1" 3<&- |
+	  st hsort <"$tmp/f1" 3<&- |
 	  st tl-lca -m summary -s -c -r /dev/fd/3 |
 	  { TL_FAIL=$tmp/nfail
 	    st hsort 3<&- |
