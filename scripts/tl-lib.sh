@@ -1205,7 +1205,9 @@ tl_parse() {
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
 # passes of the forward links and of the overlap fact, walk.tsv, and
 # the files tl-tracediff does not read: intervals.tsv, meta.tsv,
-# sel.tsv, comm.tsv, fwd.tsv and tree.facts;
+# sel.tsv, comm.tsv, fwd.tsv and tree.facts, and the facts of
+# health.tsv but split's (TL_TREE_TMP may then be OUTDIR itself: no
+# name is in both);
 # with TL_TREE_FIFOS=1 too, TL_TREE_TMP holds those passes' fifos, t0,
 # t, g0, g, n, w0 and x0, made by the caller (with its directories, in
 # one tl-mkfifo).
@@ -1316,6 +1318,7 @@ _tl_tree_run() {
 	# (the files only tl-report reads: see lean below)
 	_tt_iv=$_tt_out/intervals.tsv _tt_mt=$_tt_out/meta.tsv
 	_tt_sl=$_tt_out/sel.tsv _tt_cm=$_tt_out/comm.tsv _tt_fw=$_tt_out/fwd.tsv
+	_tt_hf=$_tt_t/hf _tt_gf=$_tt_t/gf _tt_lf=$_tt_t/lf _tt_gw=$_tt_t/gw
 	# (the fifos in one tl-mkfifo, beside tl-tree: coreutils' mkfifo
 	# costs four times its start; with TL_TREE_FIFOS=1 the caller made
 	# those of the lean passes in TL_TREE_TMP, with its own directories)
@@ -1329,10 +1332,13 @@ _tl_tree_run() {
 		# opened as such, no link to it made; w is empty, the overlap
 		# fact none.  Nor the files it does not read: intervals.tsv and
 		# meta.tsv go to /dev/null, sel.tsv, comm.tsv, fwd.tsv and
-		# tree.facts are not made: a file made costs more than its
-		# writing here, 0.5 ms of system time in a busy /tmp)
+		# tree.facts are not made, and health.tsv has split's facts
+		# alone (flows_legacy_followed among them): a file made costs
+		# more than its writing here, 0.5 ms of system time in a busy
+		# /tmp)
 		_tt_q=/dev/null _tt_o=/dev/null _tt_w=/dev/null
 		_tt_iv=/dev/null _tt_mt=/dev/null _tt_sl= _tt_cm= _tt_fw=
+		_tt_hf= _tt_gf= _tt_lf= _tt_gw=
 	else
 		"$_tt_mk" "$_tt_t/t0" "$_tt_t/t" "$_tt_t/g0" "$_tt_t/g" \
 		    "$_tt_t/n" "$_tt_t/w0" "$_tt_t/x0" "$_tt_t/q" "$_tt_t/o" \
@@ -1358,7 +1364,8 @@ _tl_tree_run() {
 	# later passes leave a core idle)
 	{ { tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } |
 		{ "$_tt_b" -m gpu -d "$_tt_out" -e "$_tt_ev" \
-			-G "$_tt_out/gpuev.tsv" -f "$_tt_t/gf" -o "$_tt_t/gw" ||
+			-G "$_tt_out/gpuev.tsv" ${_tt_gf:+-f "$_tt_gf"} \
+			${_tt_gw:+-o "$_tt_gw"} ||
 			: >"$_tt_t/fail.gpu"; } >"$_tt_t/g"
 	  [ -z "${TL_TREE_GPU_HOOK:-}" ] || [ -e "$_tt_t/fail.gpu" ] ||
 		(eval "$TL_TREE_GPU_HOOK") </dev/null >/dev/null ||
@@ -1394,11 +1401,11 @@ _tl_tree_run() {
 			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
 	  fi 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
-		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" ${_tt_k:+-K "$_tt_k"} \
+		{ "$_tt_b" -m host "$@" -t /dev/fd/3 ${_tt_hf:+-f "$_tt_hf"} ${_tt_k:+-K "$_tt_k"} \
 			${_tt_k:+-S "$_tt_t/cs"} \
 			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
 		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
-		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
+		{ "$_tt_b" -m link "$@" -g /dev/fd/3 ${_tt_lf:+-f "$_tt_lf"} \
 			-r /dev/fd/4 3>"$_tt_t/g0" 4>"$_tt_t/w0" ||
 			: >"$_tt_t/fail.link"; } &
 	{ tl_sort - "$_tt_t/rg" <"$_tt_t/w0" || : >"$_tt_t/fail.sort-w"; } |
@@ -1425,7 +1432,8 @@ _tl_tree_run() {
 	[ "${TL_TREE_LEAN:-}" = 1 ] && _tt_ov= || _tt_ov=$_tt_t/ov
 	{
 		printf 'fact\tcount\n'
-		tl_cat "$_tt_t/hf" "$_tt_t/gf" ${_tt_ov:+"$_tt_ov"} "$_tt_t/facts" "$_tt_t/lf"
+		tl_cat ${_tt_hf:+"$_tt_hf"} ${_tt_gf:+"$_tt_gf"} ${_tt_ov:+"$_tt_ov"} \
+		    "$_tt_t/facts" ${_tt_lf:+"$_tt_lf"}
 	} >"$_tt_out/health.tsv" || return 1
 	[ "${TL_TREE_LEAN:-}" = 1 ] ||
 		tl_cat "$_tt_t/tree.facts" "$_tt_t/gw" >"$_tt_out/tree.facts" || return 1

@@ -79,10 +79,11 @@ tl_progress "$quiet"
 # TL_STAGE, on its file system, is made later)
 [ "$records" = 1 ] || tl_spacecheck "$TL_OUTPARENT" "$out"
 tl_spacecheck "$tmp" "TMPDIR ($tmpdir)"
-# (each tree's directory, N/t its passes' own one, TL_TREE_TMP, made
-# with the passes' fifos (TL_TREE_FIFOS) by one tl-mkfifo in the tree's
-# job, the two side by side: a file made in a busy /tmp costs 0.5 ms of
-# system time; removed with the rest)
+# (each tree's directory, also its passes' own one, TL_TREE_TMP: the
+# lean passes' files have names of their own; made with the passes'
+# fifos (TL_TREE_FIFOS) by one tl-mkfifo in the tree's job, the two
+# side by side: a file made in a busy /tmp costs 0.5 ms of system time;
+# removed with the rest)
 TL_TREE_FIFOS=1
 export TL_TREE_FIFOS
 
@@ -102,9 +103,8 @@ export TL_TREE_FIFOS
 # tl-nodes -r ranks the tree's records; sorted again, the trees come
 # in rank order.  (st: a failure inside the pipeline is noted in
 # TL_FAIL; sh has no pipefail.)  Exit 4: the node records failed.
-_tree='. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t &&
-	tl-mkfifo -d "$1" -d "$1/t" "$1/t/t0" "$1/t/t" "$1/t/g0" "$1/t/g" \
-	    "$1/t/n" "$1/t/w0" "$1/t/x0" &&
+_tree='. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1 &&
+	tl-mkfifo -d "$1" "$1/t0" "$1/t" "$1/g0" "$1/g" "$1/n" "$1/w0" "$1/x0" &&
 	tl_tree_stage "$1/ev.tsv" "$1" "$2" || exit
 TL_FAIL=$1/fail
 { st tl-nodes "$1/ops.tsv" "$1/gpu.tsv" | st tl_sort | st tl-nodes -r |
