@@ -1319,9 +1319,10 @@ _tl_tree_run() {
 	_tt_iv=$_tt_out/intervals.tsv _tt_mt=$_tt_out/meta.tsv
 	_tt_sl=$_tt_out/sel.tsv _tt_cm=$_tt_out/comm.tsv _tt_fw=$_tt_out/fwd.tsv
 	_tt_hf=$_tt_t/hf _tt_gf=$_tt_t/gf _tt_lf=$_tt_t/lf _tt_gw=$_tt_t/gw
-	# (the fifos in one tl-mkfifo, beside tl-tree: coreutils' mkfifo
-	# costs four times its start; with TL_TREE_FIFOS=1 the caller made
-	# those of the lean passes in TL_TREE_TMP, with its own directories)
+	# (the fifos in one tl-mkfifo, beside tl-tree, without the subshell
+	# of a cd: coreutils' mkfifo loads libselinux; with TL_TREE_FIFOS=1
+	# the caller made those of the lean passes in TL_TREE_TMP, with its
+	# own directories)
 	_tt_mk=${_tt_b%tl-tree}tl-mkfifo
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
 		[ "${TL_TREE_FIFOS:-}" = 1 ] ||
