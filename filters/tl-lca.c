@@ -20,6 +20,9 @@ static int mode;		/* -m: M_STATS, M_TREE, M_MAP, M_TOTALS, M_SUMMARY */
 static int pruneflag;		/* -p: tree without roots off the GPU path */
 static const char *treepath;	/* -t: where stats mode writes the tree too */
 static const char *namespath;	/* -l: where it writes the LCAs' cpu_op names */
+static const char *keyedpath;	/* -k: where it writes the rows, summary keys first */
+static const char *renamepath;	/* -r: the renames -m summary appends */
+static int sumkeyflag;		/* -s: -m summary's rows keyed by their sum */
 static int qtrace;		/* -u: trace of the queried UID (1 or 2), 0 for none */
 static long long quid;		/* -u: the queried UID */
 
@@ -56,6 +59,14 @@ static const char *const groupcols[] = {
 	"lowest_common_ancestor_name", "nn_module_stack", "nn_module_parent"
 };
 enum { NGROUP = LEN(groupcols) };
+
+/*
+ * -k: the statcols in the order -m summary -c sorts and groups them:
+ * its grouping columns, cpu_op_name first, then the others; after the
+ * grouping columns, a column "row", the row's number.
+ */
+static const int keyedord[] = { 1, 0, 2, 3, 4, 5, 6, 7, 9, 10, 13, 14, 8, 11, 12 };
+_Static_assert(LEN(keyedord) == LEN(statcols), "keyedord[] and statcols[] disagree");
 
 /* One side of a merged node. */
 struct half {
@@ -130,9 +141,10 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-lca [-m stats [-l NAMES] [-t TREE [-p]] | -m tree [-p] | -m map |\n"
+	    "usage: tl-lca [-m stats [-k KEYED] [-l NAMES] [-t TREE [-p]] | -m tree [-p] |\n"
+	    "              -m map |\n"
 	    "              -m totals | -u TRACE:UID] [MERGED]\n"
-	    "       tl-lca -m summary [-c] [STATS]\n");
+	    "       tl-lca -m summary [-s] [-c [-r RENAMES]] [STATS]\n");
 	exit(status);
 }
 
@@ -744,53 +756,66 @@ traverse(const struct input *in, char *visited, struct rows *rs)
 	free(st);
 }
 
+/* An argument value as Python prints it, into l; b is scratch. */
 static void
-putlit(FILE *fp, const char *json, struct buf *b)
+putlit(struct buf *l, const char *json, struct buf *b)
 {
 	if (json[0] == '\0' || strcmp(json, "null") == 0)
 		return;
 	buf_reset(b);
 	if (pylit(b, json, strlen(json), 1) != 0)
 		tl_die("bad JSON argument value: %s", json);
-	rec_put(fp, b->s, b->len);
+	rec_bput(l, b->s, b->len);
 }
 
+/* One row's line, its newline too, made in l (-k writes it twice). */
 static void
-putrow(FILE *fp, const struct row *w, struct buf *b)
+putrow(struct buf *l, const struct row *w, struct buf *b)
 {
 	const struct half *g = w->g;
+	const char *op = g->f[S_CPUOPNAME][0] ? g->f[S_CPUOPNAME] : g->f[S_CPUOP];
 	char num[64];
 	int64_t iv;
 
-	rec_puts(fp, g->f[S_NAME]);
-	putc('\t', fp);
-	rec_puts(fp, g->f[S_CPUOPNAME][0] ? g->f[S_CPUOPNAME] : g->f[S_CPUOP]);
-	fprintf(fp, "\t%s\ttrace%d\t", g->f[S_CPUOP], w->src);
-	putlit(fp, g->f[S_DIMS], b);
-	putc('\t', fp);
-	putlit(fp, g->f[S_STRIDES], b);
-	putc('\t', fp);
-	putlit(fp, g->f[S_TYPES], b);
-	putc('\t', fp);
-	putlit(fp, g->f[S_CONCRETE], b);
-	putc('\t', fp);
+	buf_reset(l);
+	rec_bput(l, g->f[S_NAME], strlen(g->f[S_NAME]));
+	buf_addc(l, '\t');
+	rec_bput(l, op, strlen(op));
+	buf_addc(l, '\t');
+	buf_adds(l, g->f[S_CPUOP]);
+	buf_adds(l, "\ttrace");
+	buf_adds(l, num_lld(w->src, num + 32));
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_DIMS], b);
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_STRIDES], b);
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_TYPES], b);
+	buf_addc(l, '\t');
+	putlit(l, g->f[S_CONCRETE], b);
+	buf_addc(l, '\t');
 	/* dur as Python holds it: an int, or a float written as repr() */
 	if (g->f[S_DUR][0] == '\0')
-		fputs("0", fp);
+		buf_addc(l, '0');
 	else if (num_int64(g->f[S_DUR], strlen(g->f[S_DUR]), &iv) == 0)
-		rec_puts(fp, g->f[S_DUR]);
+		rec_bput(l, g->f[S_DUR], strlen(g->f[S_DUR]));
 	else
-		fputs(num_pyrepr(g->dur, num, sizeof(num)), fp);
+		buf_adds(l, num_pyrepr(g->dur, num, sizeof(num)));
+	buf_addc(l, '\t');
 	if (w->whole)
-		fprintf(fp, "\t%.0f\t", w->busy);
+		snprintf(num, sizeof(num), "%.0f", w->busy);
 	else
-		fprintf(fp, "\t%s\t", num_pyrepr(w->busy, num, sizeof(num)));
+		num_pyrepr(w->busy, num, sizeof(num));
+	buf_adds(l, num);
+	buf_addc(l, '\t');
 	if (w->lcaname != NULL)
-		rec_puts(fp, w->lcaname);
-	putc('\t', fp);
+		rec_bput(l, w->lcaname, strlen(w->lcaname));
+	buf_addc(l, '\t');
 	if (w->lcaid >= 0)
-		fprintf(fp, "%lld", w->lcaid);
-	fprintf(fp, "\t%lld\troot\troot\n", g->uid);
+		buf_adds(l, num_lld(w->lcaid, num + 32));
+	buf_addc(l, '\t');
+	buf_adds(l, num_lld(g->uid, num + 32));
+	buf_adds(l, "\troot\troot\n");
 }
 
 /* A row's cpu_op name, as the rows' cpu_op_name column has it. */
@@ -931,11 +956,46 @@ totals(FILE *fp, struct rows *rs)
 	free(o);
 }
 
+/*
+ * A row's line l (its newline included) on kfp, its fields in
+ * keyedord order, row (12 digits) after the grouping columns, made in
+ * k: the fields are escaped, so a TAB is a separator.
+ */
 static void
-lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
+putkeyed(FILE *kfp, const struct buf *l, struct buf *k, long long row)
 {
-	struct buf b = {0}, prefix = {0};
+	char num[32];
+
+	const char *f[LEN(statcols) + 1], *p, *end = l->s + l->len - 1;
+	size_t i, n = 0;
+
+	for (p = l->s; n < LEN(statcols); p++) {
+		f[n++] = p;
+		if ((p = memchr(p, '\t', (size_t)(end - p))) == NULL)
+			break;
+	}
+	if (n != LEN(statcols) || p != NULL)
+		tl_die("a row of %zu fields, not %zu", n, LEN(statcols));
+	f[n] = end + 1;
+	buf_reset(k);
+	for (i = 0; i < n; i++) {
+		buf_add(k, f[keyedord[i]],
+		    (size_t)(f[keyedord[i] + 1] - f[keyedord[i]] - 1));
+		buf_addc(k, i + 1 < n ? '\t' : '\n');
+		if (i + 1 == NGROUP) {
+			snprintf(num, sizeof(num), "%012lld\t", row);
+			buf_adds(k, num);
+		}
+	}
+	fwrite(k->s, 1, k->len, kfp);
+}
+
+static void
+lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp, FILE *kfp)
+{
+	struct buf b = {0}, prefix = {0}, l = {0}, k = {0};
 	struct rows rs = {0};
+	const char *kcols[LEN(statcols) + 1];
 	char *visited;
 	size_t i;
 	long long base = 0;
@@ -944,6 +1004,12 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
 		rec_write(fp, totcols, LEN(totcols));
 	else
 		rec_write(fp, statcols, LEN(statcols));
+	if (kfp != NULL) {
+		for (i = 0; i < LEN(statcols); i++)
+			kcols[i + (i >= NGROUP)] = statcols[keyedord[i]];
+		kcols[NGROUP] = "row";
+		rec_write(kfp, kcols, LEN(kcols));
+	}
 	while (in_next(in)) {
 		if (tfp != NULL)
 			treegroup(tfp, in, &prefix);
@@ -953,8 +1019,12 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
 		if (mode == M_TOTALS)
 			totals(fp, &rs);
 		else
-			for (i = 0; i < rs.n; i++)
-				putrow(fp, &rs.v[i], &b);
+			for (i = 0; i < rs.n; i++) {
+				putrow(&l, &rs.v[i], &b);
+				fwrite(l.s, 1, l.len, fp);
+				if (kfp != NULL)
+					putkeyed(kfp, &l, &k, base + (long long)i + 1);
+			}
 		if (nfp != NULL)
 			lcanames(nfp, &rs, base);
 		base += (long long)rs.n;
@@ -962,17 +1032,152 @@ lca(struct input *in, FILE *fp, FILE *tfp, FILE *nfp)
 			free(rs.v[i].lcaname);
 		rs.n = 0;
 	}
+	free(l.s);
+	free(k.s);
 	free(rs.v);
 	free(b.s);
 	free(prefix.s);
 }
 
+/* -r: the renames, read as the summary's cpu_op names come. */
+struct renames {
+	FILE *fp;		/* RENAMES */
+	char *line;		/* the current record, NUL at its first TAB */
+	size_t cap;		/* allocated for line */
+	size_t klen;		/* its name's length */
+	const char *val;	/* its new name */
+	int eof;		/* no record left */
+	size_t lineno;		/* records read */
+	struct buf op;		/* the cpu_op name last looked up */
+	struct buf to;		/* what it is renamed to */
+	int has;		/* op has a rename */
+};
+
 static void
-putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
+rn_next(struct renames *rn)
 {
-	char num[64];
+	ssize_t n;
+	char *t;
+
+	if ((n = getline(&rn->line, &rn->cap, rn->fp)) <= 0) {
+		if (ferror(rn->fp))
+			tl_die("%s:", renamepath);
+		rn->eof = 1;
+		return;
+	}
+	rn->lineno++;
+	if (rn->line[n - 1] == '\n')
+		rn->line[--n] = '\0';
+	/* NAME TAB 12 digits TAB NEW */
+	if ((t = memchr(rn->line, '\t', (size_t)n)) == NULL ||
+	    rn->line + n - t < 14 || t[13] != '\t')
+		tl_die("%s: line %zu: not a rename record", renamepath, rn->lineno);
+	*t = '\0';
+	rn->klen = (size_t)(t - rn->line);
+	rn->val = t + 14;
+}
+
+/* Compare a and b as bytes, each followed by a TAB (neither has one). */
+static int
+cmptab(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t m = alen < blen ? alen : blen;
+	int c = memcmp(a, b, m);
+
+	if (c != 0 || alen == blen)
+		return c;
+	return alen < blen ? '\t' - (unsigned char)b[m] : (unsigned char)a[m] - '\t';
+}
+
+/*
+ * The name op (escaped, as read) has in the renames, the last of its
+ * records (the one numbered last); op itself when it has none.  The ops
+ * come in order, so do the renames: a merge, no table of the names.
+ */
+static const char *
+renamed(struct renames *rn, const char *op)
+{
+	size_t len = strlen(op);
+
+	if (rn->op.s != NULL && rn->op.len == len && memcmp(rn->op.s, op, len) == 0)
+		return rn->has ? rn->to.s : op;
+	buf_reset(&rn->op);
+	buf_add(&rn->op, op, len);
+	rn->has = 0;
+	while (!rn->eof && cmptab(rn->line, rn->klen, op, len) < 0)
+		rn_next(rn);
+	while (!rn->eof && rn->klen == len && memcmp(rn->line, op, len) == 0) {
+		buf_reset(&rn->to);
+		buf_adds(&rn->to, rn->val);
+		rn->has = 1;
+		rn_next(rn);
+	}
+	return rn->has ? rn->to.s : op;
+}
+
+/*
+ * -s: the key of a kernel_time_sum written as s: 21 hexadecimal digits
+ * that sort as bytes as sort -g -r sorts s, by its value as strtold(3)
+ * reads it (sort -g's own reading), descending.  Ascending, the key is
+ * a class (NaN, -inf, negative, zero, positive, inf: sort -g puts NaNs
+ * first), then the binary exponent and the 64 bits of the mantissa of
+ * |value|, complemented for a negative one; descending, every digit
+ * complemented.
+ */
+static void
+sumkey(const char *s, char *out, size_t size)
+{
+	long double v;
+	unsigned cls, ex = 0;
+	unsigned long long mant = 0;
+	char *end, *p;
+	int e;
+
+	v = strtold(s, &end);
+	if (end == s || *end != '\0')
+		tl_die("kernel_time_sum '%s': not a number", s);
+	if (isnan(v))
+		cls = 0;
+	else if (isinf(v))
+		cls = v < 0 ? 1 : 5;
+	else if (v == 0)
+		cls = 3;
+	else {
+		/* |v| = m 2^e, m in [0.5, 1): m 2^64 is whole, below 2^64 */
+		mant = (unsigned long long)ldexpl(frexpl(fabsl(v), &e), 64);
+		ex = (unsigned)(e + 0x8000) & 0xffff;
+		cls = v < 0 ? 2 : 4;
+		if (v < 0) {
+			ex = ~ex & 0xffff;
+			mant = ~mant;
+		}
+	}
+	snprintf(out, size, "%x%04x%016llx", cls, ex, mant);
+	for (p = out; *p != '\0'; p++)
+		*p = "fedcba9876543210"[*p <= '9' ? *p - '0' : *p - 'a' + 10];
+}
+
+static void
+putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum,
+    struct renames *rn)
+{
+	char mbuf[64], tbuf[64], skey[32];
+	const char *mean, *tot;
 	int i;
 
+	if (isint) {
+		mean = num_pyrepr((double)isum / (double)n, mbuf, sizeof(mbuf));
+		snprintf(tbuf, sizeof(tbuf), "%lld", isum);
+		tot = tbuf;
+	} else {
+		mean = num_pyrepr(sum / (double)n, mbuf, sizeof(mbuf));
+		tot = num_pyrepr(sum, tbuf, sizeof(tbuf));
+	}
+	if (sumkeyflag) {
+		sumkey(tot, skey, sizeof(skey));
+		fputs(skey, fp);
+		putc('\t', fp);
+	}
 	for (i = 0; i < NGROUP; i++) {
 		if (i == 1)
 			fprintf(fp, "%lld\t", n);
@@ -980,12 +1185,13 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
 		fputs(key[i], fp);
 		putc('\t', fp);
 	}
-	if (isint)
-		fprintf(fp, "%s\t%lld\n", num_pyrepr((double)isum / (double)n, num,
-		    sizeof(num)), isum);
-	else
-		fprintf(fp, "%s\t%s\n", num_pyrepr(sum / (double)n, num, sizeof(num)),
-		    num_pyrepr(sum, num + 32, sizeof(num) - 32));
+	fprintf(fp, "%s\t%s", mean, tot);
+	/* -r: the cpu_op name renamed, a field after the header's */
+	if (rn != NULL) {
+		putc('\t', fp);
+		fputs(renamed(rn, key[1]), fp);
+	}
+	putc('\n', fp);
 }
 
 /*
@@ -998,7 +1204,7 @@ putsum(FILE *fp, char **key, long long n, double sum, int isint, long long isum)
  * equality, and the sort compared the same bytes), and written back so.
  */
 static void
-summary(FILE *in, const char *name, FILE *fp, int opfirst)
+summary(FILE *in, const char *name, FILE *fp, int opfirst, struct renames *rn)
 {
 	static const char *const agg[] = { "kernel_time_mean", "kernel_time_sum" };
 	struct rec_reader r;
@@ -1036,7 +1242,7 @@ summary(FILE *in, const char *name, FILE *fp, int opfirst)
 			    r.lineno);
 		if (!have || strcmp(cur.s, prev.s) != 0) {
 			if (have)
-				putsum(fp, key, n, sum, isint, isum);
+				putsum(fp, key, n, sum, isint, isum, rn);
 			for (i = 0; i < NGROUP; i++) {
 				free(key[i]);
 				f = rec_get(&r, col[i], &len);
@@ -1063,7 +1269,7 @@ summary(FILE *in, const char *name, FILE *fp, int opfirst)
 		n++;
 	}
 	if (have)
-		putsum(fp, key, n, sum, isint, isum);
+		putsum(fp, key, n, sum, isint, isum, rn);
 	for (i = 0; i < NGROUP; i++)
 		free(key[i]);
 	free(prev.s);
@@ -1113,17 +1319,27 @@ int
 main(int argc, char *argv[])
 {
 	struct input in;
+	struct renames rn;
 	const char *path = "-";
 	char *e;
-	FILE *fp, *tfp, *nfp;
+	FILE *fp, *tfp, *nfp, *kfp;
 	int ch, st = 0, opfirst = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "cl:m:pt:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "ck:l:m:pr:st:u:")) != -1) {
 		switch (ch) {
 		case 'c':
 			opfirst = 1;
+			break;
+		case 'k':
+			keyedpath = optarg;
+			break;
+		case 'r':
+			renamepath = optarg;
+			break;
+		case 's':
+			sumkeyflag = 1;
 			break;
 		case 'm':
 			if (strcmp(optarg, "stats") == 0)
@@ -1171,13 +1387,31 @@ main(int argc, char *argv[])
 		tl_usage_die("-t goes with -m stats");
 	if (namespath != NULL && mode != M_STATS)
 		tl_usage_die("-l goes with -m stats");
+	if (keyedpath != NULL && mode != M_STATS)
+		tl_usage_die("-k goes with -m stats");
 	if (pruneflag && mode != M_TREE && treepath == NULL)
 		tl_usage_die("-p goes with -m tree or -t");
 	if (opfirst && mode != M_SUMMARY)
 		tl_usage_die("-c goes with -m summary");
+	if (renamepath != NULL && !opfirst)
+		tl_usage_die("-r goes with -m summary -c");
+	if (sumkeyflag && mode != M_SUMMARY)
+		tl_usage_die("-s goes with -m summary");
 	fp = tl_fopen(path, "r");
 	if (mode == M_SUMMARY) {
-		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout, opfirst);
+		if (renamepath != NULL) {
+			memset(&rn, 0, sizeof(rn));
+			rn.fp = tl_fopen(renamepath, "r");
+			rn_next(&rn);
+		}
+		summary(fp, strcmp(path, "-") == 0 ? "<stdin>" : path, stdout, opfirst,
+		    renamepath != NULL ? &rn : NULL);
+		if (renamepath != NULL) {
+			fclose(rn.fp);
+			free(rn.line);
+			buf_free(&rn.op);
+			buf_free(&rn.to);
+		}
 		if (fp != stdin)
 			fclose(fp);
 		return tl_fshut(stdout, "<stdout>");
@@ -1191,10 +1425,13 @@ main(int argc, char *argv[])
 		/* (-t: the tree beside the rows, from the one reading) */
 		tfp = treepath != NULL ? tl_fopen(treepath, "w") : NULL;
 		nfp = namespath != NULL ? tl_fopen(namespath, "w") : NULL;
-		lca(&in, stdout, tfp, nfp);
+		kfp = keyedpath != NULL ? tl_fopen(keyedpath, "w") : NULL;
+		lca(&in, stdout, tfp, nfp, kfp);
 		if (tfp != NULL && tl_fshut(tfp, treepath) != 0)
 			st = 1;
 		if (nfp != NULL && tl_fshut(nfp, namespath) != 0)
+			st = 1;
+		if (kfp != NULL && tl_fshut(kfp, keyedpath) != 0)
 			st = 1;
 	}
 	if (tl_fshut(stdout, "<stdout>") != 0)

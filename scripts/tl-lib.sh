@@ -325,6 +325,15 @@ tl_real() {
 # make the directory the output is built in, beside OUT (the same file
 # system, for the rename): TL_STAGE.  TL_OUT is OUT, absolute.
 tl_outdir() {
+	tl_outcheck "$@"
+	tl_outstage
+}
+# tl_outcheck OUT FORCE INPUT...: tl_outdir's checks (no process but
+# a missing parent's mkdir -p), and TL_OUT; TL_OUTPARENT is the
+# directory TL_STAGE goes in.  tl_outstage then makes TL_STAGE: a
+# script may make it while its work has begun (tl-tracediff: beside
+# the trees, a mktemp and two files off their way).
+tl_outcheck() {
 	_to_out=$1 _to_force=$2
 	shift 2
 	# (it was /: "/: exists (use --force to replace it)")
@@ -365,8 +374,11 @@ tl_outdir() {
 			esac
 		done
 	fi
-	tl_mkdtemp "$_to_parent/.$prog.XXXXXX" ||
-		die "cannot make a temporary directory in $_to_parent${_tl_mkwhy:-}"
+	TL_OUTPARENT=$_to_parent
+}
+tl_outstage() {
+	tl_mkdtemp "$TL_OUTPARENT/.$prog.XXXXXX" ||
+		die "cannot make a temporary directory in $TL_OUTPARENT${_tl_mkwhy:-}"
 	TL_STAGE=$_tl_made
 }
 
@@ -1191,7 +1203,14 @@ tl_parse() {
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
-# passes of the forward links and of the overlap fact, and walk.tsv.
+# passes of the forward links and of the overlap fact, walk.tsv, and
+# the files tl-tracediff does not read: intervals.tsv, meta.tsv,
+# sel.tsv, comm.tsv, fwd.tsv and tree.facts, and the facts of
+# health.tsv but split's (TL_TREE_TMP may then be OUTDIR itself: no
+# name is in both);
+# with TL_TREE_FIFOS=1 too, TL_TREE_TMP holds those passes' fifos, t0,
+# t, g0, g, n, w0 and x0, made by the caller (with its directories, in
+# one tl-mkfifo).
 # TL_TREE_XBUSY=-x makes the subtree busy times of intervals.tsv exact
 # (tl-report --exact-time: tl-kernels -x reads them).  TL_TREE_RECOMPUTE=1
 # adds recompute.tsv: the UIDs of the host events in TraceLens's
@@ -1295,17 +1314,36 @@ _tl_tree_run() {
 	# but wants it to exist from the start; and rg, host's ranges, after
 	# link's launch records
 	: >"$_tt_t/l" && : >"$_tt_t/rg" || return 1
-	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o
-	# (the fifos in one mkfifo)
+	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o _tt_w=$_tt_t/w
+	# (the files only tl-report reads: see lean below)
+	_tt_iv=$_tt_out/intervals.tsv _tt_mt=$_tt_out/meta.tsv
+	_tt_sl=$_tt_out/sel.tsv _tt_cm=$_tt_out/comm.tsv _tt_fw=$_tt_out/fwd.tsv
+	_tt_hf=$_tt_t/hf _tt_gf=$_tt_t/gf _tt_lf=$_tt_t/lf _tt_gw=$_tt_t/gw
+	# (the fifos in one tl-mkfifo, beside tl-tree, without the subshell
+	# of a cd: coreutils' mkfifo loads libselinux; with TL_TREE_FIFOS=1
+	# the caller made those of the lean passes in TL_TREE_TMP, with its
+	# own directories)
+	_tt_mk=${_tt_b%tl-tree}tl-mkfifo
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
-		(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0) || return 1
+		[ "${TL_TREE_FIFOS:-}" = 1 ] ||
+			"$_tt_mk" "$_tt_t/t0" "$_tt_t/t" "$_tt_t/g0" "$_tt_t/g" \
+			    "$_tt_t/n" "$_tt_t/w0" "$_tt_t/x0" || return 1
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
 		# processes less: split's q and o records go to /dev/null,
-		# opened as such, no link to it made; w and ov are empty)
-		_tt_q=/dev/null _tt_o=/dev/null
-		: >"$_tt_t/w" && : >"$_tt_t/ov" || return 1
+		# opened as such, no link to it made; w is empty, the overlap
+		# fact none.  Nor the files it does not read: intervals.tsv and
+		# meta.tsv go to /dev/null, sel.tsv, comm.tsv, fwd.tsv and
+		# tree.facts are not made, and health.tsv has split's facts
+		# alone (flows_legacy_followed among them): a file made costs
+		# more than its writing here, 0.5 ms of system time in a busy
+		# /tmp)
+		_tt_q=/dev/null _tt_o=/dev/null _tt_w=/dev/null
+		_tt_iv=/dev/null _tt_mt=/dev/null _tt_sl= _tt_cm= _tt_fw=
+		_tt_hf= _tt_gf= _tt_lf= _tt_gw=
 	else
-		(cd "$_tt_t" && mkfifo t0 t g0 g n w0 x0 q o w) || return 1
+		"$_tt_mk" "$_tt_t/t0" "$_tt_t/t" "$_tt_t/g0" "$_tt_t/g" \
+		    "$_tt_t/n" "$_tt_t/w0" "$_tt_t/x0" "$_tt_t/q" "$_tt_t/o" \
+		    "$_tt_t/w" || return 1
 		# sequence numbers to forward links, GPU streams to overlaps
 		# (split writes q and o on the descriptors the shell opened for
 		# it: a sort that fails makes its writes fail, and it ends)
@@ -1327,7 +1365,8 @@ _tl_tree_run() {
 	# later passes leave a core idle)
 	{ { tl_sort <"$_tt_t/g0" || : >"$_tt_t/fail.sort-g"; } |
 		{ "$_tt_b" -m gpu -d "$_tt_out" -e "$_tt_ev" \
-			-G "$_tt_out/gpuev.tsv" -f "$_tt_t/gf" -o "$_tt_t/gw" ||
+			-G "$_tt_out/gpuev.tsv" ${_tt_gf:+-f "$_tt_gf"} \
+			${_tt_gw:+-o "$_tt_gw"} ||
 			: >"$_tt_t/fail.gpu"; } >"$_tt_t/g"
 	  [ -z "${TL_TREE_GPU_HOOK:-}" ] || [ -e "$_tt_t/fail.gpu" ] ||
 		(eval "$TL_TREE_GPU_HOOK") </dev/null >/dev/null ||
@@ -1337,8 +1376,8 @@ _tl_tree_run() {
 	# intervals.tsv, the counts for merge
 	{ tl_sort <"$_tt_t/x0" || : >"$_tt_t/fail.sort-x"; } |
 		{ "$_tt_b" -m intervals -e "$_tt_ev" -G "$_tt_out/gpuev.tsv" \
-			-o "$_tt_out/intervals.tsv" \
-			-c "$_tt_out/comm.tsv" || : >"$_tt_t/fail.intervals"; } \
+			-o "$_tt_iv" ${_tt_cm:+-c "$_tt_cm"} ||
+			: >"$_tt_t/fail.intervals"; } \
 		>"$_tt_t/n" &
 	_tt_p7=$!
 	# The main line: host stacks, links (with a trace, split reads
@@ -1354,20 +1393,20 @@ _tl_tree_run() {
 	{
 	{ if [ -n "$_tt_tr" ]; then
 		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
-		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_out/meta.tsv" \
-			-s "$_tt_out/sel.tsv" -e "$_tt_ev" \
+		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_mt" \
+			${_tt_sl:+-s "$_tt_sl"} -e "$_tt_ev" \
 			-G "$_tt_out/gpuev.tsv"
 	  else
-		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_out/meta.tsv" \
-			-s "$_tt_out/sel.tsv" \
+		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_mt" \
+			${_tt_sl:+-s "$_tt_sl"} \
 			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
 	  fi 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
 		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
-		{ "$_tt_b" -m host "$@" -t /dev/fd/3 -f "$_tt_t/hf" ${_tt_k:+-K "$_tt_k"} \
+		{ "$_tt_b" -m host "$@" -t /dev/fd/3 ${_tt_hf:+-f "$_tt_hf"} ${_tt_k:+-K "$_tt_k"} \
 			${_tt_k:+-S "$_tt_t/cs"} \
 			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
 		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
-		{ "$_tt_b" -m link "$@" -g /dev/fd/3 -f "$_tt_t/lf" \
+		{ "$_tt_b" -m link "$@" -g /dev/fd/3 ${_tt_lf:+-f "$_tt_lf"} \
 			-r /dev/fd/4 3>"$_tt_t/g0" 4>"$_tt_t/w0" ||
 			: >"$_tt_t/fail.link"; } &
 	{ tl_sort - "$_tt_t/rg" <"$_tt_t/w0" || : >"$_tt_t/fail.sort-w"; } |
@@ -1378,8 +1417,8 @@ _tl_tree_run() {
 	} >"$_tt_t/x0" &
 	_tt_p5=$!
 	"$_tt_b" -m merge -N -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
-		-w /dev/fd/6 -g /dev/fd/7 -a "$_tt_out/fwd.tsv" "$_tt_ev" \
-		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_t/w" 7<"$_tt_t/g" ||
+		-w /dev/fd/6 -g /dev/fd/7 ${_tt_fw:+-a "$_tt_fw"} "$_tt_ev" \
+		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_w" 7<"$_tt_t/g" ||
 		: >"$_tt_t/fail.merge"
 	# only our own jobs: the caller may have others running
 	wait $_tt_p1 $_tt_p2 "$_tt_p3" "$_tt_p4" "$_tt_p5" "$_tt_p7"
@@ -1390,9 +1429,13 @@ _tl_tree_run() {
 		tl_sort -n "$_tt_k" >"$_tt_out/recompute.tsv" || return 1
 		tl_sort -t "	" -k1,1n "$_tt_t/cs" >"$_tt_out/callstack.tsv" || return 1
 	fi
+	# (lean: no overlap fact, no tree.facts)
+	[ "${TL_TREE_LEAN:-}" = 1 ] && _tt_ov= || _tt_ov=$_tt_t/ov
 	{
 		printf 'fact\tcount\n'
-		tl_cat "$_tt_t/hf" "$_tt_t/gf" "$_tt_t/ov" "$_tt_t/facts" "$_tt_t/lf"
+		tl_cat ${_tt_hf:+"$_tt_hf"} ${_tt_gf:+"$_tt_gf"} ${_tt_ov:+"$_tt_ov"} \
+		    "$_tt_t/facts" ${_tt_lf:+"$_tt_lf"}
 	} >"$_tt_out/health.tsv" || return 1
-	tl_cat "$_tt_t/tree.facts" "$_tt_t/gw" >"$_tt_out/tree.facts" || return 1
+	[ "${TL_TREE_LEAN:-}" = 1 ] ||
+		tl_cat "$_tt_t/tree.facts" "$_tt_t/gw" >"$_tt_out/tree.facts" || return 1
 }

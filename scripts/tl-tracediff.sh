@@ -66,22 +66,26 @@ else
 			die "$out exists and is not empty (use --force to replace it)"
 		force=1
 	fi
-	tl_outdir "$out" "$force" "$t1" "$t2"
+	# (the directory the output is made in, beside OUT_DIR, is made
+	# beside the trees: see trees)
+	tl_outcheck "$out" "$force" "$t1" "$t2"
 fi
 tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 tmp=$TL_WORK
 tl_progress "$quiet"
 
-# (the records go into DIR at the end; the output is made beside it)
-if [ "$records" = 1 ]; then R=$tmp/out; else R=$TL_STAGE/out; fi
-# a full disk named, the output's first (the programs say "<stdout>")
-[ "$records" = 1 ] || tl_spacecheck "$TL_STAGE" "$out"
+# a full disk named, the output's first (the programs say "<stdout>";
+# TL_STAGE, on its file system, is made later)
+[ "$records" = 1 ] || tl_spacecheck "$TL_OUTPARENT" "$out"
 tl_spacecheck "$tmp" "TMPDIR ($tmpdir)"
-# (N/t: the passes' own directory, TL_TREE_TMP, made here in the one
-# mkdir, removed with the rest)
-mkdir "$tmp/1" "$tmp/2" "$tmp/1/t" "$tmp/2/t" "$R" ||
-	die "cannot make the work directories"
+# (each tree's directory, also its passes' own one, TL_TREE_TMP: the
+# lean passes' files have names of their own; made with the passes'
+# fifos (TL_TREE_FIFOS) by one tl-mkfifo in the tree's job, the two
+# side by side: a file made in a busy /tmp costs 0.5 ms of system time;
+# removed with the rest)
+TL_TREE_FIFOS=1
+export TL_TREE_FIFOS
 
 # ---- trees ----
 # The tree stage of each trace (it runs tl-parse beside its first
@@ -99,7 +103,8 @@ mkdir "$tmp/1" "$tmp/2" "$tmp/1/t" "$tmp/2/t" "$R" ||
 # tl-nodes -r ranks the tree's records; sorted again, the trees come
 # in rank order.  (st: a failure inside the pipeline is noted in
 # TL_FAIL; sh has no pipefail.)  Exit 4: the node records failed.
-_tree='. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1/t &&
+_tree='. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1 &&
+	tl-mkfifo -d "$1" "$1/t0" "$1/t" "$1/g0" "$1/g" "$1/n" "$1/w0" "$1/x0" &&
 	tl_tree_stage "$1/ev.tsv" "$1" "$2" || exit
 TL_FAIL=$1/fail
 { st tl-nodes "$1/ops.tsv" "$1/gpu.tsv" | st tl_sort | st tl-nodes -r |
@@ -110,12 +115,18 @@ tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
 tl_spawn sh -c "$_tree" tree "$tmp/2" "$t2"
 p2=$TL_SPAWNED
-# (unless --records, the fifos of the summary job, made meanwhile: see
-# summary below)
-pff=
-if [ "$records" = 0 ]; then
-	mkfifo "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5" & pff=$!
+# (meanwhile, the directory the output is made in, R: the records go
+# into DIR at the end, the output is made beside OUT_DIR; and, unless
+# --records, the fifos of the summary job: see summary below)
+if [ "$records" = 1 ]; then
+	R=$tmp/out
+else
+	tl_outstage
+	R=$TL_STAGE/out
 fi
+set --
+[ "$records" = 1 ] || set -- "$tmp/f1" "$tmp/f2" "$tmp/f3" "$tmp/f4" "$tmp/f5"
+tl-mkfifo -d "$R" "$@" & pff=$!
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
 tl_step trees end
@@ -145,8 +156,9 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # summary: the unique-args summary, renamed (f4, its header twice: see
 # csv), and the records of cpu_op_map.json (f5); a job started before
 # the merge, its two inputs on fifos, sorting them as they come: the
-# rows pass's sum0 rows (f1) and tl-lca -l's cpu_op names of each LCA
-# (f2); its outputs read by the script's csv and tl-json.
+# rows with the summary's keys first (tl-lca -k's sum0: f1) and tl-lca
+# -l's cpu_op names of each LCA (f2); its outputs read by the script's
+# csv and tl-json.
 #
 # The rename map, from the cpu_op names of each LCA with names on both
 # sides, in bounded memory: no table of the names.  Such an LCA is
@@ -158,27 +170,41 @@ tl_rows "$tmp/2/nodes" || die "$t2: no CPU ops: nothing to compare"
 # TraceLens pairs them: each rename numbered (the last one of a name
 # wins), sorted by name (the whole line as bytes: a name then a TAB,
 # the summary's order): on a pipe, read as the summary's rows come by
-# cpu_op.
+# cpu_op.  (Both sorts are of whole lines, not of key fields, a fourth
+# of the work: a name's lines still come together, by LCA, though
+# another name may come between two whose one begins the other; that
+# order of the names changes nothing, and the LCA, side and place are
+# numbers of fixed width, one line each.)
 #
 # The summary (tl-lca finds the columns by name: they stay as sorted;
-# one key for the columns before the sum, cpu_op first (tl-lca -c),
-# compared as tl-lca compares them: joined by TABs), so by cpu_op,
-# merged with the renames by name (the last of each name: no table of
-# the names), each row's new name appended; then in TraceLens's order (sum
+# the columns before the sum, cpu_op first (tl-lca -c), compared as
+# tl-lca compares them: joined by TABs; then the row's number, in the
+# order the rows came (-k's row): a sort of whole lines, a fourth of
+# the work of sort -s -t TAB -k1,12, the same order, as the last of
+# those columns, nn_module_parent, is root in every row), so by cpu_op,
+# merged with the renames by name as it is written (tl-lca -r: the last
+# of each name, no table of the names), each row's new name appended
+# (the header's 15 fields kept); then in TraceLens's order (sum
 # descending, then every column as a string: the name appended, a
 # function of the cpu_op, changes no order), each row numbered, its
-# cpu_op renamed and its module parents without spaces.  (st: a failure
-# is noted in TL_FAIL: rfail for the rename map, sfail for the summary,
-# nfail for the renaming.)
+# cpu_op renamed and its module parents without spaces.  (That order
+# is sort -t TAB -k15,15gr -k1,14's; a sort of whole lines gives it, a
+# fifth of the work: tl-lca -s puts a key of the sum, descending, first,
+# and the 14th column is a number, so no byte below TAB follows where
+# the key's columns end.  st: a failure
+# is noted in TL_FAIL: rfail for the rename map, sfail for the summary
+# and its renaming, nfail for what follows.)
 #
 # Beside it, from mp (each row's renamed cpu_op, row, source, kernel
 # and module parents) as it comes (f3), the records of cpu_op_map.json:
 # per renamed cpu_op, numbered by its first row (its rows by name, then
 # by row, give it; no table of the names), per source, its kernels and
-# module parents, sorted, with their header (jfail).
+# module parents, sorted, with their header (jfail).  (Its first sort
+# is of whole lines: a name's rows still come together, by row, all
+# that its numbering needs.)
 summary() {
 	{ TL_FAIL=$tmp/jfail
-	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	  { st tl_sort | st awk -F'\t' -v OFS='\t' '
 	    BEGIN { print "pos", "cpu_op", "source", "kind", "value" }
 	    {
 		n = $1 ""
@@ -189,10 +215,10 @@ summary() {
 	} &
 	_sm_p=$!
 	{ TL_FAIL=$tmp/rfail
-	  { st tl_sort -t "$TAB" -k1,1 -k2,2 | st awk -F'\t' -v OFS='\t' '
+	  { st tl_sort | st awk -F'\t' -v OFS='\t' '
 	$1 "" != cur { cur = $1 ""; first = $2 }
 	{ print $2, $3, $4, $1, ($2 != first) }' |
-	  st tl_sort -t "$TAB" -k1,1 -k2,2 -k3,3 | st awk -F'\t' -v OFS='\t' '
+	  st tl_sort | st awk -F'\t' -v OFS='\t' '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
 	# (the last test: both names have one module parent, the same:
@@ -242,32 +268,18 @@ summary() {
 	  st tl_sort; } <"$tmp/f2"
 	} |
 	{ TL_FAIL=$tmp/sfail
-	  st hsort -s -t "$TAB" -k1,12 <"$tmp/f1" 3<&- |
-	  st tl-lca -m summary -c 3<&- |
+	  st hsort <"$tmp/f1" 3<&- |
+	  st tl-lca -m summary -s -c -r /dev/fd/3 |
 	  { TL_FAIL=$tmp/nfail
-	    st awk -F'\t' '
-	    function rnext(   i) {
-		if ((getline rl <rf) > 0) {
-			i = index(rl, "\t"); rk = substr(rl, 1, i - 1)
-			rv = substr(rl, i + 14)
-		} else reof = 1
-	    }
-	    NR == 1 { rnext(); print; next }
-	    NR == 2 || $3 "" != cn {
-		cn = $3 ""; has = 0
-		while (!reof && (rk "\t") < (cn "\t")) rnext()
-		while (!reof && (rk "") == cn) { has = 1; cv = rv; rnext() }
-	    }
-	    { print $0 "\t" (has ? cv : $3) }' rf=/dev/fd/3 |
-	    st hsort -t "$TAB" -k15,15gr -k1,14 3<&- |
+	    st hsort 3<&- |
 	    awk -F'\t' -v OFS='\t' -v mp=/dev/fd/6 '
 	    NR == 1 { printf "" >mp; print; print; next }
 	    {
-		$3 = $16
-		gsub(/ /, "", $13)
-		print $3, sprintf("%012d", NR - 1), $5, $1, $13 >mp
-		l = $1
-		for (i = 2; i <= 15; i++) l = l "\t" $i
+		$4 = $17
+		gsub(/ /, "", $14)
+		print $4, sprintf("%012d", NR - 1), $6, $2, $14 >mp
+		l = $2
+		for (i = 3; i <= 16; i++) l = l "\t" $i
 		print l
 	    }' 3<&- 6>"$tmp/f3" >"$tmp/f4"; }
 	} 3<&0
@@ -276,28 +288,22 @@ summary() {
 	return $_sm_s
 }
 
+wait $pff || die "cannot make the work directories"
 M=$tmp/merged S=$tmp/stats
 tl_step merge start
-# merged: the diff_stats rows of the merged tree, as they come; unless
-# --records, the merge, its rows, its text (tl-lca -t) and the cpu_op
-# names of each LCA that the rename map pairs (-l: ln) at once, the
-# merged tree on a pipe; with --records it is kept (M), for the LCA
-# totals, made beside the rows.  (st: a failure is noted in TL_FAIL.)
+# The merge job: the diff_stats rows of the merged tree, as they come; unless
+# --records, the merge, its rows, its text (tl-lca -t), the cpu_op
+# names of each LCA that the rename map pairs (-l: ln) and the rows
+# with the summary's key columns first, cpu_op_name before name, the
+# header's too (-k: sum0, on fd 4: f1) at once, the merged tree on a
+# pipe; with --records it is kept (M), for the LCA totals, made beside
+# the rows.  (st: a failure is noted in TL_FAIL.)
 TL_FAIL=$tmp/mfail
-_f1=/dev/null _f2=/dev/null
 if [ "$records" = 1 ]; then
 	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
 	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
 	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
-	merged() { st tl-lca "$M"; }
 else
-	# (the names of the LCAs to the rename map, on f2: see below)
-	merged() {
-		st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
-			st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 $prune 5>"$tmp/f2"
-	}
-	wait $pff || die "cannot make the work fifos"
-	_f1=$tmp/f1
 	# (a signal before the job and the rows pass open the fifos:
 	# tl_cleanup opens them, or they would wait on them for ever)
 	_tl_fifos="$tmp/f1$NL$tmp/f2$NL$tmp/f3$NL$tmp/f4$NL$tmp/f5"
@@ -313,11 +319,9 @@ fi
 # - pandas writes a column of numbers as floats when one of them is not
 #   a whole number (or is missing): which of kernel_time, busy_time and
 #   lowest_common_ancestor_id are all whole (wholecols);
-# - unless --records: the rows with the summary's key columns first,
-#   cpu_op_name before name (tl-lca -m summary -c), the last four of
-#   its twelve moved out, the header's too (sum0, on fd 4: f1);
-#   each row's (cpu_op, kernel), by source (c1, c2: the pairs of the
-#   summary, which groups on both, for cpu_op_map_traceN.json).
+# - unless --records: each row's (cpu_op, kernel), by source (c1, c2:
+#   the pairs of the summary, which groups on both, for
+#   cpu_op_map_traceN.json).
 # The module parents of every row are root (tl-lca(1): TraceDiff's
 # trees have no python functions), so every cpu_op has the one module
 # parent root, on each side: the rename map takes that as given, and a
@@ -325,9 +329,7 @@ fi
 # (in the background, its result line in r: tl-diff starts before the
 # summary job, which then starts beside it; the processes that write to
 # the job's fifos wait for it there)
-{ merged | awk -F'\t' -v OFS='\t' -v full=$((1 - records)) \
-	-v sum=/dev/fd/4 \
-	-v cm1="$tmp/c1" -v cm2="$tmp/c2" -v all="$S" -v prog="$prog" '
+_rows='
 	{ print >all }
 	NR == 1 {
 		for (i = 1; i <= NF; i++) if ($i == "kernel_time" || $i == "busy_time" ||
@@ -337,9 +339,6 @@ fi
 			exit 1
 		}
 		if (full) { printf "" >cm1; printf "" >cm2 }
-	}
-	full {
-		print $2, $1, $3, $4, $5, $6, $7, $8, $10, $11, $14, $15, $9, $12, $13 >sum
 	}
 	NR == 1 { next }
 	$15 != "root" {
@@ -358,7 +357,20 @@ fi
 		printf "%d %d %d %d ", NR - 1, n1, n2, b1 == b2
 		for (i in c) if (w[i]) printf "%s,", c[i]
 		print ""
-	}' 4>"$_f1"; } >"$tmp/r" &
+	}'
+# (tl-diff forked first, and as few forks deep as can be: the jobs
+# started after it wait for its rows; the names of the LCAs go to the
+# rename map, on f2: see summary)
+if [ "$records" = 1 ]; then
+	{ st tl-lca "$M" | awk -F'\t' -v OFS='\t' -v full=0 -v cm1= -v cm2= \
+		-v all="$S" -v prog="$prog" "$_rows"; } >"$tmp/r" &
+else
+	{ st tl-diff "$tmp/1/nodes" "$tmp/2/nodes" |
+		st tl-lca -t "$R/merged_tree_output.txt" -l /dev/fd/5 \
+		    -k /dev/fd/4 $prune 5>"$tmp/f2" 4>"$tmp/f1" |
+		awk -F'\t' -v OFS='\t' -v full=1 -v cm1="$tmp/c1" -v cm2="$tmp/c2" \
+		    -v all="$S" -v prog="$prog" "$_rows"; } >"$tmp/r" &
+fi
 _pm=$!
 if [ "$records" = 0 ]; then
 	summary 2>"$tmp/serr" &
