@@ -183,6 +183,9 @@ int rec_next(struct rec_reader *r);
 void rec_split(struct rec_reader *r);
 /* Read the header line and keep its names; dies if there is none. */
 void rec_read_header(struct rec_reader *r);
+/* A stream without a header line: its fields are named by names,
+ * comma-separated, as if its header had been read. */
+void rec_name_header(struct rec_reader *r, const char *names);
 /* Column index of a header name, or -1. */
 int rec_col(const struct rec_reader *r, const char *name);
 /* rec_col, but dies naming the input when the column is missing. */

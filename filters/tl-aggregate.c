@@ -106,16 +106,40 @@ static int nflag;	/* -n: times are nanoseconds, not microseconds */
 static int Hflag;	/* -H: grouped by the field hkey, not sorted by the keys */
 static struct key *kord;	/* -K: the order fields after the hash, owned */
 static int nkord;	/* -K: their number; 0 without -K */
+static const char *Nnames;	/* -N: the input's field names, for want of a header */
 
 /* The digits of a hash in hkey; a group key longer than this is a bug. */
 enum { HASHLEN = 32 };
+
+/* The input's header: read, or with -N named. */
+static void
+header(struct rec_reader *r)
+{
+	if (Nnames != NULL)
+		rec_name_header(r, Nnames);
+	else
+		rec_read_header(r);
+}
+
+/* The next record, as wide as the header: -N drops the fields after
+ * the named ones (a file's columns not wanted, without a cut). */
+static int
+next(struct rec_reader *r)
+{
+	if (!rec_read(r))
+		return 0;
+	if (Nnames != NULL && r->nf > r->nhdr)
+		r->nf = r->nhdr;
+	rec_check_width(r);
+	return 1;
+}
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-aggregate [-eHnx] [-g key[,key...]] [name=]op[:field[,field...]] ...\n"
-	    "       tl-aggregate -g key[,key...] -K field[,field...]\n");
+	    "usage: tl-aggregate [-eHnx] [-N names] [-g key[,key...]] [name=]op[:field[,field...]] ...\n"
+	    "       tl-aggregate [-N names] -g key[,key...] -K field[,field...]\n");
 	exit(status);
 }
 
@@ -894,7 +918,7 @@ keymode(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys)
 	int k;
 
 	rec_open(&r, in, name);
-	rec_read_header(&r);
+	header(&r);
 	for (k = 0; k < nkeys; k++)
 		keys[k].col = rec_need(&r, keys[k].name);
 	for (k = 0; k < nkord; k++)
@@ -905,8 +929,7 @@ keymode(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys)
 		rec_puts(out, r.hdr[i]);
 	}
 	putc('\n', out);
-	while (rec_read(&r)) {
-		rec_check_width(&r);
+	while (next(&r)) {
 		buf_reset(&kv);
 		for (k = 0; k < nkeys; k++) {
 			s = rec_get(&r, keys[k].col, &len);
@@ -995,7 +1018,7 @@ aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
 	int i, c, ingroup = 0, diff, hc = -1;
 
 	rec_open(&r, in, name);
-	rec_read_header(&r);
+	header(&r);
 	for (i = 0; i < nkeys; i++)
 		keys[i].col = rec_need(&r, keys[i].name);
 	if (Hflag)
@@ -1013,8 +1036,7 @@ aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
 	}
 	putc('\n', out);
 	koff = tl_calloc((size_t)nkeys + 1, sizeof(*koff));
-	while (rec_read(&r)) {
-		rec_check_width(&r);
+	while (next(&r)) {
 		diff = !ingroup;
 		if (Hflag) {
 			hk = rec_get(&r, hc, &hlen);
@@ -1073,7 +1095,7 @@ main(int argc, char *argv[])
 		if (strcmp(argv[i], "--exact-time") == 0)
 			argv[i] = "-x";
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "HK:eg:nx")) != -1) {
+	while ((c = getopt(argc, argv, "HK:N:eg:nx")) != -1) {
 		switch (c) {
 		case 'e':
 			eflag = 1;
@@ -1086,6 +1108,9 @@ main(int argc, char *argv[])
 			break;
 		case 'K':
 			keyparse(optarg, &kord, &nkord);
+			break;
+		case 'N':
+			Nnames = optarg;
 			break;
 		case 'g':
 			keyparse(optarg, &keys, &nkeys);
