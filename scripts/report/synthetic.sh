@@ -19,10 +19,11 @@
 # when: roofline=1 cpu_ops=1 gpu_work=1
 synthetic() {
 	if [ "$comparison" = 1 ]; then
-		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
+		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv |
+		st tee collected_intervals.tsv | st cut -f 6
 	else
-		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv
-	fi | st cut -f 6 | st tl_sort -n -u >covered_gpu.tsv; ok
+		st tl-pick -s -o gpu -W walk.tsv -k collected_keys.tsv intervals.tsv
+	fi | st tl_sort -n -u >covered_gpu.tsv; ok
 	max=$last_uid
 	case $max in
 	'' | *[!0-9]*) max=$(awk -F '\t' 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' ops.tsv gpu.tsv) ;;
@@ -59,7 +60,6 @@ synthetic() {
 	st awkt 'FILENAME == ck { print; next } { print $2, $2 }' ck=collected_keys.tsv \
 	    collected_keys.tsv synthetic_ops.tsv | st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
 	# (each op its own tag: in op order, then ts, then GPU event)
-	st tl-pick -d -1 -k first_kernel_keys.tsv intervals.tsv |
-	st cut -f1,4 >first_kernels.tsv; ok
+	st tl-pick -d -1 -o tag,name -k first_kernel_keys.tsv intervals.tsv >first_kernels.tsv; ok
 	tl_drop first_kernel_keys.tsv
 }
