@@ -17,7 +17,8 @@
 #include "treeio.h"
 
 static char kind;		/* -s, -d: the intervals' kind, 's' or 'd' */
-static const char *keys;	/* -k: op TAB tag, sorted by op */
+static const char *keys;	/* -k, -u: op TAB tag, or ops, sorted by op */
+static int ownkeys;		/* -u: keys' first fields, each op its own tag */
 static int busy;		/* -b: busy time and list per op */
 static int first;		/* -1: each op's first interval only */
 static int launchorder;		/* -l: -b's lists in launch order */
@@ -36,7 +37,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-pick -s | -d [-1blx] [-c callstack.tsv] [-G gpuevents]"
-	    " [-o fields] [-W walk.tsv] -k keys [intervals.tsv]\n");
+	    " [-o fields] [-W walk.tsv] -k keys | -u ops [intervals.tsv]\n");
 	exit(status);
 }
 
@@ -131,7 +132,8 @@ pick(const char *path)
 	}
 	rec_open(&k, kfp, keys);
 	if (!(kend = !rec_read(&k))) {
-		want_nf(&k, 2);
+		if (!ownkeys)
+			want_nf(&k, 2);
 		kop = atoid(k.f[0].s);
 	}
 	ka.list = 1;
@@ -163,10 +165,12 @@ pick(const char *path)
 			arena_reset(&tags);
 			while (!kend && kop <= cur) {
 				if (kop == cur)
-					arena_add(&tags, k.f[1].s, k.f[1].len);
+					arena_add(&tags, k.f[!ownkeys].s,
+					    k.f[!ownkeys].len);
 				if ((kend = !rec_read(&k)) != 0)
 					break;
-				want_nf(&k, 2);
+				if (!ownkeys)
+					want_nf(&k, 2);
 				kprev = kop;
 				kop = atoid(k.f[0].s);
 				if (kop < kprev)
@@ -224,7 +228,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "1bc:dG:k:lo:sW:x")) != -1) {
+	while ((ch = getopt(argc, argv, "1bc:dG:k:lo:su:W:x")) != -1) {
 		switch (ch) {
 		case '1': first = 1; break;
 		case 'b': busy = 1; break;
@@ -237,7 +241,8 @@ main(int argc, char *argv[])
 			kind = (char)ch;
 			break;
 		case 'G': gpuevents = optarg; break;
-		case 'k': keys = optarg; break;
+		case 'k': keys = optarg; ownkeys = 0; break;
+		case 'u': keys = optarg; ownkeys = 1; break;
 		case 'W': walkpath = optarg; break;
 		case 'x': exact = 1; break;
 		default: usage(TL_EUSAGE);

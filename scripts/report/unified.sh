@@ -25,7 +25,7 @@
 # is_recompute is a tenth key, the row's source op's (tl-unified -r),
 # after the nine (rc in unified_keys.tsv), and each collected op's
 # kernels have their call_stack, their launch's (tl-pick -c).
-# in: recompute.tsv callstack.tsv collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
+# in: recompute.tsv callstack.tsv collected_ops.tsv fwd_metrics.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
 # out: unified.tsv unified_fdur unified_rows.tsv unified.facts unified_keys.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified() {
@@ -40,7 +40,7 @@ unified() {
 	# synthetic ones', whose UIDs come after.)
 	csf=
 	[ "$recompute" != 1 ] && [ "$callstack" != 1 ] || csf=callstack.tsv
-	{ st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -k collected_keys.tsv intervals.tsv &&
+	{ st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -u collected_ops.tsv intervals.tsv &&
 	  awk 'NR > 1' synthetic_kernels.tsv; } |
 	st tl-perfrows -f fwd_metrics.tsv -k /dev/stdin -s sole_bwd_metrics.tsv \
 	    -y synthetic_ops.tsv -o unified_syn0.tsv collected_ops.tsv >unified_op_rows.tsv; ok
