@@ -272,6 +272,9 @@ void rr_open(struct reread *rr, struct rec_reader *r);
 int rr_next(struct reread *rr, off_t *off);
 /* The record at off into r's fields; lineno for messages. */
 void rr_read(struct reread *rr, off_t off, size_t lineno);
+/* rr_read of a record whose length (without its newline) is known:
+ * one read, of it alone, however the records come. */
+void rr_readn(struct reread *rr, off_t off, size_t len, size_t lineno);
 void rr_close(struct reread *rr);
 
 /* ---- num.c: numbers ---- */
