@@ -28,16 +28,9 @@ synthetic() {
 	case $max in
 	'' | *[!0-9]*) max=$(awk -F '\t' 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' ops.tsv gpu.tsv) ;;
 	esac
-	: >synthetic_cpu.tsv
 	# src name ts dur kname stream gpu (runtime ones: led by the runtime
-	# and the GPU event, for the sort)
-	st awkt "$PERF_HAS"'
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	$col["linked"] == 1 && !has(covf, $1 + 0) && tolower($col["name"]) !~ /nccl|rccl|cross_device_reduce/ {
-		o = $col["ts"] "\t" $col["dur"] "\t" $col["name"] "\t" $col["stream"] "\t" $col["UID"]
-		if ($col["cpu_op"] != "") print $col["cpu_op"], $col["cpu_op_name"], o >wf
-		else print $col["runtime"], $col["UID"], $col["runtime"], $col["runtime_name"], o
-	}' covf=covered_gpu.tsv wf=synthetic_cpu.tsv gpu.tsv |
+	# and the GPU event, for the sort; tl-uncovered)
+	st tl-uncovered -c covered_gpu.tsv -o synthetic_cpu.tsv gpu.tsv |
 	st tl_sort -t "$TAB" -k1,1n -k2,2n |
 	st awkt '$1 != r { r = $1; f = $2 } { print f, $0 }' |
 	st tl_sort -t "$TAB" -k1,1n -k3,3n |
