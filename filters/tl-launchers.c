@@ -45,11 +45,17 @@ static void
 hex_bytes(struct buf *b, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
+	char *p;
 
-	for (; len > 0; s++, len--) {
-		buf_addc(b, hex[(unsigned char)*s >> 4]);
-		buf_addc(b, hex[(unsigned char)*s & 15]);
+	/* (room for all first: no test a byte) */
+	if (b->len + 2 * len + 1 > b->cap)
+		buf_grow(b, b->len + 2 * len + 1);
+	for (p = b->s + b->len; len > 0; s++, len--) {
+		*p++ = hex[(unsigned char)*s >> 4];
+		*p++ = hex[(unsigned char)*s & 15];
 	}
+	b->len = (size_t)(p - b->s);
+	*p = '\0';
 }
 
 /*
