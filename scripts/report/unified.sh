@@ -59,13 +59,16 @@ unified() {
 	[ "$callstack" != 1 ] || ks=kstatsnc cs=1
 	rcf= kt=27
 	[ "$recompute" != 1 ] || rcf=recompute.tsv kt=28
+	# (-w, -R: each row's tail after its key, the kernel lists, goes to
+	# unified_tails.tsv, and sort sorts the groups, keys and the tails'
+	# offsets, which stay within its buffer)
 	st tl-unified -d . -k first_kernels.tsv -o unified_fdur ${rcf:+-r "$rcf"} \
-	    -y unified_syn.tsv unified_op_rows.tsv |
+	    -w unified_tails.tsv -y unified_syn.tsv unified_op_rows.tsv |
 	st hsort -t "$TAB" |
 	if [ "$comparison" = 1 ] || [ "$kl" = 1 ]; then
-		st tl-unified -g unified_keys.tsv | st tee unified_rows.tsv
+		st tl-unified -g unified_keys.tsv -R unified_tails.tsv | st tee unified_rows.tsv
 	else
-		st tl-unified -g unified_keys.tsv
+		st tl-unified -g unified_keys.tsv -R unified_tails.tsv
 	fi |
 	st tl-aggregate $xflag -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \
 	    'sum:dur' 'mean:dur' 'std:dur' 'gf=first:gf' 'dm=first:dm' 'fb=first:fb' 'spec=first:spec' 'rb=first:rb' \
@@ -91,6 +94,6 @@ unified() {
 	}
 	END { printf "unified_metrics=%d\nunified_roofline=%d\nunified_rows=%d\n", hm, hr, NR - 1 >ff }' unified_stats.tsv |
 	st hsort -t "$TAB" -k$kt,${kt}gr -k2,2n >unified.tsv; ok
-	tl_drop unified_op_rows.tsv unified_syn.tsv unified_stats.tsv
+	tl_drop unified_op_rows.tsv unified_syn.tsv unified_stats.tsv unified_tails.tsv
 	[ "$kl" = 1 ] || tl_drop unified_keys.tsv
 }
