@@ -36,14 +36,14 @@ unified() {
 	# header: the collected ops' subtree kernels, busy time and list,
 	# straight from tl-pick through a pipe, not a work file: kd in the
 	# order of the kernels' launches, TraceLens's gpu_events order, by
-	# which it pairs an op's kernels across calls (tl-pick -l); then the
-	# synthetic ones', whose UIDs come after.)
+	# which it pairs an op's kernels across calls (tl-pick -l); the
+	# synthetic ones' from their file, -K.)
 	csf=
 	[ "$recompute" != 1 ] && [ "$callstack" != 1 ] || csf=callstack.tsv
-	{ st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -u collected_ops.tsv intervals.tsv &&
-	  awk 'NR > 1' synthetic_kernels.tsv; } |
+	st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -u collected_ops.tsv intervals.tsv |
 	st tl-perfrows -f fwd_metrics.tsv -k /dev/stdin -s sole_bwd_metrics.tsv \
-	    -y synthetic_ops.tsv -o unified_syn0.tsv collected_ops.tsv >unified_op_rows.tsv; ok
+	    -y synthetic_ops.tsv -o unified_syn0.tsv -K synthetic_kernels.tsv \
+	    collected_ops.tsv >unified_op_rows.tsv; ok
 	# (the other rows are in source op order already: src is UID)
 	: >>unified_syn0.tsv
 	st tl_sort -t "$TAB" -k1,1n -k2,2n unified_syn0.tsv >unified_syn.tsv; ok
