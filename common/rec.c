@@ -178,6 +178,30 @@ rec_read_header(struct rec_reader *r)
 	}
 }
 
+/*
+ * A stream without a header line: its fields are named by names,
+ * comma-separated, as if its header had been read.
+ */
+void
+rec_name_header(struct rec_reader *r, const char *names)
+{
+	const char *p, *e;
+	size_t n = 1;
+
+	for (p = names; *p != '\0'; p++)
+		n += *p == ',';
+	r->hdr = tl_calloc(n, sizeof(*r->hdr));
+	r->nhdr = n;
+	for (n = 0, p = names;; p = e + 1) {
+		e = strchr(p, ',');
+		if (e == NULL)
+			e = p + strlen(p);
+		r->hdr[n++] = tl_strndup(p, (size_t)(e - p));
+		if (*e == '\0')
+			break;
+	}
+}
+
 int
 rec_col(const struct rec_reader *r, const char *name)
 {

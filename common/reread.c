@@ -111,6 +111,33 @@ rr_read(struct reread *rr, off_t off, size_t lineno)
 }
 
 void
+rr_readn(struct reread *rr, off_t off, size_t len, size_t lineno)
+{
+	struct rec_reader *r = rr->r;
+	ssize_t n;
+
+	if (rr->copy && !rr->flushed) {
+		if (fflush(rr->copy) != 0)
+			tl_die("%s: temporary file: write error:", r->name);
+		rr->flushed = 1;
+	}
+	/* (the row and its newline, which says it is the row) */
+	tl_grow((void **)&rr->line, &rr->cap, len + 1, 1);
+	n = pread(fileno(rr->fp), rr->line, len + 1, rr->base + off);
+	if (n < 0)
+		tl_die("%s: cannot read again:", r->name);
+	if ((size_t)n != len + 1 || rr->line[len] != '\n')
+		tl_die("%s: line %zu: no row of %zu bytes at offset %lld "
+		    "(did the input change?)", r->name, lineno, len,
+		    (long long)off);
+	rr->line[len] = '\0';
+	r->cur = rr->line;
+	r->curlen = len;
+	r->lineno = lineno;
+	rec_split(r);
+}
+
+void
 rr_close(struct reread *rr)
 {
 	if (rr->copy)

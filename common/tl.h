@@ -183,6 +183,9 @@ int rec_next(struct rec_reader *r);
 void rec_split(struct rec_reader *r);
 /* Read the header line and keep its names; dies if there is none. */
 void rec_read_header(struct rec_reader *r);
+/* A stream without a header line: its fields are named by names,
+ * comma-separated, as if its header had been read. */
+void rec_name_header(struct rec_reader *r, const char *names);
 /* Column index of a header name, or -1. */
 int rec_col(const struct rec_reader *r, const char *name);
 /* rec_col, but dies naming the input when the column is missing. */
@@ -269,6 +272,9 @@ void rr_open(struct reread *rr, struct rec_reader *r);
 int rr_next(struct reread *rr, off_t *off);
 /* The record at off into r's fields; lineno for messages. */
 void rr_read(struct reread *rr, off_t off, size_t lineno);
+/* rr_read of a record whose length (without its newline) is known:
+ * one read, of it alone, however the records come. */
+void rr_readn(struct reread *rr, off_t off, size_t len, size_t lineno);
 void rr_close(struct reread *rr);
 
 /* ---- num.c: numbers ---- */

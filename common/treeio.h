@@ -562,6 +562,13 @@ struct meta {
 	size_t n;	/* their number */
 };
 
+/* Load meta.tsv's names (pid tid kind value, with a header). */
+void meta_load(struct meta *mt, const char *path);
+/* The kind name of (pid, tid), or "Unknown"; key is scratch space. */
+const char *meta_get(const struct meta *mt, struct buf *key, const char *pid,
+    const char *tid, const char *kind);
+void meta_free(struct meta *mt);
+
 /* The ops.tsv columns that treeops gives. */
 enum { OUID, ONAME, OTS, OPID, OTID, ODIMS, OTYPES, OSTRIDES, OCONC, ODUR,
     ONCOL };

@@ -27,7 +27,7 @@ kvkeycmp(const void *a, const void *b)
 	return strcmp(((const struct kv *)a)->k, ((const struct kv *)b)->k);
 }
 
-static void
+void
 meta_load(struct meta *mt, const char *path)
 {
 	struct rec_reader r;
@@ -69,8 +69,7 @@ meta_load(struct meta *mt, const char *path)
 	fclose(fp);
 }
 
-/* The kind name of (pid, tid), or "Unknown"; key is scratch space. */
-static const char *
+const char *
 meta_get(const struct meta *mt, struct buf *key, const char *pid,
     const char *tid, const char *kind)
 {
@@ -88,7 +87,7 @@ meta_get(const struct meta *mt, struct buf *key, const char *pid,
 	return e ? e->v : "Unknown";
 }
 
-static void
+void
 meta_free(struct meta *mt)
 {
 	size_t i;

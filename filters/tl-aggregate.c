@@ -106,16 +106,42 @@ static int nflag;	/* -n: times are nanoseconds, not microseconds */
 static int Hflag;	/* -H: grouped by the field hkey, not sorted by the keys */
 static struct key *kord;	/* -K: the order fields after the hash, owned */
 static int nkord;	/* -K: their number; 0 without -K */
+static const char *Nnames;	/* -N: the input's field names, for want of a header */
+static int Oflag;	/* -O: -K writes each record's offset, not its fields */
+static const char *Rpath;	/* -R: -H reads the records at the offsets, here */
 
 /* The digits of a hash in hkey; a group key longer than this is a bug. */
 enum { HASHLEN = 32 };
+
+/* The input's header: read, or with -N named. */
+static void
+header(struct rec_reader *r)
+{
+	if (Nnames != NULL)
+		rec_name_header(r, Nnames);
+	else
+		rec_read_header(r);
+}
+
+/* The next record, as wide as the header: -N drops the fields after
+ * the named ones (a file's columns not wanted, without a cut). */
+static int
+next(struct rec_reader *r)
+{
+	if (!rec_read(r))
+		return 0;
+	if (Nnames != NULL && r->nf > r->nhdr)
+		r->nf = r->nhdr;
+	rec_check_width(r);
+	return 1;
+}
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-aggregate [-eHnx] [-g key[,key...]] [name=]op[:field[,field...]] ...\n"
-	    "       tl-aggregate -g key[,key...] -K field[,field...]\n");
+	    "usage: tl-aggregate [-eHnx] [-N names] [-R file] [-g key[,key...]] [name=]op[:field[,field...]] ...\n"
+	    "       tl-aggregate [-O] [-N names] -g key[,key...] -K field[,field...]\n");
 	exit(status);
 }
 
@@ -891,22 +917,22 @@ keymode(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys)
 	XXH128_hash_t h;
 	const char *s, *e;
 	size_t i, len;
+	off_t off = 0;
 	int k;
 
 	rec_open(&r, in, name);
-	rec_read_header(&r);
+	header(&r);
 	for (k = 0; k < nkeys; k++)
 		keys[k].col = rec_need(&r, keys[k].name);
 	for (k = 0; k < nkord; k++)
 		kord[k].col = rec_need(&r, kord[k].name);
 	fputs("hkey", out);
-	for (i = 0; i < r.nhdr; i++) {
+	for (i = 0; i < r.nhdr && !Oflag; i++) {
 		putc('\t', out);
 		rec_puts(out, r.hdr[i]);
 	}
-	putc('\n', out);
-	while (rec_read(&r)) {
-		rec_check_width(&r);
+	fputs(Oflag ? "\toffset\tlength\n" : "\n", out);
+	while (next(&r)) {
 		buf_reset(&kv);
 		for (k = 0; k < nkeys; k++) {
 			s = rec_get(&r, keys[k].col, &len);
@@ -935,6 +961,13 @@ keymode(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys)
 		fprintf(out, "%016llx%016llx", (unsigned long long)h.high64,
 		    (unsigned long long)h.low64);
 		fwrite(kv.s, 1, kv.len, out);
+		if (Oflag) {
+			/* (the record's bytes from the first record's: its
+			 * line read again by -H -R) */
+			fprintf(out, "\t%lld\t%zu\n", (long long)off, r.curlen);
+			off += (off_t)r.curlen + 1;
+			continue;
+		}
 		for (i = 0; i < r.nf; i++) {
 			putc('\t', out);
 			fwrite(r.f[i].s, 1, r.f[i].len, out);
@@ -984,24 +1017,80 @@ hnext(struct rec_reader *r, const char *name, struct buf *last,
 	return 0;
 }
 
+/* -R's records, read again by offset from the file (fr, rr) as the
+ * input's lines (hr: hkey offset) give them. */
+struct refs {
+	struct rec_reader hr;	/* the input: hkey offset, with a header */
+	struct rec_reader fr;	/* the file's records */
+	struct reread rr;	/* fr read by offset */
+	FILE *fp;		/* the file, owned */
+};
+
+/* The next record, into r (hr's line giving *hk: -R; else r's hkey
+ * field hc, with -H), as wide as the header; 0 at the end. */
+static int
+fetch(struct refs *rf, struct rec_reader *r, int hc, const char **hk,
+    size_t *hlen)
+{
+	int64_t off, n;
+	const char *s, *t;
+	size_t len, tlen;
+
+	if (rf == NULL) {
+		if (!next(r))
+			return 0;
+		if (hc >= 0)
+			*hk = rec_get(r, hc, hlen);
+		return 1;
+	}
+	if (!rec_read(&rf->hr))
+		return 0;
+	*hk = rec_get(&rf->hr, 0, hlen);
+	s = rec_get(&rf->hr, 1, &len);
+	t = rec_get(&rf->hr, 2, &tlen);
+	if (num_int64(s, len, &off) != 0 || off < 0 ||
+	    num_int64(t, tlen, &n) != 0 || n < 0)
+		tl_die("%s: line %zu: not an offset and a length: %s %s",
+		    rf->hr.name, rf->hr.lineno, s, t);
+	rr_readn(&rf->rr, (off_t)off, (size_t)n, rf->hr.lineno);
+	if (Nnames != NULL && r->nf > r->nhdr)
+		r->nf = r->nhdr;
+	rec_check_width(r);
+	return 1;
+}
+
 static int
 aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
     struct op *ops, int nops)
 {
-	struct rec_reader r;
+	struct refs *rf = NULL;
+	struct rec_reader rin, *rp = &rin;
 	struct buf kv = {0}, last = {0};
-	size_t *koff, len, hlen;
-	const char *s, *hk;
+	size_t *koff, len, hlen = 0;
+	const char *s, *hk = NULL;
 	int i, c, ingroup = 0, diff, hc = -1;
 
-	rec_open(&r, in, name);
-	rec_read_header(&r);
+	if (Rpath != NULL) {
+		/* (the hkey offset lines of -K -O, sorted; the records
+		 * from the file, which -N may name) */
+		rf = tl_calloc(1, sizeof(*rf));
+		rec_open(&rf->hr, in, name);
+		rec_read_header(&rf->hr);
+		rf->fp = tl_fopen(Rpath, "r");
+		rec_open(&rf->fr, rf->fp, Rpath);
+		header(&rf->fr);
+		rr_open(&rf->rr, &rf->fr);
+		rp = &rf->fr;
+	} else {
+		rec_open(rp, in, name);
+		header(rp);
+	}
 	for (i = 0; i < nkeys; i++)
-		keys[i].col = rec_need(&r, keys[i].name);
-	if (Hflag)
-		hc = rec_need(&r, "hkey");
+		keys[i].col = rec_need(rp, keys[i].name);
+	if (Hflag && rf == NULL)
+		hc = rec_need(rp, "hkey");
 	for (i = 0; i < nops; i++)
-		opbind(&ops[i], &r);
+		opbind(&ops[i], rp);
 	for (i = 0; i < nkeys; i++) {
 		rec_puts(out, keys[i].name);
 		putc('\t', out);
@@ -1013,22 +1102,19 @@ aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
 	}
 	putc('\n', out);
 	koff = tl_calloc((size_t)nkeys + 1, sizeof(*koff));
-	while (rec_read(&r)) {
-		rec_check_width(&r);
+	while (fetch(rf, rp, hc, &hk, &hlen)) {
 		diff = !ingroup;
-		if (Hflag) {
-			hk = rec_get(&r, hc, &hlen);
-			diff = hnext(&r, name, &last, hk, hlen, keys, nkeys, &kv, koff);
-		}
+		if (Hflag)
+			diff = hnext(rp, name, &last, hk, hlen, keys, nkeys, &kv, koff);
 		for (i = 0; !Hflag && ingroup && i < nkeys; i++) {
-			s = rec_get(&r, keys[i].col, &len);
+			s = rec_get(rp, keys[i].col, &len);
 			c = keys[i].num ?
 			    numcmp(kv.s + koff[i], koff[i + 1] - koff[i] - 1, s, len) :
 			    bytecmp(kv.s + koff[i], koff[i + 1] - koff[i] - 1, s, len);
 			if (c > 0)
 				tl_die("%s: line %zu: input not sorted by '%s' "
 				    "(tl-aggregate needs it sorted by its group keys)",
-				    name, r.lineno, keys[i].name);
+				    name, rp->lineno, keys[i].name);
 			if (c < 0) {
 				diff = 1;
 				break;
@@ -1040,7 +1126,7 @@ aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
 			buf_reset(&kv);
 			for (i = 0; i < nkeys; i++) {
 				koff[i] = kv.len;
-				s = rec_get(&r, keys[i].col, &len);
+				s = rec_get(rp, keys[i].col, &len);
 				buf_add(&kv, s, len);
 				buf_addc(&kv, '\0');
 			}
@@ -1050,14 +1136,20 @@ aggregate(FILE *in, const char *name, FILE *out, struct key *keys, int nkeys,
 			ingroup = 1;
 		}
 		for (i = 0; i < nops; i++)
-			opadd(&ops[i], &r);
+			opadd(&ops[i], rp);
 	}
 	if (ingroup)
 		emit(out, keys, nkeys, &kv, koff, ops, nops);
 	free(koff);
 	buf_free(&kv);
 	buf_free(&last);
-	rec_close(&r);
+	rec_close(rp);
+	if (rf != NULL) {
+		rr_close(&rf->rr);
+		rec_close(&rf->hr);
+		fclose(rf->fp);
+		free(rf);
+	}
 	return 0;
 }
 
@@ -1073,7 +1165,7 @@ main(int argc, char *argv[])
 		if (strcmp(argv[i], "--exact-time") == 0)
 			argv[i] = "-x";
 	tl_longopts(argc, argv, usage);
-	while ((c = getopt(argc, argv, "HK:eg:nx")) != -1) {
+	while ((c = getopt(argc, argv, "HK:N:OR:eg:nx")) != -1) {
 		switch (c) {
 		case 'e':
 			eflag = 1;
@@ -1086,6 +1178,15 @@ main(int argc, char *argv[])
 			break;
 		case 'K':
 			keyparse(optarg, &kord, &nkord);
+			break;
+		case 'N':
+			Nnames = optarg;
+			break;
+		case 'O':
+			Oflag = 1;
+			break;
+		case 'R':
+			Rpath = optarg;
 			break;
 		case 'g':
 			keyparse(optarg, &keys, &nkeys);
@@ -1100,7 +1201,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (nkord > 0) {
-		if (argc > 0 || nkeys == 0 || Hflag || xflag || eflag || nflag)
+		if (argc > 0 || nkeys == 0 || Hflag || xflag || eflag || nflag ||
+		    Rpath != NULL)
 			usage(TL_EUSAGE);
 		keymode(stdin, "<stdin>", stdout, keys, nkeys);
 		st = tl_fshut(stdout, "<stdout>");
@@ -1112,7 +1214,7 @@ main(int argc, char *argv[])
 		free(kord);
 		return st;
 	}
-	if (argc < 1 || (Hflag && nkeys == 0))
+	if (argc < 1 || (Hflag && nkeys == 0) || Oflag || (Rpath && !Hflag))
 		usage(TL_EUSAGE);
 	nops = argc;
 	ops = tl_calloc((size_t)nops, sizeof(*ops));

@@ -16,13 +16,84 @@
 
 static const char *treedir;	/* -d: the tree folder (ops.tsv, meta.tsv) */
 static const char *k1s;		/* -o: out, UID TAB k1 of each row */
+static const char *cats;	/* -c: out, the rows for the summary by category */
+static const char *names;	/* -n: out, the rows for the summary by name */
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-launchers -d treedir [-o k1s] [kernels]\n");
+	    "usage: tl-launchers -d treedir [-c cats] [-n names] [-o k1s] [kernels]\n");
 	exit(status);
+}
+
+/* The file path, for writing, with its header line; NULL for no path. */
+static FILE *
+outfile(const char *path, const char *header)
+{
+	FILE *fp;
+
+	if (path == NULL)
+		return NULL;
+	fp = io_open(path, "w", NULL);
+	fputs(header, fp);
+	return fp;
+}
+
+/* Append s[0..len) as two hex digits a byte: in the bytes' order. */
+static void
+hex_bytes(struct buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p;
+
+	/* (room for all first: no test a byte) */
+	if (b->len + 2 * len + 1 > b->cap)
+		buf_grow(b, b->len + 2 * len + 1);
+	for (p = b->s + b->len; len > 0; s++, len--) {
+		*p++ = hex[(unsigned char)*s >> 4];
+		*p++ = hex[(unsigned char)*s & 15];
+	}
+	b->len = (size_t)(p - b->s);
+	*p = '\0';
+}
+
+/*
+ * The ops summaries' fields of the row in b (its tkey the field before
+ * the last): to cfp, op category tkey direct; to nfp, nkey tkey name
+ * "op category" direct subtree, nkey the name in hex.  Sorted as bytes,
+ * whole lines, each file's rows come by its first field, then tkey
+ * (which no two launchers share, as each has its own first GPU event),
+ * as sort -s -k1,1 -k2,2 orders them: a category is plain ASCII, and
+ * the hex of a name orders as its bytes, some of which may be below TAB.
+ */
+static void
+sums(FILE *cfp, FILE *nfp, struct buf *sb, const struct buf *b,
+    const char *cat, const char *name, const char *direct, const char *sub)
+{
+	const char *e = b->s + b->len, *tk;
+
+	while (e[-1] != '\t')
+		e--;
+	for (tk = --e; tk[-1] != '\t'; tk--)
+		;
+	if (cfp) {
+		buf_reset(sb);
+		buf_adds(sb, cat);
+		buf_tab(sb), buf_add(sb, tk, (size_t)(e - tk));
+		buf_tabs(sb, direct);
+		buf_emit(cfp, sb);
+	}
+	if (nfp) {
+		buf_reset(sb);
+		hex_bytes(sb, name, strlen(name));
+		buf_tab(sb), buf_add(sb, tk, (size_t)(e - tk));
+		buf_tabs(sb, name);
+		buf_tabs(sb, cat);
+		buf_tabs(sb, direct);
+		buf_tabs(sb, sub);
+		buf_emit(nfp, sb);
+	}
 }
 
 /*
@@ -32,7 +103,9 @@ usage(int status)
  * category (by name and first kernel k1), as UID name "op category"
  * process_name process_label thread_name Input Dims, Input type, Input
  * Strides, Concrete Inputs, ts direct subtree g1 kd tkey num_kernels
- * (count, TraceLens's name for it); k1 goes to -o's UID TAB k1.  Memory: one row and meta.tsv.
+ * (count, TraceLens's name for it); k1 goes to -o's UID TAB k1, the
+ * ops summaries' fields to -c's and -n's files.  Memory: one row and
+ * meta.tsv.
  */
 static int
 launchers(const char *path)
@@ -42,10 +115,10 @@ launchers(const char *path)
 	};
 	struct rec_reader r;
 	struct treeops to;
-	struct buf b = {0}, key = {0}, nm = {0}, kn = {0};
-	FILE *fp = io_open(path, "r", NULL), *k1fp = NULL;
+	struct buf b = {0}, key = {0}, nm = {0}, kn = {0}, sb = {0};
+	FILE *fp = io_open(path, "r", NULL), *k1fp, *cfp, *nfp;
 	const char *const *f = to.f;
-	const char *st;
+	const char *st, *cat;
 	int ic[LEN(icols)];
 	long long op, prev = -1;
 	const char *k1;
@@ -61,10 +134,11 @@ launchers(const char *path)
 	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tkd\ttkey\t"
 	    "num_kernels\n", stdout);
 	/* -o: k1 apart, for the one reader that wants it */
-	if (k1s) {
-		k1fp = io_open(k1s, "w", NULL);
-		fputs("UID\tk1\n", k1fp);
-	}
+	k1fp = outfile(k1s, "UID\tk1\n");
+	/* -c, -n: what the summaries sort, each led by its sort key: no
+	 * cut of the table, and a sort of whole lines, not of fields */
+	cfp = outfile(cats, "op category\ttkey\tdirect\n");
+	nfp = outfile(names, "nkey\ttkey\tname\top category\tdirect\tsubtree\n");
 	while (rec_read(&r)) {
 		op = atoid(rec_get(&r, ic[0], NULL));
 		if (op <= prev)
@@ -81,8 +155,9 @@ launchers(const char *path)
 		st = rec_get(&r, ic[6], &stlen);
 		buf_num(&b, op);
 		buf_tabs(&b, f[ONAME]);
-		buf_tabs(&b, opcat(buf_unesc(&nm, f[ONAME], strlen(f[ONAME])),
-		    k1len ? buf_unesc(&kn, k1, k1len) : NULL));
+		cat = opcat(buf_unesc(&nm, f[ONAME], strlen(f[ONAME])),
+		    k1len ? buf_unesc(&kn, k1, k1len) : NULL);
+		buf_tabs(&b, cat);
 		treeops_names(&b, &to, &key);
 		buf_tabs(&b, f[OTS]);
 		buf_tabs(&b, rec_get(&r, ic[1], NULL));
@@ -99,6 +174,9 @@ launchers(const char *path)
 		key_dec(&b, f[OTS]);
 		key_int(&b, atoid(rec_get(&r, ic[3], NULL)));
 		buf_tabs(&b, rec_get(&r, ic[2], NULL));
+		if (cfp || nfp)
+			sums(cfp, nfp, &sb, &b, cat, f[ONAME], rec_get(&r, ic[1], NULL),
+			    stlen ? st : "0");
 		buf_emit(stdout, &b);
 	}
 	treeops_close(&to);
@@ -106,9 +184,12 @@ launchers(const char *path)
 	buf_free(&key);
 	buf_free(&nm);
 	buf_free(&kn);
+	buf_free(&sb);
 	rec_close(&r);
 	fclose(fp);
-	return k1fp ? tl_fshut(k1fp, k1s) : TL_OK;
+	return (k1fp ? tl_fshut(k1fp, k1s) : TL_OK) |
+	    (cfp ? tl_fshut(cfp, cats) : TL_OK) |
+	    (nfp ? tl_fshut(nfp, names) : TL_OK);
 }
 
 
@@ -119,9 +200,11 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "d:o:")) != -1) {
+	while ((ch = getopt(argc, argv, "c:d:n:o:")) != -1) {
 		switch (ch) {
+		case 'c': cats = optarg; break;
 		case 'd': treedir = optarg; break;
+		case 'n': names = optarg; break;
 		case 'o': k1s = optarg; break;
 		default: usage(TL_EUSAGE);
 		}

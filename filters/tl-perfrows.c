@@ -20,13 +20,14 @@ static const char *kinfo;	/* -k: op kt kd, kernel time and list */
 static const char *bwdmetrics;	/* -s: the S rows' bwd metrics */
 static const char *synthetic;	/* -y: the synthetic ops */
 static const char *synrows;	/* -o: out, the synthetic ops' rows */
+static const char *synkinfo;	/* -K: the synthetic ops' kernels, by tag */
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-perfrows -f metrics -k kinfo [-s bwdmetrics]"
-	    " [-y synthetic -o synrows] [collected]\n");
+	    " [-y synthetic -o synrows [-K synkinfo]] [collected]\n");
 	exit(status);
 }
 
@@ -122,6 +123,7 @@ static int
 rows(const char *path)
 {
 	struct rows rw;
+	struct uside k0;
 	struct rec_reader r;
 	FILE *fp = io_open(path, "r", NULL), *yo;
 	size_t i;
@@ -145,6 +147,12 @@ rows(const char *path)
 	if (fp != stdin)
 		fclose(fp);
 	if (synthetic) {
+		/* -K: their kernels apart, not after the others in kinfo
+		 * (which stays open to the end, as it did) */
+		if (synkinfo) {
+			k0 = rw.ki;
+			uside_openh(&rw.ki, synkinfo, "tag");
+		}
 		fp = io_open(synthetic, "r", NULL);
 		yo = io_open(synrows, "w", NULL);
 		rec_open(&r, fp, synthetic);
@@ -158,6 +166,8 @@ rows(const char *path)
 	}
 	uside_free(&rw.met);
 	uside_free(&rw.ki);
+	if (synkinfo)
+		uside_free(&k0);
 	if (bwdmetrics)
 		uside_free(&rw.sm);
 	buf_free(&rw.b);
@@ -172,8 +182,9 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "f:k:o:s:y:")) != -1) {
+	while ((ch = getopt(argc, argv, "K:f:k:o:s:y:")) != -1) {
 		switch (ch) {
+		case 'K': synkinfo = optarg; break;
 		case 'f': metrics = optarg; break;
 		case 'k': kinfo = optarg; break;
 		case 'o': synrows = optarg; break;
@@ -185,7 +196,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (metrics == NULL || kinfo == NULL || !synthetic != !synrows ||
-	    argc > 1)
+	    (synkinfo && !synthetic) || argc > 1)
 		usage(TL_EUSAGE);
 	return rows(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 }

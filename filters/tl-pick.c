@@ -17,7 +17,8 @@
 #include "treeio.h"
 
 static char kind;		/* -s, -d: the intervals' kind, 's' or 'd' */
-static const char *keys;	/* -k: op TAB tag, sorted by op */
+static const char *keys;	/* -k, -u: op TAB tag, or ops, sorted by op */
+static int ownkeys;		/* -u: keys' first fields, each op its own tag */
 static int busy;		/* -b: busy time and list per op */
 static int first;		/* -1: each op's first interval only */
 static int launchorder;		/* -l: -b's lists in launch order */
@@ -25,13 +26,18 @@ static int exact;		/* -x: exact ns instead of TraceLens's doubles */
 static const char *gpuevents;	/* -G: the GPU events, for s records' names */
 static const char *walkpath;	/* -W: walk.tsv, for r records' kernels */
 static const char *cspath;	/* -c: callstack.tsv, -l's call_stack */
+/* -o: the fields written, in order: ofld[i] an interval's column
+ * (ITS .. IGPU) or OTAG; all six without -o */
+enum { OTAG = -1 };
+static int ofld[6] = { OTAG, ITS, IDUR, INAME, ISTREAM, IGPU };
+static size_t nofld = LEN(ofld);
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-pick -s | -d [-1blx] [-c callstack.tsv] [-G gpuevents]"
-	    " [-W walk.tsv] -k keys [intervals.tsv]\n");
+	    " [-o fields] [-W walk.tsv] -k keys | -u ops [intervals.tsv]\n");
 	exit(status);
 }
 
@@ -47,17 +53,52 @@ take(struct ivin *in, const struct arena *tags, struct kacc *ka,
 		kacc_add(ka, in);
 		return;
 	}
-	name = ivin_name(in, &namel);
+	name = NULL, namel = 0;
 	for (j = 0; j < tags->n; j++) {
-		buf_adds(b, arena_get(tags, j));
-		for (i = ITS; i <= IGPU; i++) {
-			buf_tab(b);
-			if (i == INAME)
+		for (i = 0; i < nofld; i++) {
+			if (i > 0)
+				buf_tab(b);
+			if (ofld[i] == OTAG)
+				buf_adds(b, arena_get(tags, j));
+			else if (ofld[i] != INAME)
+				buf_field(b, &in->r, in->c[ofld[i]]);
+			else {
+				/* (from the GPU events, for an s record:
+				 * only when written) */
+				if (name == NULL)
+					name = ivin_name(in, &namel);
 				buf_add(b, name, namel);
-			else
-				buf_field(b, &in->r, in->c[i]);
+			}
 		}
 		buf_emit(stdout, b);
+	}
+}
+
+/* -o's list: some of tag ts dur name stream gpu, comma-separated. */
+static void
+fieldsparse(const char *list)
+{
+	static const char *const nm[] = {
+		"tag", "ts", "dur", "name", "stream", "gpu"
+	};
+	static const int col[] = { OTAG, ITS, IDUR, INAME, ISTREAM, IGPU };
+	const char *p = list, *e;
+	size_t i;
+
+	for (nofld = 0;; p = e + 1) {
+		e = strchr(p, ',');
+		if (e == NULL)
+			e = p + strlen(p);
+		for (i = 0; i < LEN(nm); i++)
+			if (strlen(nm[i]) == (size_t)(e - p) &&
+			    memcmp(nm[i], p, (size_t)(e - p)) == 0)
+				break;
+		if (i == LEN(nm) || nofld == LEN(ofld))
+			tl_usage_die("-o: not a list of tag, ts, dur, name, "
+			    "stream, gpu: %s", list);
+		ofld[nofld++] = col[i];
+		if (*e == '\0')
+			break;
 	}
 }
 
@@ -91,7 +132,8 @@ pick(const char *path)
 	}
 	rec_open(&k, kfp, keys);
 	if (!(kend = !rec_read(&k))) {
-		want_nf(&k, 2);
+		if (!ownkeys)
+			want_nf(&k, 2);
 		kop = atoid(k.f[0].s);
 	}
 	ka.list = 1;
@@ -123,10 +165,12 @@ pick(const char *path)
 			arena_reset(&tags);
 			while (!kend && kop <= cur) {
 				if (kop == cur)
-					arena_add(&tags, k.f[1].s, k.f[1].len);
+					arena_add(&tags, k.f[!ownkeys].s,
+					    k.f[!ownkeys].len);
 				if ((kend = !rec_read(&k)) != 0)
 					break;
-				want_nf(&k, 2);
+				if (!ownkeys)
+					want_nf(&k, 2);
 				kprev = kop;
 				kop = atoid(k.f[0].s);
 				if (kop < kprev)
@@ -180,23 +224,25 @@ pick(const char *path)
 int
 main(int argc, char *argv[])
 {
-	int ch;
+	int ch, oflag = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "1bc:dG:k:lsW:x")) != -1) {
+	while ((ch = getopt(argc, argv, "1bc:dG:k:lo:su:W:x")) != -1) {
 		switch (ch) {
 		case '1': first = 1; break;
 		case 'b': busy = 1; break;
 		case 'c': cspath = optarg; break;
 		case 'l': launchorder = 1; break;
+		case 'o': fieldsparse(optarg); oflag = 1; break;
 		case 'd': case 's':
 			if (kind != 0 && kind != ch)
 				usage(TL_EUSAGE);
 			kind = (char)ch;
 			break;
 		case 'G': gpuevents = optarg; break;
-		case 'k': keys = optarg; break;
+		case 'k': keys = optarg; ownkeys = 0; break;
+		case 'u': keys = optarg; ownkeys = 1; break;
 		case 'W': walkpath = optarg; break;
 		case 'x': exact = 1; break;
 		default: usage(TL_EUSAGE);
@@ -205,7 +251,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (kind == 0 || keys == NULL || argc > 1 || (launchorder && !busy) ||
-	    (cspath != NULL && !launchorder) || (first && busy))
+	    (cspath != NULL && !launchorder) || (first && busy) ||
+	    (oflag && busy))
 		usage(TL_EUSAGE);
 	return pick(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 }

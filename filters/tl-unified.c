@@ -28,14 +28,15 @@ static const char *durflag;	/* -o: out, 1 when some dur is fractional */
 static const char *morerows;	/* -y: rows read after the others */
 static const char *recomputed;	/* -r: the UIDs marked is_recompute */
 static int eflag;		/* -e: entry_point of each row */
+static const char *tails;	/* -w: out, the rows after their key; -R: in */
 
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: tl-unified -d treedir -k firstkernels [-o durflag]"
-	    " [-r recompute] [-y rows] [rows]\n"
-	    "       tl-unified -g groups [rows]\n"
+	    " [-r recompute] [-w tails] [-y rows] [rows]\n"
+	    "       tl-unified -g groups [-R tails] [rows]\n"
 	    "       tl-unified -e [rows]\n");
 	exit(status);
 }
@@ -59,6 +60,8 @@ struct unified {
 	struct buf nm, kn;	/* scratch for opcat */
 	long long rn;		/* rows written */
 	int fdur;		/* some dur is not a whole number */
+	FILE *tfp;		/* -w: the tails' file, or NULL */
+	long long toff;		/* -w: the next tail's offset there */
 };
 
 /*
@@ -77,7 +80,7 @@ upass(struct unified *u, const char *path)
 	int y;
 	long long src, prev = -1;
 	const char *name, *cat, *k1s;
-	size_t i, k1len;
+	size_t i, k1len, kl, tl;
 
 	treeops_open(&to, treedir);
 	uside_open(&k1, firstkernels, 2, 0, NULL);
@@ -114,6 +117,7 @@ upass(struct unified *u, const char *path)
 		key_dec(b, y ? "0" : f[OTS]);
 		key_int(b, atoid(r.f[RUID].s));
 		key_int(b, ++u->rn);
+		kl = b->len;
 		buf_tab(b);
 		buf_num(b, u->rn);
 		buf_tabs(b, y ? "1" : "0");
@@ -132,7 +136,19 @@ upass(struct unified *u, const char *path)
 		    strcmp(r.f[RSTATUS].s, "ok") == 0 ? "\001" : r.f[RSPEC].s);
 		for (i = RPARAMS; i < RNF; i++)
 			buf_tabs(b, r.f[i].s);
+		if (u->tfp == NULL) {
+			buf_emit(stdout, b);
+			continue;
+		}
+		/* -w: the tail apart, its place after the key */
+		tl = b->len - kl - 1;
+		fwrite(b->s + kl + 1, 1, tl, u->tfp);
+		putc('\n', u->tfp);
+		b->len = kl;
+		buf_tab(b), buf_num(b, u->toff);
+		buf_tab(b), buf_num(b, (long long)tl);
 		buf_emit(stdout, b);
+		u->toff += (long long)tl + 1;
 	}
 	/* (first kernels of ops without a row may be left) */
 	uside_free(&k1);
@@ -168,10 +184,15 @@ unified(const char *path)
 	    "Input Dims\tInput type\tInput Strides\tConcrete Inputs\t", stdout);
 	if (recomputed)
 		fputs("is_recompute\t", stdout);
-	fputs("key\t" ROWTAIL, stdout);
+	fputs(tails ? "key\toffset\tlength\n" : "key\t" ROWTAIL, stdout);
+	if (tails)
+		u.tfp = io_open(tails, "w", NULL);
 	upass(&u, path);
 	if (morerows)
 		upass(&u, morerows);
+	/* (whole before stdout ends: -g -R reads it after the sort) */
+	if (tails)
+		st |= tl_fshut(u.tfp, tails);
 	if (durflag) {
 		df = io_open(durflag, "w", NULL);
 		fprintf(df, "%d\n", u.fdur);
@@ -217,24 +238,55 @@ ngroup(FILE *gfp, struct buf *o, long long gseq, int nk, const char *p,
  * group's keys once to groups (-g).  Memory: a row and the previous
  * row's group and key.
  */
+/*
+ * -R: the tail at t (offset TAB length, to e) read from tfd into o, after
+ * what o holds.
+ */
+static void
+tailat(int tfd, struct buf *o, const char *t, const char *e,
+    const struct rec_reader *r)
+{
+	const char *m = memchr(t, '\t', (size_t)(e - t));
+	int64_t off, len;
+	ssize_t n;
+
+	if (m == NULL || num_int64(t, (size_t)(m - t), &off) != 0 ||
+	    num_int64(m + 1, (size_t)(e - m - 1), &len) != 0 || off < 0 ||
+	    len < 0)
+		tl_die("%s: line %zu: no offset and length after the key",
+		    r->name, r->lineno);
+	if (o->len + (size_t)len + 2 > o->cap)
+		buf_grow(o, o->len + (size_t)len + 2);
+	n = pread(tfd, o->s + o->len, (size_t)len + 1, (off_t)off);
+	if (n != len + 1 || o->s[o->len + (size_t)len] != '\n')
+		tl_die("%s: line %zu: no row of %lld bytes at offset %lld in %s",
+		    r->name, r->lineno, (long long)len, (long long)off, tails);
+	o->len += (size_t)len;
+	o->s[o->len] = '\0';
+}
+
 static int
 number(const char *path)
 {
 	struct rec_reader r;
 	struct buf prev = {0}, o = {0};
-	FILE *fp = io_open(path, "r", NULL), *gfp;
+	FILE *fp = io_open(path, "r", NULL), *gfp, *tfp = NULL;
 	const char *p, *e, *t, *g = NULL;
 	size_t glen, klen, pglen = 0;
 	long long gseq = 0;
-	int i, st, c, nk;
+	int i, st, c, nk, nf;
 
 	rec_open(&r, fp, io_name(path));
 	rec_read_header(&r);
 	/* (nine keys, or ten with is_recompute) */
 	nk = rec_col(&r, "is_recompute") == NKEYS ? NKEYS + 1 : NKEYS;
-	if (r.nhdr != (size_t)nk + 1 + RNF + 1 || rec_need(&r, "key") != nk)
+	/* (-R: the key, then the tail's offset and length) */
+	nf = tails ? nk + 3 : nk + 1 + RNF + 1;
+	if (r.nhdr != (size_t)nf || rec_need(&r, "key") != nk)
 		tl_die("%s: not tl-unified's rows (%zu fields, key not the "
 		    "%s)", r.name, r.nhdr, nk > NKEYS ? "eleventh" : "tenth");
+	if (tails)
+		tfp = tl_fopen(tails, "r");
 	gfp = io_open(groupkeys, "w", NULL);
 	fputs(nk > NKEYS ? "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\trc\n" :
 	    "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", gfp);
@@ -246,7 +298,7 @@ number(const char *path)
 		for (t = p, i = 0; i <= nk; i++, t++) {
 			if ((t = memchr(t, '\t', (size_t)(e - t))) == NULL)
 				tl_die("%s: line %zu: %d fields, want %d", r.name,
-				    r.lineno, i + 1, nk + 1 + RNF + 1);
+				    r.lineno, i + 1, nf);
 			if (i == nk - 1)
 				g = t;
 		}
@@ -267,10 +319,15 @@ number(const char *path)
 		buf_reset(&o);
 		buf_num(&o, gseq);
 		buf_tab(&o);
-		buf_add(&o, t, (size_t)(e - t));
+		if (tfp)
+			tailat(fileno(tfp), &o, t, e, &r);
+		else
+			buf_add(&o, t, (size_t)(e - t));
 		buf_emit(stdout, &o);
 	}
 	st = tl_fshut(gfp, groupkeys);
+	if (tfp)
+		fclose(tfp);
 	buf_free(&prev);
 	buf_free(&o);
 	rec_close(&r);
@@ -450,11 +507,11 @@ entries(const char *path)
 int
 main(int argc, char *argv[])
 {
-	int ch;
+	int ch, rflag = 0, wflag = 0;
 
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
-	while ((ch = getopt(argc, argv, "d:eg:k:o:r:y:")) != -1) {
+	while ((ch = getopt(argc, argv, "R:d:eg:k:o:r:w:y:")) != -1) {
 		switch (ch) {
 		case 'd': treedir = optarg; break;
 		case 'e': eflag = 1; break;
@@ -462,23 +519,25 @@ main(int argc, char *argv[])
 		case 'k': firstkernels = optarg; break;
 		case 'o': durflag = optarg; break;
 		case 'r': recomputed = optarg; break;
+		case 'R': tails = optarg; rflag = 1; break;
+		case 'w': tails = optarg; wflag = 1; break;
 		case 'y': morerows = optarg; break;
 		default: usage(TL_EUSAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1)
+	if (argc > 1 || (rflag && (wflag || groupkeys == NULL)))
 		usage(TL_EUSAGE);
 	if (eflag) {
 		if (treedir || firstkernels || durflag || morerows ||
-		    recomputed || groupkeys)
+		    recomputed || groupkeys || tails)
 			usage(TL_EUSAGE);
 		return entries(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 	}
 	if (groupkeys != NULL) {
 		if (treedir || firstkernels || durflag || morerows ||
-		    recomputed)
+		    recomputed || wflag)
 			usage(TL_EUSAGE);
 		return number(argc ? argv[0] : "-") | tl_fshut(stdout, "<stdout>");
 	}

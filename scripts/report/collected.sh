@@ -5,7 +5,7 @@
 # collect over forest.tsv): collected_ops.tsv, UID type fwd (type P: a
 # perf model of its own, S: the sole backward op of a modelled forward
 # op, O: any other op that launches GPU work without communication
-# below it), and the same as keys (collected_keys.tsv, op TAB op).  The
+# below it), which tl-pick -u reads as keys too (each op its own).  The
 # walk's "sole backward op" test reads, as forest keys, the ops whose
 # forward op has backward metrics in TraceLens (and a backward
 # category) and GPU work: made first, so that the walk holds one tree.
@@ -16,7 +16,7 @@
 # Roofline], by UID (sole_bwd_metrics.tsv, empty without backward
 # metrics).
 # in: forest.tsv forest_fwd_keys.tsv bwd_metrics.tsv bwd_modelled_ops.tsv
-# out: collected_ops.tsv collected_keys.tsv sole_bwd_metrics.tsv
+# out: collected_ops.tsv sole_bwd_metrics.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 collected() {
 	: >bwd_eligible.tsv
@@ -45,7 +45,6 @@ collected() {
 	# kernels, want that order)
 	st tl-forest -m collect -s bwd_eligible.tsv forest.tsv |
 	st tl_sort -t "$TAB" -k1,1n >collected_ops.tsv; ok
-	st awk -F '\t' '{ print $1 "\t" $1 }' collected_ops.tsv >collected_keys.tsv; ok
 	tl_drop bwd_eligible.tsv
 	: >sole_bwd_metrics.tsv
 	[ -f bwd_metrics.tsv ] || return 0

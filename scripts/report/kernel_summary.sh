@@ -27,9 +27,15 @@ kernel_summary() {
 	    "Kernel duration (µs)_max=$ifmt:dur_max" \
 	    'Percent of kernels time (%)=f:dur_sum/$tk*100' \
 	    'Percent of total time (%)=f:dur_sum/($total/1000*1000)*100'
-	{ printf 'UID\tpcat\tpcpu\tname\tstream\tdur\n'; cut -f1-6 kernel_parents.tsv; } |
-	st tl-aggregate -g pcat,pcpu,name,stream -K UID:n | st hsort |
-	st tl-aggregate $xflag -H -g pcat,pcpu,name,stream:n 'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
+	# (-N: kernel_parents.tsv has no header, and its first six fields
+	# are all this wants: no cut.  -O, -R: sort sorts the hashes and
+	# the records' offsets, and the second pass reads the records there
+	# again, not kernel names through sort's spills)
+	kn=UID,pcat,pcpu,name,stream,dur
+	st tl-aggregate -O -N $kn -g pcat,pcpu,name,stream -K UID:n <kernel_parents.tsv |
+	st hsort |
+	st tl-aggregate $xflag -H -R kernel_parents.tsv -N $kn -g pcat,pcpu,name,stream:n \
+	    'sum:dur' 'count:dur' 'mean:dur' 'min:dur' 'max:dur' |
 	st awkt 'NR == 1 { print "o1", "o2", "o3", "o4", "s4", $0; next }
 	{ print ($1 == "" ? 1 : 0 $1), ($2 == "" ? 1 : 0 $2), ($3 == "" ? 1 : 0 $3), ($4 == ""), $4, $0 }' |
 	st hsort -s -t "$TAB" -k1,1 -k2,2 -k3,3 -k4,4 -k5,5n |

@@ -12,10 +12,12 @@
 #	direct subtree g1 kd tkey
 # (tkey: ts and g1 as one key that sort compares as bytes).
 # launcher_k1.tsv: UID k1, each launcher's first kernel name, the one
-# thing kernel_parents reads of the launchers.
-# With --detect_recompute, is_recompute last (rc_mark).
+# thing kernel_parents reads of the launchers.  launcher_cats.tsv and
+# launcher_names.tsv: what ops_summary_by_category and ops_summary
+# sort (tl-launchers -c, -n), but with --detect_recompute, which puts
+# is_recompute last in launchers.tsv (rc_mark), and they cut that.
 # in: intervals.tsv ops.tsv meta.tsv recompute.tsv
-# out: launchers.tsv launcher_k1.tsv
+# out: launchers.tsv launcher_k1.tsv launcher_cats.tsv launcher_names.tsv
 launchers() {
 	if [ "$recompute" = 1 ]; then
 		st tl-kernels $xflag intervals.tsv |
@@ -23,5 +25,6 @@ launchers() {
 		return 0
 	fi
 	st tl-kernels $xflag intervals.tsv |
-	st tl-launchers -d . -o launcher_k1.tsv >launchers.tsv; ok
+	st tl-launchers -d . -o launcher_k1.tsv -c launcher_cats.tsv -n launcher_names.tsv \
+	    >launchers.tsv; ok
 }

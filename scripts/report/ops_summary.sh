@@ -6,11 +6,16 @@
 # name; False before True, as pandas groups bools).
 ops_summary() {
 	tl_rows launchers.tsv || return 0
-	g=name cut=2,3,12,13,16 k= col=
+	g=name col=
+	[ "$recompute" != 1 ] || g=name,is_recompute col=is_recompute=t:is_recompute
+	# (the if in a pipeline is a subshell: g and col set before it)
 	if [ "$recompute" = 1 ]; then
-		g=name,is_recompute cut=$cut,18 k=-k6,6 col=is_recompute=t:is_recompute
-	fi
-	st cut -f$cut launchers.tsv | st hsort -s -t "$TAB" -k1,1 $k -k5,5 |
+		st cut -f2,3,12,13,16,18 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k6,6 -k5,5
+	else
+		# (nkey tkey name ...: sorted as whole lines, by name, then
+		# tkey; see launchers)
+		st hsort <launcher_names.tsv
+	fi |
 	st tl-aggregate $xflag -g "$g" 'dsum=sum:direct' 'ssum=sum:subtree' 'Count=count:direct' \
 	    'Categories=set:op category' |
 	st tl-sheet -s dsum 'name=t:name' $col "total_direct_kernel_time_sum=$ifmt:dsum" \

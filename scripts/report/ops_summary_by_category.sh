@@ -7,11 +7,16 @@
 # it; False before True, as pandas groups bools).
 ops_summary_by_category() {
 	tl_rows launchers.tsv || return 0
-	g='op category' cut=3,12,16 k= col=
+	g='op category' col=
+	[ "$recompute" != 1 ] || g='op category,is_recompute' col=is_recompute=t:is_recompute
+	# (the if in a pipeline is a subshell: g and col set before it)
 	if [ "$recompute" = 1 ]; then
-		g='op category,is_recompute' cut=$cut,18 k=-k4,4 col=is_recompute=t:is_recompute
-	fi
-	st cut -f$cut launchers.tsv | st hsort -s -t "$TAB" -k1,1 $k -k3,3 |
+		st cut -f3,12,16,18 launchers.tsv | st hsort -s -t "$TAB" -k1,1 -k4,4 -k3,3
+	else
+		# (category tkey direct: sorted as whole lines, by category,
+		# then tkey; see launchers)
+		st hsort <launcher_cats.tsv
+	fi |
 	st tl-aggregate -g "$g" 'sum=sum:direct' 'Count=count:direct' |
 	st tl-sheet -s sum 'op category=t:op category' $col 'Count=t:Count' \
 	    'total_direct_kernel_time_ms=f:sum/1000' \

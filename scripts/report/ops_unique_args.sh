@@ -53,9 +53,10 @@ unique_args() {
 	rc=
 	[ "$recompute" != 1 ] ||
 		{ keys=$keys,is_recompute rc=t:is_recompute sum=$((sum + 1)) uid=$((uid + 1)); }
-	st tl-aggregate -g "$keys" -K tkey <"$_ua_in" |
+	# (-O, -R: the hashes and offsets sorted, the rows read again there)
+	st tl-aggregate -O -g "$keys" -K tkey <"$_ua_in" |
 	st hsort |
-	st tl-aggregate $xflag -H -g "$keys" \
+	st tl-aggregate $xflag -H -R "$_ua_in" -g "$keys" \
 	    'd=pylit:Input Dims' 't=pylit:Input type' 's=pylit:Input Strides' 'c=pylit:Concrete Inputs' \
 	    'operation_count=count:UID' \
 	    'total_direct_kernel_time_mean=mean:direct' 'total_subtree_kernel_time_mean=mean:subtree' \

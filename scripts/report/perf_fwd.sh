@@ -11,13 +11,14 @@ perf_fwd() {
 	perf_convfwd
 	perf_fwdkeys
 	# (the kernels go to perf_model through a pipe, not a file)
-	st tl-pick -s -b -G gpuev.tsv -W walk.tsv -k fwd_keys.tsv intervals.tsv |
+	st tl-pick -s -b -G gpuev.tsv -W walk.tsv $fwdkeys intervals.tsv |
 	perf_model modelled_ops.tsv /dev/stdin F fwd_metrics.tsv fwd_args.tsv >perf_rows.tsv; ok
 	tl_drop fwd_args.tsv fwd_keys.tsv
 }
 
-# perf_fwdkeys: fwd_keys.tsv (op TAB op, by op): the ops whose kernels
-# the models can use.  Those whose model builds from their args alone
+# perf_fwdkeys: fwdkeys, tl-pick's keys option: the ops whose kernels
+# the models can use (-u modelled_built.tsv, or -k fwd_keys.tsv, op TAB
+# op, by op).  Those whose model builds from their args alone
 # (modelled_built.tsv, tl-roofline -m --built), and those whose
 # model reads more than their args: an annotation (annotations.tsv) or
 # its forward op's args (fwd_args.tsv).  Kernel names only ever add a
@@ -28,11 +29,11 @@ perf_fwd() {
 perf_fwdkeys() {
 	# (most traces: no annotation and no forward args, and
 	# modelled_built.tsv is in UID order, each op once, as tl-roofline
-	# read ops.tsv: no sort; tl-pick checks the order)
-	if [ ! -s annotations.tsv ] && ! tl_rows fwd_args.tsv; then
-		st awkt '{ print $1 + 0, $1 + 0 }' modelled_built.tsv >fwd_keys.tsv; ok
-		return 0
-	fi
+	# read ops.tsv: no sort, and tl-pick -u reads it as keys; tl-pick
+	# checks the order)
+	fwdkeys='-u modelled_built.tsv'
+	[ ! -s annotations.tsv ] && ! tl_rows fwd_args.tsv && return 0
+	fwdkeys='-k fwd_keys.tsv'
 	# (op TAB op lines, sorted by and unique in their first field)
 	st awkt 'FILENAME == fa && FNR == 1 { next } { print $1 + 0, $1 + 0 }' \
 	    fa=fwd_args.tsv modelled_built.tsv annotations.tsv fwd_args.tsv |

@@ -26,37 +26,9 @@ perf_model() {
 	[ -z "$arch" ] || _pm_arch=--gpu-arch=$arch
 	[ "$3" != B ] || _pm_bwd=--bwd
 	[ -z "${5:-}" ] || ! tl_rows "$5" || _pm_fwd=--fwd-args=$5
-	st awkt '
-	FILENAME == meta { if (FNR > 1) META[$1, $2, $3] = $4; next }
-	FNR == 1 {
-		for (i = 1; i <= NF; i++) col[$i] = i
-		print "kind", "UID", "name", "process_name", "process_label", "thread_name",
-		    "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
-		    "Kernel Time (µs)", "kernel_names", "annotation", "num_kernels"
-		getline kl <kin
-		au = -1
-		next
-	}
-	{
-		u = $col["UID"] + 0
-		while (kh == 0 || ku < u) {
-			if ((getline kl <kin) <= 0) { ku = 1e300; kh = 1; break }
-			split(kl, k, "\t"); ku = k[1] + 0; kh = 1
-		}
-		while (au < u)
-			if ((getline al <an) > 0) au = substr(al, 1, 12) + 0
-			else au = 1e300
-		pid = $col["pid"]; tid = $col["tid"]
-		print kind, $col["UID"], $col["name"], name(pid, 0, "process_name"),
-		    name(pid, 0, "process_labels"), name(pid, tid, "thread_name"),
-		    $col["Input Dims"], $col["Input type"], $col["Input Strides"],
-		    $col["Concrete Inputs"], (ku == u ? k[2] : 0), (ku == u ? k[3] : ""),
-		    (au == u ? substr(al, 14) : ""), (ku == u ? k[4] : 0)
-	}
-	# the name K of process (tid 0) or thread TID of PID, as TraceLens
-	# writes it: Unknown if none
-	function name(pid, tid, k) { return ((pid, tid, k) in META) ? META[pid, tid, k] : "Unknown" }
-	' kind="$3" meta=meta.tsv kin="$2" an=annotations.tsv meta.tsv "$1" |
+	# (tl-perfops: the ops joined with their names, kernels and
+	# annotation)
+	st tl-perfops -t "$3" -m meta.tsv -k "$2" -a annotations.tsv "$1" |
 	# (a model with no sheet, such as Triton's, is for unified_perf_summary only)
 	st tl-roofline ${_pm_arch:+"$_pm_arch"} $_pm_bwd ${_pm_fwd:+"$_pm_fwd"} \
 	    --sheet-rows --metrics "$4"

@@ -31,7 +31,7 @@ perf_sheets() {
 		awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv |
 		st hsort -t "$TAB" -k2,2n | st rc_mark UID | perf_groups >perf_groups.tsv; ok
 	elif [ ! -s perf_rows_bwd.tsv ]; then
-		perf_groups <perf_rows.tsv >perf_groups.tsv; ok
+		perf_groups '' perf_rows.tsv >perf_groups.tsv; ok
 	else
 		awk 'FNR > 1 || NR == 1' perf_rows.tsv perf_rows_bwd.tsv | perf_groups >perf_groups.tsv; ok
 	fi
@@ -41,13 +41,15 @@ perf_sheets() {
 	tl_drop perf_groups.tsv
 }
 
-# perf_groups [kl]: the model rows on stdin grouped, by UID_first, on
-# stdout, as tl-perfsheet(1) reads them (with --detect_recompute, rows
+# perf_groups [kl [FILE]]: the model rows on stdin (or in FILE: then
+# sort sorts the hashes and the rows' offsets, and the rows are read
+# again there, -O and -R) grouped, by UID_first, on stdout, as tl-perfsheet(1) reads them (with --detect_recompute, rows
 # with rc_mark's is_recompute, a key); with kl, rows with kl_join's
 # fields too, the names (okn) a key, their details' summaries
 # (okd_kstats, okd_ktrunc) and the statistics of overlap_pct (op_mean
 # ... op_max) after, for tl-perfsheet -k.
 perf_groups() {
+	_pg_in=${2:-}
 	keys=kind,sheet,name,params u=5
 	kla=
 	if [ -n "${1:-}" ]; then
@@ -64,9 +66,9 @@ perf_groups() {
 		set --
 	fi
 	# (grouped by a hash of the keys: the groups are ordered by UID_first after)
-	st tl-aggregate -g "$keys" -K UID:n |
+	st tl-aggregate ${_pg_in:+-O} -g "$keys" -K UID:n <"${_pg_in:-/dev/stdin}" |
 	st hsort |
-	st tl-aggregate $xflag -H -g "$keys" 'UID_first=first:UID' \
+	st tl-aggregate $xflag -H ${_pg_in:+-R "$_pg_in"} -g "$keys" 'UID_first=first:UID' \
 	    'gf=first:GFLOPS' 'dm=first:Data Moved (MB)' 'fb=first:FLOPS/Byte' \
 	    'tbs_mean=mean:TB/s' 'tbs_median=median:TB/s' 'tbs_std=std:TB/s' 'tbs_min=min:TB/s' 'tbs_max=max:TB/s' \
 	    'tfs_mean=mean:TFLOPS/s' 'tfs_median=median:TFLOPS/s' 'tfs_std=std:TFLOPS/s' \

@@ -14,29 +14,23 @@
 # of unified_perf_summary (the collected ops, and the sources of the
 # synthetic ops), UID TAB name, UID order: TraceLens categorises an op
 # with it (first_kernels.tsv).
-# in: gpu.tsv trace.facts ops.tsv collected_keys.tsv intervals.tsv walk.tsv
+# in: gpu.tsv trace.facts ops.tsv collected_ops.tsv intervals.tsv walk.tsv
 # out: synthetic_ops.tsv synthetic_kernels.tsv first_kernels.tsv collected_intervals.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 synthetic() {
 	if [ "$comparison" = 1 ]; then
-		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv | st tee collected_intervals.tsv
+		st tl-pick -s -W walk.tsv -u collected_ops.tsv intervals.tsv |
+		st tee collected_intervals.tsv | st cut -f 6
 	else
-		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv
-	fi | st cut -f 6 | st tl_sort -n -u >covered_gpu.tsv; ok
+		st tl-pick -s -o gpu -W walk.tsv -u collected_ops.tsv intervals.tsv
+	fi | st tl_sort -n -u >covered_gpu.tsv; ok
 	max=$last_uid
 	case $max in
 	'' | *[!0-9]*) max=$(awk -F '\t' 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' ops.tsv gpu.tsv) ;;
 	esac
-	: >synthetic_cpu.tsv
 	# src name ts dur kname stream gpu (runtime ones: led by the runtime
-	# and the GPU event, for the sort)
-	st awkt "$PERF_HAS"'
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	$col["linked"] == 1 && !has(covf, $1 + 0) && tolower($col["name"]) !~ /nccl|rccl|cross_device_reduce/ {
-		o = $col["ts"] "\t" $col["dur"] "\t" $col["name"] "\t" $col["stream"] "\t" $col["UID"]
-		if ($col["cpu_op"] != "") print $col["cpu_op"], $col["cpu_op_name"], o >wf
-		else print $col["runtime"], $col["UID"], $col["runtime"], $col["runtime_name"], o
-	}' covf=covered_gpu.tsv wf=synthetic_cpu.tsv gpu.tsv |
+	# and the GPU event, for the sort; tl-uncovered)
+	st tl-uncovered -c covered_gpu.tsv -o synthetic_cpu.tsv gpu.tsv |
 	st tl_sort -t "$TAB" -k1,1n -k2,2n |
 	st awkt '$1 != r { r = $1; f = $2 } { print f, $0 }' |
 	st tl_sort -t "$TAB" -k1,1n -k3,3n |
@@ -56,10 +50,9 @@ synthetic() {
 	st tl-aggregate -g tag:n 'kt=union:ts,dur' 'kd=list:name,dur,stream' 'kn=count' \
 	    >synthetic_kernels.tsv; ok
 	tl_drop synthetic_cpu.tsv covered_gpu.tsv
-	st awkt 'FILENAME == ck { print; next } { print $2, $2 }' ck=collected_keys.tsv \
-	    collected_keys.tsv synthetic_ops.tsv | st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
+	st awkt '{ print $o, $o }' o=1 collected_ops.tsv o=2 synthetic_ops.tsv |
+	st tl_sort -t "$TAB" -k1,1n -u >first_kernel_keys.tsv; ok
 	# (each op its own tag: in op order, then ts, then GPU event)
-	st tl-pick -d -1 -k first_kernel_keys.tsv intervals.tsv |
-	st cut -f1,4 >first_kernels.tsv; ok
+	st tl-pick -d -1 -o tag,name -k first_kernel_keys.tsv intervals.tsv >first_kernels.tsv; ok
 	tl_drop first_kernel_keys.tsv
 }

@@ -25,7 +25,7 @@
 # is_recompute is a tenth key, the row's source op's (tl-unified -r),
 # after the nine (rc in unified_keys.tsv), and each collected op's
 # kernels have their call_stack, their launch's (tl-pick -c).
-# in: recompute.tsv callstack.tsv collected_ops.tsv fwd_metrics.tsv collected_keys.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
+# in: recompute.tsv callstack.tsv collected_ops.tsv fwd_metrics.tsv intervals.tsv walk.tsv gpuev.tsv synthetic_kernels.tsv sole_bwd_metrics.tsv synthetic_ops.tsv first_kernels.tsv ops.tsv meta.tsv
 # out: unified.tsv unified_fdur unified_rows.tsv unified.facts unified_keys.tsv
 # when: roofline=1 cpu_ops=1 gpu_work=1
 unified() {
@@ -36,14 +36,14 @@ unified() {
 	# header: the collected ops' subtree kernels, busy time and list,
 	# straight from tl-pick through a pipe, not a work file: kd in the
 	# order of the kernels' launches, TraceLens's gpu_events order, by
-	# which it pairs an op's kernels across calls (tl-pick -l); then the
-	# synthetic ones', whose UIDs come after.)
+	# which it pairs an op's kernels across calls (tl-pick -l); the
+	# synthetic ones' from their file, -K.)
 	csf=
 	[ "$recompute" != 1 ] && [ "$callstack" != 1 ] || csf=callstack.tsv
-	{ st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -k collected_keys.tsv intervals.tsv &&
-	  awk 'NR > 1' synthetic_kernels.tsv; } |
+	st tl-pick -s -b -l ${csf:+-c "$csf"} -G gpuev.tsv -W walk.tsv -u collected_ops.tsv intervals.tsv |
 	st tl-perfrows -f fwd_metrics.tsv -k /dev/stdin -s sole_bwd_metrics.tsv \
-	    -y synthetic_ops.tsv -o unified_syn0.tsv collected_ops.tsv >unified_op_rows.tsv; ok
+	    -y synthetic_ops.tsv -o unified_syn0.tsv -K synthetic_kernels.tsv \
+	    collected_ops.tsv >unified_op_rows.tsv; ok
 	# (the other rows are in source op order already: src is UID)
 	: >>unified_syn0.tsv
 	st tl_sort -t "$TAB" -k1,1n -k2,2n unified_syn0.tsv >unified_syn.tsv; ok
@@ -59,13 +59,16 @@ unified() {
 	[ "$callstack" != 1 ] || ks=kstatsnc cs=1
 	rcf= kt=27
 	[ "$recompute" != 1 ] || rcf=recompute.tsv kt=28
+	# (-w, -R: each row's tail after its key, the kernel lists, goes to
+	# unified_tails.tsv, and sort sorts the groups, keys and the tails'
+	# offsets, which stay within its buffer)
 	st tl-unified -d . -k first_kernels.tsv -o unified_fdur ${rcf:+-r "$rcf"} \
-	    -y unified_syn.tsv unified_op_rows.tsv |
+	    -w unified_tails.tsv -y unified_syn.tsv unified_op_rows.tsv |
 	st hsort -t "$TAB" |
 	if [ "$comparison" = 1 ] || [ "$kl" = 1 ]; then
-		st tl-unified -g unified_keys.tsv | st tee unified_rows.tsv
+		st tl-unified -g unified_keys.tsv -R unified_tails.tsv | st tee unified_rows.tsv
 	else
-		st tl-unified -g unified_keys.tsv
+		st tl-unified -g unified_keys.tsv -R unified_tails.tsv
 	fi |
 	st tl-aggregate $xflag -g gseq:n 'ex_UID=first:UID' 'operation_count=count:UID' \
 	    'sum:dur' 'mean:dur' 'std:dur' 'gf=first:gf' 'dm=first:dm' 'fb=first:fb' 'spec=first:spec' 'rb=first:rb' \
@@ -91,6 +94,6 @@ unified() {
 	}
 	END { printf "unified_metrics=%d\nunified_roofline=%d\nunified_rows=%d\n", hm, hr, NR - 1 >ff }' unified_stats.tsv |
 	st hsort -t "$TAB" -k$kt,${kt}gr -k2,2n >unified.tsv; ok
-	tl_drop unified_op_rows.tsv unified_syn.tsv unified_stats.tsv
+	tl_drop unified_op_rows.tsv unified_syn.tsv unified_stats.tsv unified_tails.tsv
 	[ "$kl" = 1 ] || tl_drop unified_keys.tsv
 }

@@ -15,7 +15,7 @@
 # grouped order), laid out as unified_perf_summary (unified_sheet),
 # without the comparison columns.
 # in: unified_rows.tsv unified_keys.tsv unified_fdur unified.facts op_overlap.tsv
-# in: overlap.tsv gpu.tsv intervals.tsv walk.tsv collected_keys.tsv synthetic_ops.tsv
+# in: overlap.tsv gpu.tsv intervals.tsv walk.tsv collected_ops.tsv synthetic_ops.tsv
 # out: unified_perf_summary_kl_overlap.csv
 # when: kl=1 roofline=1 cpu_ops=1 gpu_work=1
 unified_perf_summary_kl_overlap() {
@@ -28,7 +28,7 @@ unified_perf_summary_kl_overlap() {
 		printf 'g\tt\tk\ta\tb\tc\td\te\n'
 		st awkt 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["linked"] == 1 { print $c["UID"], 0, 0, $c["ts"], $c["dur"], $c["runtime"] }' gpu.tsv &&
-		st tl-pick -s -W walk.tsv -k collected_keys.tsv intervals.tsv |
+		st tl-pick -s -W walk.tsv -u collected_ops.tsv intervals.tsv |
 		    st awkt '{ print $6, 1, $1 }' &&
 		st awkt '{ print $8, 1, $1 }' synthetic_ops.tsv &&
 		st awkt 'NR > 1 { print $1, 2, $2, $4, $5, $6, $7, $8 }' overlap.tsv

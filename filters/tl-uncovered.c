@@ -1,0 +1,190 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * tl-uncovered: the GPU events that TraceLens makes synthetic ops of:
+ * each linked GPU event of the tree stage's gpu.tsv (UID order) that
+ * no collected op covers (the UIDs of a file, ascending: a merge join)
+ * and that is no communication kernel (nccl, rccl,
+ * cross_device_reduce), split by whether it has a cpu_op.  Memory: one
+ * record.  tl-uncovered(1) gives the formats.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tl.h"
+#include "treeio.h"
+
+/* gpu.tsv's columns, in the order of gcols[] */
+enum { CUID, CLINKED, CNAME, CTS, CDUR, CSTREAM, CCPU, CCPUNAME, CRT,
+    CRTNAME, NCOL };
+static const char *const gcols[NCOL] = {
+	"UID", "linked", "name", "ts", "dur", "stream", "cpu_op",
+	"cpu_op_name", "runtime", "runtime_name"
+};
+
+/* The covered UIDs, one a line, ascending: read as a merge. */
+struct covered {
+	struct rec_reader r;	/* the file's reader */
+	long long uid;		/* the UID read, LLONG_MAX at EOF */
+	int have;		/* a line was read */
+};
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: tl-uncovered -c covered -o cpuevents [gpu.tsv]\n");
+	exit(status);
+}
+
+static long long
+uidof(const struct rec_reader *r, const char *s, size_t len)
+{
+	int64_t v;
+
+	if (num_int64(s, len, &v) != 0)
+		tl_die("%s: line %zu: UID is not a whole number: %.*s",
+		    r->name, r->lineno, (int)MIN(len, 40), s);
+	return v;
+}
+
+/* u is in cv (calls in ascending u). */
+static int
+covered(struct covered *cv, long long u)
+{
+	long long prev;
+
+	while (!cv->have || cv->uid < u) {
+		prev = cv->have ? cv->uid : -1;
+		cv->have = 1;
+		if (!rec_read(&cv->r)) {
+			cv->uid = (long long)(~0ULL >> 1);
+			break;
+		}
+		cv->uid = uidof(&cv->r, cv->r.f[0].s, cv->r.f[0].len);
+		if (cv->uid <= prev)
+			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
+			    cv->r.name, cv->r.lineno, cv->uid, prev);
+	}
+	return cv->uid == u;
+}
+
+/* The name, its ASCII letters lowered, holds a communication marker. */
+static int
+iscomm(const char *s, size_t len)
+{
+	static const char *const pat[] = {
+		"nccl", "rccl", "cross_device_reduce"
+	};
+	size_t i, j, m, n;
+	char c;
+
+	for (i = 0; i < LEN(pat); i++) {
+		n = strlen(pat[i]);
+		for (j = 0; j + n <= len; j++) {
+			for (m = 0; m < n; m++) {
+				c = s[j + m];
+				if (c >= 'A' && c <= 'Z')
+					c += 'a' - 'A';
+				if (c != pat[i][m])
+					break;
+			}
+			if (m == n)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The linked field is 1 (as awk's $f == 1 compares a number). */
+static int
+islinked(const char *s, size_t len)
+{
+	double d;
+
+	return len > 0 && num_double(s, len, &d) == 0 && d == 1;
+}
+
+static int
+uncovered(const char *path, const char *cpath, const char *opath)
+{
+	struct rec_reader r;
+	struct covered cv = {0};
+	FILE *fp = io_open(path, "r", NULL), *cfp = io_open(cpath, "r", NULL);
+	FILE *ofp = io_open(opath, "w", NULL), *out;
+	struct buf b = {0};
+	int c[NCOL];
+	long long u, prev = -1;
+	const char *s;
+	size_t i, len;
+
+	rec_open(&r, fp, io_name(path));
+	rec_read_header(&r);
+	for (i = 0; i < NCOL; i++)
+		c[i] = rec_need(&r, gcols[i]);
+	rec_open(&cv.r, cfp, io_name(cpath));
+	while (rec_read(&r)) {
+		s = rec_get(&r, c[CUID], &len);
+		u = uidof(&r, s, len);
+		if (u <= prev)
+			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
+			    r.name, r.lineno, u, prev);
+		prev = u;
+		s = rec_get(&r, c[CLINKED], &len);
+		if (!islinked(s, len) || covered(&cv, u))
+			continue;
+		s = rec_get(&r, c[CNAME], &len);
+		if (iscomm(s, len))
+			continue;
+		/* cpu_op name, or runtime UID runtime runtime_name; then
+		 * ts dur name stream UID */
+		buf_reset(&b);
+		if (rec_get(&r, c[CCPU], &len), len > 0) {
+			out = ofp;
+			buf_field(&b, &r, c[CCPU]);
+			buf_tab(&b), buf_field(&b, &r, c[CCPUNAME]);
+		} else {
+			out = stdout;
+			buf_field(&b, &r, c[CRT]);
+			buf_tab(&b), buf_field(&b, &r, c[CUID]);
+			buf_tab(&b), buf_field(&b, &r, c[CRT]);
+			buf_tab(&b), buf_field(&b, &r, c[CRTNAME]);
+		}
+		buf_tab(&b), buf_field(&b, &r, c[CTS]);
+		buf_tab(&b), buf_field(&b, &r, c[CDUR]);
+		buf_tab(&b), buf_field(&b, &r, c[CNAME]);
+		buf_tab(&b), buf_field(&b, &r, c[CSTREAM]);
+		buf_tab(&b), buf_field(&b, &r, c[CUID]);
+		buf_emit(out, &b);
+	}
+	buf_free(&b);
+	rec_close(&r);
+	rec_close(&cv.r);
+	if (fp != stdin)
+		fclose(fp);
+	fclose(cfp);
+	return tl_fshut(ofp, opath);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *cpath = NULL, *opath = NULL;
+	int ch;
+
+	tl_setprogname(argv[0]);
+	tl_longopts(argc, argv, usage);
+	while ((ch = getopt(argc, argv, "c:o:")) != -1) {
+		switch (ch) {
+		case 'c': cpath = optarg; break;
+		case 'o': opath = optarg; break;
+		default: usage(TL_EUSAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1 || cpath == NULL || opath == NULL)
+		usage(TL_EUSAGE);
+	return uncovered(argc ? argv[0] : "-", cpath, opath) |
+	    tl_fshut(stdout, "<stdout>");
+}
