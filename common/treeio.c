@@ -221,3 +221,51 @@ uside_free(struct uside *s)
 	rec_close(&s->r);
 	fclose(s->fp);
 }
+
+/* c, an ASCII capital lowered (the C locale's tolower, inline). */
+static inline int
+lc_(char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 'a' - 'A' : c;
+}
+
+/*
+ * TraceLens's communication kernels (is_communication_string): nccl,
+ * rccl or cross_device_reduce in any case.  One pass: each holds a 'c'.
+ */
+int
+tl_iscomm(const char *s, size_t len)
+{
+	static const char xdr[] = "cross_device_reduce";
+	const char *lc = memchr(s, 'c', len), *uc = memchr(s, 'C', len), *p;
+	size_t i, j;
+
+	/* (only at a c: memchr finds them far faster than a loop could) */
+	while (lc != NULL || uc != NULL) {
+		p = uc == NULL || (lc != NULL && lc < uc) ? lc : uc;
+		i = (size_t)(p - s);
+		if (p == lc)
+			lc = memchr(p + 1, 'c', len - i - 1);
+		else
+			uc = memchr(p + 1, 'C', len - i - 1);
+		if (i > 0 && i + 2 < len && lc_(s[i + 1]) == 'c' &&
+		    lc_(s[i + 2]) == 'l' &&
+		    (lc_(s[i - 1]) == 'n' || lc_(s[i - 1]) == 'r'))
+			return 1;
+		for (j = 0; j < sizeof(xdr) - 1 && i + j < len &&
+		    lc_(s[i + j]) == xdr[j]; j++)
+			;
+		if (j == sizeof(xdr) - 1)
+			return 1;
+	}
+	return 0;
+}
+
+/* The linked field is 1, as awk's $f == 1 compares a number. */
+int
+tl_islinked(const char *s, size_t len)
+{
+	double d;
+
+	return len > 0 && num_double(s, len, &d) == 0 && d == 1;
+}

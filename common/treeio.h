@@ -275,6 +275,12 @@ void uside_close(struct uside *s);
 /* Close s wherever it stands. */
 void uside_free(struct uside *s);
 
+/* tl_iscomm: TraceLens's communication kernels, a name holding nccl,
+ * rccl or cross_device_reduce in any case; tl_islinked: a gpu.tsv
+ * linked field that reads as the number 1. */
+int tl_iscomm(const char *s, size_t len);
+int tl_islinked(const char *s, size_t len);
+
 /* ---- fetch.c: lines of a record file by byte offset ---- */
 
 /* Random access to a file of events, through one window. */

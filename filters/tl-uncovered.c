@@ -69,42 +69,6 @@ covered(struct covered *cv, long long u)
 	return cv->uid == u;
 }
 
-/* The name, its ASCII letters lowered, holds a communication marker. */
-static int
-iscomm(const char *s, size_t len)
-{
-	static const char *const pat[] = {
-		"nccl", "rccl", "cross_device_reduce"
-	};
-	size_t i, j, m, n;
-	char c;
-
-	for (i = 0; i < LEN(pat); i++) {
-		n = strlen(pat[i]);
-		for (j = 0; j + n <= len; j++) {
-			for (m = 0; m < n; m++) {
-				c = s[j + m];
-				if (c >= 'A' && c <= 'Z')
-					c += 'a' - 'A';
-				if (c != pat[i][m])
-					break;
-			}
-			if (m == n)
-				return 1;
-		}
-	}
-	return 0;
-}
-
-/* The linked field is 1 (as awk's $f == 1 compares a number). */
-static int
-islinked(const char *s, size_t len)
-{
-	double d;
-
-	return len > 0 && num_double(s, len, &d) == 0 && d == 1;
-}
-
 static int
 uncovered(const char *path, const char *cpath, const char *opath)
 {
@@ -131,10 +95,10 @@ uncovered(const char *path, const char *cpath, const char *opath)
 			    r.name, r.lineno, u, prev);
 		prev = u;
 		s = rec_get(&r, c[CLINKED], &len);
-		if (!islinked(s, len) || covered(&cv, u))
+		if (!tl_islinked(s, len) || covered(&cv, u))
 			continue;
 		s = rec_get(&r, c[CNAME], &len);
-		if (iscomm(s, len))
+		if (tl_iscomm(s, len))
 			continue;
 		/* cpu_op name, or runtime UID runtime runtime_name; then
 		 * ts dur name stream UID */

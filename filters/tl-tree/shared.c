@@ -12,38 +12,6 @@
 #include "treeio.h"
 #include "tree.h"
 
-/*
- * TraceLens's communication kernels (is_communication_string): nccl,
- * rccl or cross_device_reduce in any case.  One pass: each holds a 'c'.
- */
-int
-iscomm(const char *s, size_t len)
-{
-	static const char xdr[] = "cross_device_reduce";
-	const char *lc = memchr(s, 'c', len), *uc = memchr(s, 'C', len), *p;
-	size_t i, j;
-
-	/* (only at a c: memchr finds them far faster than a loop could) */
-	while (lc != NULL || uc != NULL) {
-		p = uc == NULL || (lc != NULL && lc < uc) ? lc : uc;
-		i = (size_t)(p - s);
-		if (p == lc)
-			lc = memchr(p + 1, 'c', len - i - 1);
-		else
-			uc = memchr(p + 1, 'C', len - i - 1);
-		if (i > 0 && i + 2 < len && lower(s[i + 1]) == 'c' &&
-		    lower(s[i + 2]) == 'l' &&
-		    (lower(s[i - 1]) == 'n' || lower(s[i - 1]) == 'r'))
-			return 1;
-		for (j = 0; j < sizeof(xdr) - 1 && i + j < len &&
-		    lower(s[i + j]) == xdr[j]; j++)
-			;
-		if (j == sizeof(xdr) - 1)
-			return 1;
-	}
-	return 0;
-}
-
 /* s holds t (of length tl), as Python's "t in s". */
 int
 holds(const char *s, size_t len, const char *t, size_t tl)

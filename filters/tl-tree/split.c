@@ -209,7 +209,7 @@ split_link(struct split *sp, struct lazy *r,
 	if (role != R_HOST) {
 		f[3] = lazy_get(r, c->ts, &fl[3]);
 		f[4] = lazy_get(r, c->name, &fl[4]);
-		f[4] = iscomm(f[4], fl[4]) ? "1" : "0";
+		f[4] = tl_iscomm(f[4], fl[4]) ? "1" : "0";
 		fl[4] = 1;
 		fl[5] = (size_t)snprintf(refs, sizeof(refs), "%lld", ref);
 		f[5] = refs;
@@ -532,7 +532,7 @@ split(const struct opts *opt, const char *path)
 		/* -s: communication kernels, and events of an annotation cat */
 		if (sp.sel) {
 			name = lazy_get(&z, c.name, &namel);
-			if ((fld_eq(cat, catl, "kernel") && iscomm(name, namel)) ||
+			if ((fld_eq(cat, catl, "kernel") && tl_iscomm(name, namel)) ||
 			    hassub(cat, catl, "user_annotation")) {
 				putline(sp.sel, z.line, len);
 			}

@@ -110,7 +110,6 @@ int gpumode(const struct opts *opt, const char *path);
 void key_pre(struct buf *b, long long pre, char role);
 void xsrc_open(struct xsrc *x, const char *path);
 void xsrc_put(struct buf *b, const struct xsrc *x, int i);
-int iscomm(const char *s, size_t len);
 int gpucat(const char *cat, size_t len);
 int isrecompute(const char *name, size_t len);
 int holds(const char *s, size_t len, const char *t, size_t tl);

@@ -503,7 +503,7 @@ launched(struct walk *w, const struct rec_reader *r, long long pre,
 	fetch_line(&x->ft, atoid(r->f[3].s), atoid(r->f[2].s));
 	kind = r->f[1].s[0];
 	s = fetch_field(&x->ft, x->col[X_NAME], &len);
-	if (kind == 's' && iscomm(s, len))
+	if (kind == 's' && tl_iscomm(s, len))
 		f->comm = 1;
 	buf_addc(b, kind);
 	buf_tab(b);

@@ -77,30 +77,10 @@ tree() {
 # kernels.facts: kernels (there are any), kernels_cpu_op (some has a
 # cpu_op) and busy_rows (some busy interval).
 gpu_events_rows() {
-	st awkt -v kf=kernels.tsv -v ff=kernels.facts -v rt="${1:-}" '
-	BEGIN {
-		print "ts", "dur", "class" (rt ? OFS "runtime" : "")
-		print "cpu_op", "UID", "cpu_op_name", "runtime_name", "linked", "name",
-		    "stream", "dur", "dims", "strides", "concrete" >kf
-	}
-	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	{ c = $col["cat"]; n = $col["name"] }
-	c == "kernel" {
-		nk = 1
-		if ($col["cpu_op"] != "") kc = 1
-		print $col["cpu_op"], $col["UID"], $col["cpu_op_name"], $col["runtime_name"],
-		    $col["linked"], n, $col["stream"], $col["dur"],
-		    (short ? $col["Input Dims"] OFS $col["Input Strides"] OFS $col["Concrete Inputs"] : OFS OFS) >kf
-	}
-	unl || $col["linked"] == 1 {
-		if (c == "gpu_memcpy") k = "memcpy"
-		else if (c == "kernel" && n ~ /^(MEMORY_COPY_(HOST_TO_DEVICE|DEVICE_TO_HOST|DEVICE_TO_DEVICE)|__amd_rocclr_copyBuffer(Rect)?(Aligned)?)(\.kd)?$/) k = "memcpy"
-		else if (c == "kernel" && n ~ /^__amd_rocclr_fillBuffer(Aligned)?(\.kd)?$/) k = "comp"
-		else if (tolower(n) ~ /nccl|rccl|cross_device_reduce/) k = "comm"
-		else k = "comp"
-		print $col["ts"], $col["dur"], k (rt ? OFS $col["runtime"] : "")
-		nb = 1
-	}
-	END { printf "kernels=%d\nkernels_cpu_op=%d\nbusy_rows=%d\n", nk, kc, nb >ff }
-	' unl="$unlinked" short="$short" gpu.tsv
+	# (tl-gpurows(1): -r, the runtime column; -u, the unlinked GPU
+	# events are busy too; -s, the kernels' shapes for short_kernels)
+	set -- ${1:+-r}
+	[ "$unlinked" != 1 ] || set -- "$@" -u
+	[ "$short" != 1 ] || set -- "$@" -s
+	st tl-gpurows "$@" -k kernels.tsv -f kernels.facts gpu.tsv
 }
