@@ -269,3 +269,15 @@ tl_islinked(const char *s, size_t len)
 
 	return len > 0 && num_double(s, len, &d) == 0 && d == 1;
 }
+
+/* A UID field s[0..len) of r's line, a whole number, or a one-line death. */
+long long
+tl_uidof(const struct rec_reader *r, const char *s, size_t len)
+{
+	int64_t v;
+
+	if (num_int64(s, len, &v) != 0)
+		tl_die("%s: line %zu: UID is not a whole number: %.*s",
+		    r->name, r->lineno, (int)MIN(len, 40), s);
+	return v;
+}

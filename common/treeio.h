@@ -280,6 +280,9 @@ void uside_free(struct uside *s);
  * linked field that reads as the number 1. */
 int tl_iscomm(const char *s, size_t len);
 int tl_islinked(const char *s, size_t len);
+/* tl_uidof: a UID field of r's line as a whole number; dies naming
+ * the file and line when it is not one. */
+long long tl_uidof(const struct rec_reader *r, const char *s, size_t len);
 
 /* ---- fetch.c: lines of a record file by byte offset ---- */
 

@@ -41,18 +41,6 @@ usage(int status)
 	exit(status);
 }
 
-/* The whole number at the start of s[0..len), as UIDs are written. */
-static long long
-uidof(const struct rec_reader *r, const char *s, size_t len)
-{
-	int64_t v;
-
-	if (num_int64(s, len, &v) != 0)
-		tl_die("%s: line %zu: UID is not a whole number: %.*s",
-		    r->name, r->lineno, (int)MIN(len, 40), s);
-	return v;
-}
-
 /*
  * Advance sd to op (calls in ascending op); 1 when its record is op's.
  * raw: the file has no header and its lines are not split (the first
@@ -77,9 +65,9 @@ at(struct side *sd, long long op, int raw)
 		if (raw) {
 			t = memchr(sd->r.cur, '\t', sd->r.curlen);
 			len = t ? (size_t)(t - sd->r.cur) : sd->r.curlen;
-			sd->uid = uidof(&sd->r, sd->r.cur, len);
+			sd->uid = tl_uidof(&sd->r, sd->r.cur, len);
 		} else
-			sd->uid = uidof(&sd->r, sd->r.f[0].s, sd->r.f[0].len);
+			sd->uid = tl_uidof(&sd->r, sd->r.f[0].s, sd->r.f[0].len);
 		if (sd->uid < prev)
 			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
 			    sd->r.name, sd->r.lineno, sd->uid, prev);
@@ -136,7 +124,7 @@ perfops(const char *path, const char *kinfo, const char *ann,
 	    stdout);
 	while (rec_read(&r)) {
 		s = rec_get(&r, c[CUID], &len);
-		u = uidof(&r, s, len);
+		u = tl_uidof(&r, s, len);
 		if (u < prev)
 			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
 			    r.name, r.lineno, u, prev);

@@ -37,17 +37,6 @@ usage(int status)
 	exit(status);
 }
 
-static long long
-uidof(const struct rec_reader *r, const char *s, size_t len)
-{
-	int64_t v;
-
-	if (num_int64(s, len, &v) != 0)
-		tl_die("%s: line %zu: UID is not a whole number: %.*s",
-		    r->name, r->lineno, (int)MIN(len, 40), s);
-	return v;
-}
-
 /* u is in cv (calls in ascending u). */
 static int
 covered(struct covered *cv, long long u)
@@ -61,7 +50,7 @@ covered(struct covered *cv, long long u)
 			cv->uid = (long long)(~0ULL >> 1);
 			break;
 		}
-		cv->uid = uidof(&cv->r, cv->r.f[0].s, cv->r.f[0].len);
+		cv->uid = tl_uidof(&cv->r, cv->r.f[0].s, cv->r.f[0].len);
 		if (cv->uid <= prev)
 			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
 			    cv->r.name, cv->r.lineno, cv->uid, prev);
@@ -89,7 +78,7 @@ uncovered(const char *path, const char *cpath, const char *opath)
 	rec_open(&cv.r, cfp, io_name(cpath));
 	while (rec_read(&r)) {
 		s = rec_get(&r, c[CUID], &len);
-		u = uidof(&r, s, len);
+		u = tl_uidof(&r, s, len);
 		if (u <= prev)
 			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
 			    r.name, r.lineno, u, prev);
