@@ -21,7 +21,7 @@ run1s() {
 	_t0=$(date +%s.%N)
 	sampled "$1" "$2"
 	_t1=$(date +%s.%N)
-	SECS=$(echo "$_t0 $_t1" | awk '{printf "%.2f", $2 - $1}')
+	SECS=$(echo "$_t0 $_t1" | awk '{printf "%.3f", $2 - $1}')
 	sleep "${TL_BENCH_SETTLE:-30}"
 }
 
