@@ -54,6 +54,31 @@ rr_next(struct reread *rr, off_t *off)
 #define RR_SMALL 512
 #define RR_BIG (64 << 10)
 
+/* The copy of a stream read once is written out before a row of it is
+ * read again. */
+static void
+rr_flush(struct reread *rr)
+{
+	if (rr->copy && !rr->flushed) {
+		if (fflush(rr->copy) != 0)
+			tl_die("%s: temporary file: write error:", rr->r->name);
+		rr->flushed = 1;
+	}
+}
+
+/* The row of len bytes in rr->line, made r's record (line lineno). */
+static void
+rr_take(struct reread *rr, size_t len, size_t lineno)
+{
+	struct rec_reader *r = rr->r;
+
+	rr->line[len] = '\0';
+	r->cur = rr->line;
+	r->curlen = len;
+	r->lineno = lineno;
+	rec_split(r);
+}
+
 void
 rr_read(struct reread *rr, off_t off, size_t lineno)
 {
@@ -63,11 +88,7 @@ rr_read(struct reread *rr, off_t off, size_t lineno)
 	const char *nl = NULL;
 	ssize_t n;
 
-	if (rr->copy && !rr->flushed) {
-		if (fflush(rr->copy) != 0)
-			tl_die("%s: temporary file: write error:", r->name);
-		rr->flushed = 1;
-	}
+	rr_flush(rr);
 	if (at >= rr->wbase && at < rr->wbase + (off_t)rr->wlen)
 		nl = memchr(rr->win + (at - rr->wbase), '\n',
 		    rr->wlen - (size_t)(at - rr->wbase));
@@ -102,12 +123,8 @@ rr_read(struct reread *rr, off_t off, size_t lineno)
 			len += (size_t)n;
 		}
 	}
-	rr->line[len] = '\0';
 	rr->wnext = at + (off_t)len + 1;
-	r->cur = rr->line;
-	r->curlen = len;
-	r->lineno = lineno;
-	rec_split(r);
+	rr_take(rr, len, lineno);
 }
 
 void
@@ -116,11 +133,7 @@ rr_readn(struct reread *rr, off_t off, size_t len, size_t lineno)
 	struct rec_reader *r = rr->r;
 	ssize_t n;
 
-	if (rr->copy && !rr->flushed) {
-		if (fflush(rr->copy) != 0)
-			tl_die("%s: temporary file: write error:", r->name);
-		rr->flushed = 1;
-	}
+	rr_flush(rr);
 	/* (the row and its newline, which says it is the row) */
 	tl_grow((void **)&rr->line, &rr->cap, len + 1, 1);
 	n = pread(fileno(rr->fp), rr->line, len + 1, rr->base + off);
@@ -130,11 +143,7 @@ rr_readn(struct reread *rr, off_t off, size_t len, size_t lineno)
 		tl_die("%s: line %zu: no row of %zu bytes at offset %lld "
 		    "(did the input change?)", r->name, lineno, len,
 		    (long long)off);
-	rr->line[len] = '\0';
-	r->cur = rr->line;
-	r->curlen = len;
-	r->lineno = lineno;
-	rec_split(r);
+	rr_take(rr, len, lineno);
 }
 
 void

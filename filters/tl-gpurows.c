@@ -41,12 +41,6 @@ usage(int status)
 	exit(status);
 }
 
-static int
-is(const char *s, size_t len, const char *t)
-{
-	return len == strlen(t) && memcmp(s, t, len) == 0;
-}
-
 /* name, less a .kd suffix, is one of set[] (NULL-ended). */
 static int
 named(const char *s, size_t len, const char *const *set)
@@ -56,7 +50,7 @@ named(const char *s, size_t len, const char *const *set)
 	if (len > 3 && memcmp(s + len - 3, ".kd", 3) == 0)
 		len -= 3;
 	for (i = 0; set[i] != NULL; i++)
-		if (is(s, len, set[i]))
+		if (fld_eq(s, len, set[i]))
 			return 1;
 	return 0;
 }
@@ -67,7 +61,8 @@ named(const char *s, size_t len, const char *const *set)
  * computation, communication kernels, the rest computation.
  */
 static const char *
-gpuclass(const char *cat, size_t catl, const char *name, size_t namel)
+gpuclass(int kernel, const char *cat, size_t catl, const char *name,
+    size_t namel)
 {
 	static const char *const copy[] = {
 		"MEMORY_COPY_HOST_TO_DEVICE", "MEMORY_COPY_DEVICE_TO_HOST",
@@ -78,9 +73,7 @@ gpuclass(const char *cat, size_t catl, const char *name, size_t namel)
 	static const char *const fill[] = {
 		"__amd_rocclr_fillBuffer", "__amd_rocclr_fillBufferAligned", NULL
 	};
-	int kernel = is(cat, catl, "kernel");
-
-	if (is(cat, catl, "gpu_memcpy") || (kernel && named(name, namel, copy)))
+	if (fld_eq(cat, catl, "gpu_memcpy") || (kernel && named(name, namel, copy)))
 		return "memcpy";
 	if (kernel && named(name, namel, fill))
 		return "comp";
@@ -94,7 +87,7 @@ gpurows(const char *path, const struct opts *o)
 	FILE *fp = io_open(path, "r", NULL), *kfp = io_open(o->kpath, "w", NULL);
 	FILE *ffp;
 	struct buf b = {0};
-	int c[NCOL], i, nk = 0, kc = 0, nb = 0;
+	int c[NCOL], i, kernel, nk = 0, kc = 0, nb = 0;
 	const char *cat, *name, *s;
 	size_t catl, namel, len;
 
@@ -108,7 +101,8 @@ gpurows(const char *path, const struct opts *o)
 	while (rec_read(&r)) {
 		cat = rec_get(&r, c[CCAT], &catl);
 		name = rec_get(&r, c[CNAME], &namel);
-		if (is(cat, catl, "kernel")) {
+		kernel = fld_eq(cat, catl, "kernel");
+		if (kernel) {
 			nk = 1;
 			if (rec_get(&r, c[CCPU], &len), len > 0)
 				kc = 1;
@@ -132,7 +126,7 @@ gpurows(const char *path, const struct opts *o)
 		buf_reset(&b);
 		buf_field(&b, &r, c[CTS]);
 		buf_tab(&b), buf_field(&b, &r, c[CDUR]);
-		buf_tab(&b), buf_adds(&b, gpuclass(cat, catl, name, namel));
+		buf_tab(&b), buf_adds(&b, gpuclass(kernel, cat, catl, name, namel));
 		if (o->runtime)
 			buf_tab(&b), buf_field(&b, &r, c[CRT]);
 		buf_emit(stdout, &b);

@@ -14,6 +14,7 @@
 
 #include "tl.h"
 #include "opcat.h"
+#include "treeio.h"
 
 static int runtime;	/* -r: a runtime's name as pcpu, for want of a cpu_op */
 
@@ -103,15 +104,6 @@ rtcat(const char *s, size_t len)
 	return "runtime";
 }
 
-/* The linked field is 1 (as awk's $5 == 1 compares a number). */
-static int
-islinked(const char *s, size_t len)
-{
-	double d;
-
-	return len > 0 && num_double(s, len, &d) == 0 && d == 1;
-}
-
 static int
 kparents(const char *path, const char *k1path, const char *facts)
 {
@@ -158,7 +150,7 @@ kparents(const char *path, const char *k1path, const char *facts)
 			p = u, havep = 1;
 			pc = cat.s;
 			pu = rec_get(&r, c[CCPUNAME], &plen);
-		} else if (s = rec_get(&r, c[CLINKED], &len), islinked(s, len)) {
+		} else if (s = rec_get(&r, c[CLINKED], &len), tl_islinked(s, len)) {
 			s = rec_get(&r, c[CRTNAME], &len);
 			pc = rtcat(s, len);
 			pu = runtime ? s : "";
