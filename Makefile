@@ -6,17 +6,20 @@ HDR = $(wildcard common/*.h common/models/*.h)
 COMMONSRC = $(wildcard common/*.c common/models/*.c)
 COMMONOBJ = $(COMMONSRC:.c=.o)
 LIB = common/libtl.a
-FILTERS = $(patsubst filters/%.c,bin/%,$(wildcard filters/*.c))
+# Where the C programs go: bin, or tests/tmp/dyn for the dynamically
+# linked copies that valgrind runs (target dyn).
+BD = bin
+FILTERS = $(patsubst filters/%.c,$(BD)/%,$(wildcard filters/*.c))
 # A program of several files keeps main() in filters/NAME.c and the
 # rest in filters/NAME/ (with its internal header): MULTI are those.
 # Each depends on every part of them all: one rule, and a change to a
 # part relinks the few of them.
 PARTSRC = $(wildcard filters/*/*.c)
 PARTHDR = $(wildcard filters/*/*.h)
-MULTI = $(patsubst filters/%/,bin/%,$(sort $(dir $(PARTSRC))))
+MULTI = $(patsubst filters/%/,$(BD)/%,$(sort $(dir $(PARTSRC))))
 SCRIPTS = $(patsubst scripts/%.sh,bin/%,$(filter-out scripts/tl-lib%,$(wildcard scripts/tl-*.sh)))
 # Test-data generator: built from common/ like the filters, not installed.
-GENTRACE = bin/tl-gentrace
+GENTRACE = $(BD)/tl-gentrace
 GENSRC = $(wildcard tests/gentrace/*.c)
 SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
 # tl-report's engine: its stages and sheets (scripts/report/*.sh) and
@@ -48,19 +51,28 @@ $(LIB): $(COMMONOBJ)
 .c.o:
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-bin/%: filters/%.c $(LIB) $(HDR)
-	@mkdir -p bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+$(BD)/%: filters/%.c $(LIB) $(HDR)
+	@mkdir -p $(BD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(STATIC) $(LDLIBS)
 
-$(MULTI): bin/%: filters/%.c $(PARTSRC) $(PARTHDR) $(LIB) $(HDR)
-	@mkdir -p bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter filters/$*/%,$(PARTSRC)) $(LIB) $(LDFLAGS) $(LDLIBS)
+$(MULTI): $(BD)/%: filters/%.c $(PARTSRC) $(PARTHDR) $(LIB) $(HDR)
+	@mkdir -p $(BD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(filter filters/$*/%,$(PARTSRC)) $(LIB) $(LDFLAGS) $(STATIC) $(LDLIBS)
 
-bin/tl-parse: LDLIBS += $(PARSELIBS)
+# ISA-L and libxlsxwriter come without static archives: these two link
+# dynamically (config.mk, STATIC).
+$(BD)/tl-parse: LDLIBS += $(PARSELIBS)
+$(BD)/tl-parse: STATIC =
 
-bin/tl-xlsx: filters/tl-xlsx.c $(LIB) $(HDR)
-	@mkdir -p bin
+$(BD)/tl-xlsx: filters/tl-xlsx.c $(LIB) $(HDR)
+	@mkdir -p $(BD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ filters/tl-xlsx.c $(LIB) $(LDFLAGS) $(XLSXLIBS) $(LDLIBS)
+
+# Dynamically linked copies of the C programs in tests/tmp/dyn, for the
+# valgrind suite: memcheck cannot follow a static glibc's malloc.
+dyn: .deps
+	@$(MAKE) -s BD=tests/tmp/dyn STATIC= programs
+programs: $(FILTERS) $(GENTRACE)
 
 bin/%: scripts/%.sh config.mk
 	@mkdir -p bin
@@ -100,8 +112,8 @@ bin/tl-report-rocprof.stages: $(RPREPORT)
 	sh scripts/report/generate stages rocprof >$@.tmp && mv $@.tmp $@
 
 $(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
-	@mkdir -p bin
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(LDLIBS)
+	@mkdir -p $(BD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(GENSRC) $(LIB) $(LDFLAGS) $(STATIC) $(LDLIBS)
 
 check: all
 	@sh scripts/deps $(CHECKDEPS)
@@ -109,7 +121,7 @@ check: all
 
 check-asan:
 	$(MAKE) clean
-	$(MAKE) all CFLAGS='-pthread -std=c17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-pthread -fsanitize=address,undefined'
+	$(MAKE) all STATIC= CFLAGS='-pthread -std=c17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' LDFLAGS='-pthread -fsanitize=address,undefined'
 	TL_SAN=1 ASAN_OPTIONS=detect_leaks=0 sh tests/run
 	$(MAKE) clean
 
@@ -152,4 +164,4 @@ uninstall:
 clean:
 	rm -rf bin $(COMMONOBJ) $(LIB) tests/tmp
 
-.PHONY: all check check-asan demo bench bench-scale fuzz install install-tracelens-names uninstall clean
+.PHONY: all dyn programs check check-asan demo bench bench-scale fuzz install install-tracelens-names uninstall clean
