@@ -297,8 +297,10 @@ tl_workdir
 # (a workbook alone: the report's CSV files in the work directory)
 [ -n "$out" ] || TL_STAGE=$TL_WORK
 # (and tree/, the tree stage's passes' own folder, TL_TREE_TMP: no
-# mktemp of its own)
-mkdir -- "$TL_STAGE/report" "$TL_WORK/log" "$TL_WORK/tree" || die "cannot write in $TL_STAGE"
+# mktemp of its own; tl-mkfifo, static, starts in half mkdir's time,
+# on the way to the tree stage)
+tl-mkfifo -d "$TL_STAGE/report" -d "$TL_WORK/log" -d "$TL_WORK/tree" ||
+	die "cannot write in $TL_STAGE"
 tl_progress "$quiet"
 TL_REPORT=$TL_STAGE/report TL_LOG=$TL_WORK/log
 export TL_REPORT TL_LOG
@@ -376,7 +378,7 @@ ifmt=n
 q() { printf '%s=' "$1"; tl_quote "$2"; }
 {
 	q prog "$prog"
-	q cwd "$(pwd)"; q trace "$trace"; q trace_name "$trace_name"; q cmp "$cmp"
+	q cwd "$PWD"; q trace "$trace"; q trace_name "$trace_name"; q cmp "$cmp"
 	q xflag "$xflag"; q ifmt "$ifmt"; q short "$short"; q thresh "$thresh"; q bins "$bins"
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
