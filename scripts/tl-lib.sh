@@ -1208,9 +1208,8 @@ tl_parse() {
 # sel.tsv, comm.tsv, fwd.tsv and tree.facts, and the facts of
 # health.tsv but split's (TL_TREE_TMP may then be OUTDIR itself: no
 # name is in both);
-# with TL_TREE_FIFOS=1 too, TL_TREE_TMP holds those passes' fifos, t0,
-# t, g0, g, n, w0 and x0, made by the caller (with its directories, in
-# one tl-mkfifo).
+# with TL_TREE_FIFOS=1, TL_TREE_TMP holds the passes' fifos, made by
+# the caller (with its directories, in one tl-mkfifo: tl_treefifos).
 # TL_TREE_XBUSY=-x makes the subtree busy times of intervals.tsv exact
 # (tl-report --exact-time: tl-kernels -x reads them).  TL_TREE_RECOMPUTE=1
 # adds recompute.tsv: the UIDs of the host events in TraceLens's
@@ -1293,6 +1292,20 @@ tl_tree_stage() {
 	return 1
 }
 
+# tl_treefifos PROG DIR lean|all ARGS...: PROG (tl-mkfifo) ARGS, then
+# the paths in DIR of the fifos of tl_tree_stage's passes: those of the
+# lean passes (TL_TREE_LEAN=1: t0, t, g0, g, n, w0 and x0), or all of
+# them (and q, o and w).  For a caller that makes them with its own
+# directories (TL_TREE_FIFOS=1), and for the stage.
+tl_treefifos() {
+	_tf_p=$1 _tf_d=$2 _tf_k=$3
+	shift 3
+	set -- "$@" "$_tf_d/t0" "$_tf_d/t" "$_tf_d/g0" "$_tf_d/g" "$_tf_d/n" \
+	    "$_tf_d/w0" "$_tf_d/x0"
+	[ "$_tf_k" = lean ] || set -- "$@" "$_tf_d/q" "$_tf_d/o" "$_tf_d/w"
+	"$_tf_p" "$@"
+}
+
 # The passes of tl_tree_stage; $5... are tl-tree options; fd 8 is
 # what tl-parse reads as its standard input (an asynchronous list's
 # own is /dev/null; the trace may be on a descriptor).  They all run
@@ -1321,13 +1334,12 @@ _tl_tree_run() {
 	_tt_hf=$_tt_t/hf _tt_gf=$_tt_t/gf _tt_lf=$_tt_t/lf _tt_gw=$_tt_t/gw
 	# (the fifos in one tl-mkfifo, beside tl-tree, without the subshell
 	# of a cd: coreutils' mkfifo loads libselinux; with TL_TREE_FIFOS=1
-	# the caller made those of the lean passes in TL_TREE_TMP, with its
-	# own directories)
-	_tt_mk=${_tt_b%tl-tree}tl-mkfifo
+	# the caller made them in TL_TREE_TMP, with its own directories)
+	_tt_mk=${_tt_b%tl-tree}tl-mkfifo _tt_made=0
+	[ "${TL_TREE_FIFOS:-}" != 1 ] || [ -z "$_tt_own" ] || _tt_made=1
 	if [ "${TL_TREE_LEAN:-}" = 1 ]; then
-		[ "${TL_TREE_FIFOS:-}" = 1 ] ||
-			"$_tt_mk" "$_tt_t/t0" "$_tt_t/t" "$_tt_t/g0" "$_tt_t/g" \
-			    "$_tt_t/n" "$_tt_t/w0" "$_tt_t/x0" || return 1
+		[ "$_tt_made" = 1 ] ||
+			tl_treefifos "$_tt_mk" "$_tt_t" lean || return 1
 		# (tl-tracediff's trees: no forward links, no overlap fact, five
 		# processes less: split's q and o records go to /dev/null,
 		# opened as such, no link to it made; w is empty, the overlap
@@ -1341,9 +1353,8 @@ _tl_tree_run() {
 		_tt_iv=/dev/null _tt_mt=/dev/null _tt_sl= _tt_cm= _tt_fw=
 		_tt_hf= _tt_gf= _tt_lf= _tt_gw=
 	else
-		"$_tt_mk" "$_tt_t/t0" "$_tt_t/t" "$_tt_t/g0" "$_tt_t/g" \
-		    "$_tt_t/n" "$_tt_t/w0" "$_tt_t/x0" "$_tt_t/q" "$_tt_t/o" \
-		    "$_tt_t/w" || return 1
+		[ "$_tt_made" = 1 ] ||
+			tl_treefifos "$_tt_mk" "$_tt_t" all || return 1
 		# sequence numbers to forward links, GPU streams to overlaps
 		# (split writes q and o on the descriptors the shell opened for
 		# it: a sort that fails makes its writes fail, and it ends)

@@ -296,11 +296,6 @@ tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 # (a workbook alone: the report's CSV files in the work directory)
 [ -n "$out" ] || TL_STAGE=$TL_WORK
-# (and tree/, the tree stage's passes' own folder, TL_TREE_TMP: no
-# mktemp of its own; tl-mkfifo, static, starts in half mkdir's time,
-# on the way to the tree stage)
-tl-mkfifo -d "$TL_STAGE/report" -d "$TL_WORK/log" -d "$TL_WORK/tree" ||
-	die "cannot write in $TL_STAGE"
 tl_progress "$quiet"
 TL_REPORT=$TL_STAGE/report TL_LOG=$TL_WORK/log
 export TL_REPORT TL_LOG
@@ -324,6 +319,18 @@ fi
 if [ -z "$kind" ]; then
 	tl_bare "$trace" "$trace_name"
 	[ -z "$cmp" ] || tl_bare "$cmp" "$cmp"
+fi
+# The report's folder, log/ and tree/, the tree stage's passes' own
+# folder (TL_TREE_TMP: no mktemp of its own), with their fifos for a
+# PyTorch trace (TL_TREE_FIFOS): one tl-mkfifo, static, a process less
+# on the way to the tree stage.
+set -- -d "$TL_REPORT" -d "$TL_LOG" -d "$TL_WORK/tree"
+if [ -z "$kind" ]; then
+	tl_treefifos tl-mkfifo "$TL_WORK/tree" all "$@" || die "cannot write in $TL_STAGE"
+	TL_TREE_FIFOS=1
+	export TL_TREE_FIFOS
+else
+	tl-mkfifo "$@" || die "cannot write in $TL_STAGE"
 fi
 # TraceLens's pseudo ops change only traces with the ops they look for
 # (in both traces of a comparison, which is copied when not a file).

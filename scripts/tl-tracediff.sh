@@ -104,7 +104,7 @@ export TL_TREE_FIFOS
 # in rank order.  (st: a failure inside the pipeline is noted in
 # TL_FAIL; sh has no pipefail.)  Exit 4: the node records failed.
 _tree='. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1 &&
-	tl-mkfifo -d "$1" "$1/t0" "$1/t" "$1/g0" "$1/g" "$1/n" "$1/w0" "$1/x0" &&
+	tl_treefifos tl-mkfifo "$1" lean -d "$1" &&
 	tl_tree_stage "$1/ev.tsv" "$1" "$2" || exit
 TL_FAIL=$1/fail
 { st tl-nodes "$1/ops.tsv" "$1/gpu.tsv" | st tl_sort | st tl-nodes -r |
