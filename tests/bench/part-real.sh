@@ -47,12 +47,35 @@ ratio() {
 havetl=0
 [ -d "$TL/TraceLens" ] && $PY -c 'import pandas' 2>/dev/null && havetl=1
 
+# creates: the cost of making a file in TMPDIR, where a report makes
+# some 150 (work files, fifos, logs), in microseconds a file: 200 fifos
+# made by one tl-mkfifo, timed; printed before the reports and each
+# TraceDiff.  It varies from run to run more than anything tl does: on
+# an ext4 without a journal, a file made soon after others were removed
+# in its block group waits for a scan of their inodes (10 us a file on
+# a quiet file system, up to 600 seen on the project's VM).
+creates() {
+	_cd=$(mktemp -d "${TMPDIR:-/tmp}/tl-creates.XXXXXX") || return 0
+	set --
+	_ci=0
+	while [ "$_ci" -lt 200 ]; do
+		set -- "$@" "$_cd/f$_ci"
+		_ci=$((_ci + 1))
+	done
+	_c0=$(date +%s%N)
+	tl-mkfifo "$@" || { rm -rf "$_cd"; return 0; }
+	_c1=$(date +%s%N)
+	rm -rf "$_cd"
+	echo "  (making a file in TMPDIR: $(( (_c1 - _c0) / 200000 )) us; a report makes about 150)"
+}
+
 if [ ! -d "$conf/reports" ]; then
 	echo
 	echo "real-shaped traces: no $conf/reports: skipped"
 else
 	echo
 	echo "real-shaped traces (conformance traces replicated by tl-gentrace -r):"
+	creates
 	[ "$havetl" = 1 ] ||
 		echo "  TraceLens: no checkout at $TL (set TL_TRACELENS) or no pandas: tl alone"
 	for name in $rtraces; do
@@ -103,6 +126,7 @@ diffpair() {
 	bytes=$(($(wc -c <"$1") + $(wc -c <"$2")))
 	echo
 	echo "TraceDiff of $3 ($(mb "$bytes") MB on disk):"
+	creates
 	run tl-tracediff "tl-tracediff '$1' '$2' '$W/rdiff'" "rm -rf '$W/rdiff'"
 	ds=$SECS dk=$KB
 	row "tl-tracediff" "$ds" "$dk" "$bytes"
