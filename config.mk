@@ -13,7 +13,7 @@ CPPFLAGS = -DTL_VERSION=\"$(VERSION)\" -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOUR
 LDFLAGS = -pthread
 # The C programs link statically: a report starts some 60 of them, and
 # here a static one starts in 0.34 ms against 0.62 ms dynamically (no
-# loader, no libraries to map and relocate; doc/design).  Set it empty
+# loader, no libraries to map and relocate; tl-internals(7)).  Set it empty
 # for dynamic ones (make check-asan does; valgrind runs make dyn's).
 STATIC = -static
 LDLIBS = -lcsv -lxxhash -lz -lm
