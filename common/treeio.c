@@ -5,6 +5,7 @@
  * checks, arenas of fields, interning tables, and UID-sorted side
  * inputs joined as merges.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,33 @@ uside_free(struct uside *s)
 {
 	rec_close(&s->r);
 	fclose(s->fp);
+}
+
+int
+ujoin_at(struct ujoin *j, long long op)
+{
+	long long prev;
+	const char *t;
+	size_t len;
+
+	while (!j->have || j->uid < op) {
+		prev = j->have ? j->uid : -1;
+		j->have = 1;
+		if (!(j->raw ? rec_next(&j->r) : rec_read(&j->r))) {
+			j->uid = LLONG_MAX;
+			break;
+		}
+		if (j->raw) {
+			t = memchr(j->r.cur, '\t', j->r.curlen);
+			len = t ? (size_t)(t - j->r.cur) : j->r.curlen;
+			j->uid = tl_uidof(&j->r, j->r.cur, len);
+		} else
+			j->uid = tl_uidof(&j->r, j->r.f[0].s, j->r.f[0].len);
+		if (j->uid < prev || (j->uid == prev && !j->dups))
+			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
+			    j->r.name, j->r.lineno, j->uid, prev);
+	}
+	return j->uid == op;
 }
 
 /* c, an ASCII capital lowered (the C locale's tolower, inline). */

@@ -275,6 +275,21 @@ void uside_close(struct uside *s);
 /* Close s wherever it stands. */
 void uside_free(struct uside *s);
 
+/*
+ * A side input joined by UID as a merge, its UIDs strict whole numbers
+ * (tl_uidof) that ascend: ujoin_at moves it to an op's record, calls in
+ * ascending op; records for UIDs never asked for are skipped.
+ */
+struct ujoin {
+	struct rec_reader r;	/* the reader, opened by the caller */
+	long long uid;		/* UID of the record read, LLONG_MAX at EOF */
+	int have;		/* a record was read */
+	int dups;		/* a UID may lead several records (else dies) */
+	int raw;		/* lines not split: the UID ends at the first TAB */
+};
+/* 1 when j's record is op's (the first of op's, with dups). */
+int ujoin_at(struct ujoin *j, long long op);
+
 /* tl_iscomm: TraceLens's communication kernels, a name holding nccl,
  * rccl or cross_device_reduce in any case; tl_islinked: a gpu.tsv
  * linked field that reads as the number 1. */

@@ -24,12 +24,10 @@ static const char *const ocols[NCOL] = {
 	"Input Strides", "Concrete Inputs"
 };
 
-/* A file joined by UID: its reader and the UID of its record. */
+/* A file joined by UID (a UID may lead several records). */
 struct side {
-	struct rec_reader r;	/* the reader */
+	struct ujoin j;		/* the join, its reader on fp */
 	FILE *fp;		/* its file, owned (NULL: none) */
-	long long uid;		/* its record's UID, LLONG_MAX at EOF */
-	int have;		/* a record was read */
 };
 
 static void
@@ -41,40 +39,17 @@ usage(int status)
 	exit(status);
 }
 
-/*
- * Advance sd to op (calls in ascending op); 1 when its record is op's.
- * raw: the file has no header and its lines are not split (the first
- * field then ends at the first TAB of sd->r.cur).
- */
+/* Advance sd to op (calls in ascending op); 1 when its record is op's. */
 static int
-at(struct side *sd, long long op, int raw)
+at(struct side *sd, long long op)
 {
-	long long prev;
-	const char *t;
-	size_t len;
-
-	if (sd->fp == NULL)
-		return 0;
-	while (!sd->have || sd->uid < op) {
-		prev = sd->have ? sd->uid : -1;
-		sd->have = 1;
-		if (!(raw ? rec_next(&sd->r) : rec_read(&sd->r))) {
-			sd->uid = (long long)(~0ULL >> 1);
-			break;
-		}
-		if (raw) {
-			t = memchr(sd->r.cur, '\t', sd->r.curlen);
-			len = t ? (size_t)(t - sd->r.cur) : sd->r.curlen;
-			sd->uid = tl_uidof(&sd->r, sd->r.cur, len);
-		} else
-			sd->uid = tl_uidof(&sd->r, sd->r.f[0].s, sd->r.f[0].len);
-		if (sd->uid < prev)
-			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
-			    sd->r.name, sd->r.lineno, sd->uid, prev);
-	}
-	return sd->uid == op;
+	return sd->fp != NULL && ujoin_at(&sd->j, op);
 }
 
+/*
+ * Open path as sd (none when NULL).  Without a header, its lines are
+ * not split (the first field ends at the first TAB of sd->j.r.cur).
+ */
 static void
 sideopen(struct side *sd, const char *path, int header)
 {
@@ -82,9 +57,11 @@ sideopen(struct side *sd, const char *path, int header)
 	if (path == NULL)
 		return;
 	sd->fp = io_open(path, "r", NULL);
-	rec_open(&sd->r, sd->fp, io_name(path));
+	sd->j.dups = 1;
+	sd->j.raw = !header;
+	rec_open(&sd->j.r, sd->fp, io_name(path));
 	if (header)
-		rec_read_header(&sd->r);
+		rec_read_header(&sd->j.r);
 }
 
 static void
@@ -92,7 +69,7 @@ sideclose(struct side *sd)
 {
 	if (sd->fp == NULL)
 		return;
-	rec_close(&sd->r);
+	rec_close(&sd->j.r);
 	if (sd->fp != stdin)
 		fclose(sd->fp);
 }
@@ -140,14 +117,15 @@ perfops(const char *path, const char *kinfo, const char *ann,
 		    "thread_name"));
 		for (i = CDIMS; i <= CCONC; i++)
 			buf_tab(&b), buf_field(&b, &r, c[i]);
-		hk = at(&k, u, 0);
-		buf_tabs(&b, hk ? rec_get(&k.r, 1, NULL) : "0");
-		buf_tabs(&b, hk ? rec_get(&k.r, 2, NULL) : "");
+		hk = at(&k, u);
+		buf_tabs(&b, hk ? rec_get(&k.j.r, 1, NULL) : "0");
+		buf_tabs(&b, hk ? rec_get(&k.j.r, 2, NULL) : "");
 		buf_tab(&b);
-		if (at(&a, u, 1) &&
-		    (t = memchr(a.r.cur, '\t', a.r.curlen)) != NULL)
-			buf_add(&b, t + 1, a.r.curlen - (size_t)(t + 1 - a.r.cur));
-		buf_tabs(&b, hk ? rec_get(&k.r, 3, NULL) : "0");
+		if (at(&a, u) &&
+		    (t = memchr(a.j.r.cur, '\t', a.j.r.curlen)) != NULL)
+			buf_add(&b, t + 1, a.j.r.curlen -
+			    (size_t)(t + 1 - a.j.r.cur));
+		buf_tabs(&b, hk ? rec_get(&k.j.r, 3, NULL) : "0");
 		buf_emit(stdout, &b);
 	}
 	buf_free(&b);

@@ -23,12 +23,6 @@ static const char *const gcols[NCOL] = {
 };
 
 /* The covered UIDs, one a line, ascending: read as a merge. */
-struct covered {
-	struct rec_reader r;	/* the file's reader */
-	long long uid;		/* the UID read, LLONG_MAX at EOF */
-	int have;		/* a line was read */
-};
-
 static void
 usage(int status)
 {
@@ -37,32 +31,11 @@ usage(int status)
 	exit(status);
 }
 
-/* u is in cv (calls in ascending u). */
-static int
-covered(struct covered *cv, long long u)
-{
-	long long prev;
-
-	while (!cv->have || cv->uid < u) {
-		prev = cv->have ? cv->uid : -1;
-		cv->have = 1;
-		if (!rec_read(&cv->r)) {
-			cv->uid = (long long)(~0ULL >> 1);
-			break;
-		}
-		cv->uid = tl_uidof(&cv->r, cv->r.f[0].s, cv->r.f[0].len);
-		if (cv->uid <= prev)
-			tl_die("%s: line %zu: out of order (UID %lld after %lld)",
-			    cv->r.name, cv->r.lineno, cv->uid, prev);
-	}
-	return cv->uid == u;
-}
-
 static int
 uncovered(const char *path, const char *cpath, const char *opath)
 {
 	struct rec_reader r;
-	struct covered cv = {0};
+	struct ujoin cv = {0};
 	FILE *fp = io_open(path, "r", NULL), *cfp = io_open(cpath, "r", NULL);
 	FILE *ofp = io_open(opath, "w", NULL), *out;
 	struct buf b = {0};
@@ -84,7 +57,7 @@ uncovered(const char *path, const char *cpath, const char *opath)
 			    r.name, r.lineno, u, prev);
 		prev = u;
 		s = rec_get(&r, c[CLINKED], &len);
-		if (!tl_islinked(s, len) || covered(&cv, u))
+		if (!tl_islinked(s, len) || ujoin_at(&cv, u))
 			continue;
 		s = rec_get(&r, c[CNAME], &len);
 		if (tl_iscomm(s, len))
