@@ -766,20 +766,19 @@ tl_mkdtemp() {
 	_tl_sweep "$1"
 	_tl_mkwhy=
 	_tl_hold=1 _tl_held=
-	_tl_made=$(mktemp -d -- "$1" 2>/dev/null) || _tl_made=
+	# (tl-mkfifo, static, writes the mark: a mktemp and a readlink less)
+	_tl_made=$(tl-mkfifo -o "$$" -t "$1" 2>/dev/null) || _tl_made=
 	[ -z "$_tl_made" ] || _tl_dirs="$_tl_dirs$_tl_made$NL"
 	_tl_hold=0
 	[ -z "$_tl_held" ] || tl_signal "$_tl_held"
 	[ -n "$_tl_made" ] || return 1
 	# (a umask of 777 makes it 000: of no use, one line from the caller,
-	# which says why with _tl_mkwhy)
+	# which says why with _tl_mkwhy; on a full disk it has no mark, and
+	# is then never taken for a dead run's)
 	if [ ! -w "$_tl_made" ] || [ ! -x "$_tl_made" ]; then
 		_tl_mkwhy=" (the umask, $(umask), denies its owner)"
 		return 1
 	fi
-	# (on a full disk there is no mark: the directory is then never
-	# taken for a dead run's)
-	{ printf '%s\n%s\n' "$_tl_me" "$$" >"$_tl_made/.tl-owner"; } 2>/dev/null || :
 }
 
 # _tl_sweep TEMPLATE: remove the directories named as TEMPLATE makes
@@ -788,13 +787,6 @@ tl_mkdtemp() {
 # unreadable) is kept; so is one holding old or old.N, the OUT_DIR that
 # a killed tl_publish was replacing (the user's data).
 _tl_sweep() {
-	# (the host name as uname -n gives it, read by the shell: a process
-	# less on every run)
-	if [ -z "${_tl_me:-}" ]; then
-		{ IFS= read -r _tl_me </proc/sys/kernel/hostname; } 2>/dev/null &&
-		    [ -n "$_tl_me" ] || _tl_me=$(uname -n 2>/dev/null || echo -)
-		_tl_me="$_tl_me$NL$(readlink /proc/self/ns/pid 2>/dev/null || echo -)"
-	fi
 	case $- in *f*) _tw_f=1; set +f ;; *) _tw_f=0 ;; esac
 	for _tw_d in "${1%XXXXXX}"*; do
 		[ -f "$_tw_d/.tl-owner" ] && [ ! -L "$_tw_d" ] || continue
@@ -803,9 +795,16 @@ _tl_sweep() {
 		# mark, on the user's stderr, before a later 2>/dev/null)
 		{ IFS= read -r _tw_h && IFS= read -r _tw_n &&
 		    IFS= read -r _tw_p; } 2>/dev/null <"$_tw_d/.tl-owner" || continue
-		[ "$_tw_h$NL$_tw_n" = "$_tl_me" ] || continue
 		case $_tw_p in '' | *[!0-9]*) continue ;; esac
 		! kill -0 "$_tw_p" 2>/dev/null || continue
+		# (this host and namespace, as tl-mkfifo -o writes them: asked
+		# only of a mark whose process is gone, a readlink on few runs)
+		if [ -z "${_tl_me:-}" ]; then
+			{ IFS= read -r _tl_me </proc/sys/kernel/hostname; } 2>/dev/null &&
+			    [ -n "$_tl_me" ] || _tl_me=$(uname -n 2>/dev/null || echo -)
+			_tl_me="$_tl_me$NL$(readlink /proc/self/ns/pid 2>/dev/null || echo -)"
+		fi
+		[ "$_tw_h$NL$_tw_n" = "$_tl_me" ] || continue
 		[ ! -e "$_tw_d/old" ] || continue
 		for _tw_o in "$_tw_d"/old.*; do break; done
 		[ ! -e "$_tw_o" ] || continue
