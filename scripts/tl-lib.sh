@@ -1354,6 +1354,51 @@ _tl_tree_run() {
 	else
 		[ "$_tt_made" = 1 ] ||
 			tl_treefifos "$_tt_mk" "$_tt_t" all || return 1
+	fi
+	# The main line, forked first (tl-parse, then split, are on the
+	# critical path; the passes after them wait for their data anyway):
+	# host stacks, links (with a trace, split reads tl-parse's records as
+	# they come, and keeps the copy that the later passes read); beside
+	# it the subtrees: link's launch records and host's ranges (rg, read
+	# once link has ended) by pre-order number, walked.  Link and walk
+	# write x0, one after the other (walk reads nothing before link has
+	# ended), through the one descriptor their group opened: a second
+	# open of a fifo whose reader has gone would wait for ever.  That
+	# open waits for intervals' sort, started just after: tl-parse, the
+	# pipeline's first element, is outside the group and starts at once;
+	# its records come to split on fd 8 (an asynchronous list's standard
+	# input is /dev/null).
+	_tt_wo=$_tt_out/walk.tsv
+	[ "${TL_TREE_LEAN:-}" != 1 ] || _tt_wo=
+	# (set here: a pipeline's elements are subshells)
+	_tt_eo=
+	[ -z "$_tt_tr" ] || _tt_eo=-e
+	if [ -n "$_tt_tr" ]; then
+		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 2>"$_tt_t/parse.err" ||
+			: >"$_tt_t/fail.parse"; }
+	else
+		# (split reads the events file, named)
+		:
+	fi | {
+	{ "$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_mt" \
+		${_tt_sl:+-s "$_tt_sl"} -G "$_tt_out/gpuev.tsv" $_tt_eo "$_tt_ev" \
+		<&8 8<&- 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
+		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
+		{ "$_tt_b" -m host "$@" -t /dev/fd/3 ${_tt_hf:+-f "$_tt_hf"} ${_tt_k:+-K "$_tt_k"} \
+			${_tt_k:+-S "$_tt_t/cs"} \
+			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
+		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
+		{ "$_tt_b" -m link "$@" -g /dev/fd/3 ${_tt_lf:+-f "$_tt_lf"} \
+			-r /dev/fd/4 3>"$_tt_t/g0" 4>"$_tt_t/w0" ||
+			: >"$_tt_t/fail.link"; } 8<&- &
+	{ tl_sort - "$_tt_t/rg" <"$_tt_t/w0" || : >"$_tt_t/fail.sort-w"; } |
+		{ "$_tt_b" -m walk "$@" ${TL_TREE_XBUSY:+-x} -e "$_tt_ev" \
+			-G "$_tt_out/gpuev.tsv" ${_tt_wo:+-o "$_tt_wo"} ||
+			: >"$_tt_t/fail.walk"; } 8<&- &
+	wait
+	} 8<&0 >"$_tt_t/x0" &
+	_tt_p5=$!
+	if [ "${TL_TREE_LEAN:-}" != 1 ]; then
 		# sequence numbers to forward links, GPU streams to overlaps
 		# (split writes q and o on the descriptors the shell opened for
 		# it: a sort that fails makes its writes fail, and it ends)
@@ -1390,42 +1435,6 @@ _tl_tree_run() {
 			: >"$_tt_t/fail.intervals"; } \
 		>"$_tt_t/n" &
 	_tt_p7=$!
-	# The main line: host stacks, links (with a trace, split reads
-	# tl-parse's records as they come, and keeps the copy that the later
-	# passes read); beside it the subtrees: link's launch records and
-	# host's ranges (rg, read once link has ended) by pre-order number,
-	# walked.  Link and walk write x0, one after the other (walk reads
-	# nothing before link has ended), through the one descriptor their
-	# group opened: a second open of a fifo whose reader has gone would
-	# wait for ever.
-	_tt_wo=$_tt_out/walk.tsv
-	[ "${TL_TREE_LEAN:-}" != 1 ] || _tt_wo=
-	{
-	{ if [ -n "$_tt_tr" ]; then
-		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 3>&- 4>&- 2>"$_tt_t/parse.err" || : >"$_tt_t/fail.parse"; } |
-		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_mt" \
-			${_tt_sl:+-s "$_tt_sl"} -e "$_tt_ev" \
-			-G "$_tt_out/gpuev.tsv"
-	  else
-		"$_tt_b" -m split "$@" ${_tt_k:+-k} -d "$_tt_t" -q /dev/fd/3 -O /dev/fd/4 -M "$_tt_mt" \
-			${_tt_sl:+-s "$_tt_sl"} \
-			-G "$_tt_out/gpuev.tsv" "$_tt_ev"
-	  fi 3>"$_tt_q" 4>"$_tt_o" || : >"$_tt_t/fail.split"; } |
-		{ tl_sort || : >"$_tt_t/fail.sort-h"; } |
-		{ "$_tt_b" -m host "$@" -t /dev/fd/3 ${_tt_hf:+-f "$_tt_hf"} ${_tt_k:+-K "$_tt_k"} \
-			${_tt_k:+-S "$_tt_t/cs"} \
-			-r "$_tt_t/rg" 3>"$_tt_t/t0" || : >"$_tt_t/fail.host"; } |
-		{ tl_sort - "$_tt_t/l" || : >"$_tt_t/fail.sort-l"; } |
-		{ "$_tt_b" -m link "$@" -g /dev/fd/3 ${_tt_lf:+-f "$_tt_lf"} \
-			-r /dev/fd/4 3>"$_tt_t/g0" 4>"$_tt_t/w0" ||
-			: >"$_tt_t/fail.link"; } &
-	{ tl_sort - "$_tt_t/rg" <"$_tt_t/w0" || : >"$_tt_t/fail.sort-w"; } |
-		{ "$_tt_b" -m walk "$@" ${TL_TREE_XBUSY:+-x} -e "$_tt_ev" \
-			-G "$_tt_out/gpuev.tsv" ${_tt_wo:+-o "$_tt_wo"} ||
-			: >"$_tt_t/fail.walk"; } &
-	wait
-	} >"$_tt_t/x0" &
-	_tt_p5=$!
 	"$_tt_b" -m merge -N -d "$_tt_out" -t /dev/fd/5 -n /dev/fd/4 \
 		-w /dev/fd/6 -g /dev/fd/7 ${_tt_fw:+-a "$_tt_fw"} "$_tt_ev" \
 		4<"$_tt_t/n" 5<"$_tt_t/t" 6<"$_tt_w" 7<"$_tt_t/g" ||
