@@ -27,8 +27,8 @@ SHLIB = $(patsubst scripts/%.sh,bin/%.sh,$(wildcard scripts/tl-lib*.sh))
 # for rocprofv3 results, those of scripts/report/rocprof.
 REPORT = scripts/report/generate scripts/report/schedule $(wildcard scripts/report/*.sh)
 RPREPORT = scripts/report/generate scripts/report/rocprof/schedule $(wildcard scripts/report/rocprof/*.sh)
-ENGINE = bin/tl-report.mk bin/tl-report.stages bin/tl-report.d \
-	bin/tl-report-rocprof.mk bin/tl-report-rocprof.stages bin/tl-report-rocprof.d
+ENGINE = bin/tl-report.mk bin/tl-report.vars bin/tl-report.d \
+	bin/tl-report-rocprof.mk bin/tl-report-rocprof.vars bin/tl-report-rocprof.d
 BIN = $(FILTERS) $(SCRIPTS) $(SHLIB) $(ENGINE)
 MAN = $(wildcard man/*.1 man/*.7)
 # What `make check` needs beyond the build: valgrind and clang with
@@ -88,9 +88,10 @@ bin/tl-report.mk: $(REPORT)
 	@mkdir -p bin
 	sh scripts/report/generate mk >$@.tmp && mv $@.tmp $@
 
-bin/tl-report.stages: $(REPORT)
+# (the schedule's settings, which the driver reads)
+bin/tl-report.vars: $(REPORT)
 	@mkdir -p bin
-	sh scripts/report/generate stages >$@.tmp && mv $@.tmp $@
+	sh scripts/report/generate vars >$@.tmp && mv $@.tmp $@
 
 # (a stage's file: its functions and those of tl-lib.sh it calls)
 bin/tl-report.d: $(REPORT) scripts/tl-lib.sh
@@ -107,9 +108,9 @@ bin/tl-report-rocprof.mk: $(RPREPORT)
 	@mkdir -p bin
 	sh scripts/report/generate mk rocprof >$@.tmp && mv $@.tmp $@
 
-bin/tl-report-rocprof.stages: $(RPREPORT)
+bin/tl-report-rocprof.vars: $(RPREPORT)
 	@mkdir -p bin
-	sh scripts/report/generate stages rocprof >$@.tmp && mv $@.tmp $@
+	sh scripts/report/generate vars rocprof >$@.tmp && mv $@.tmp $@
 
 $(GENTRACE): $(GENSRC) $(wildcard tests/gentrace/*.h) $(LIB) $(HDR)
 	@mkdir -p $(BD)

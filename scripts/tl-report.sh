@@ -7,10 +7,11 @@
 #
 # This script reads the options, prepares the places and runs the
 # report's engine: the stages and sheets of scripts/report (one file
-# each, their functions in tl-report.stages), scheduled by the Makefile
-# made from them and from scripts/report/schedule (tl-report.mk), run
-# by GNU make in the work directory; for rocprofv3 results, those of
-# scripts/report/rocprof (tl-report-rocprof.mk and .stages), chosen by
+# each, a stage's functions in tl-report.d/STAGE), scheduled by the
+# Makefile made from them and from scripts/report/schedule
+# (tl-report.mk, and its settings for this script, tl-report.vars),
+# run by GNU make in the work directory; for rocprofv3 results, those
+# of scripts/report/rocprof (tl-report-rocprof.mk, .vars and .d), chosen by
 # the trace's content.  How they fit: tl-internals(7).
 # The workbook is written from the report's CSV files at the end
 # (tl-xlsx(1)), its sheets in TraceLens's order (the schedule's book
@@ -399,7 +400,7 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 # (make gives its standard input to one recipe at a time, not always
 # the tree stage's: a trace on it comes to that stage as fd 9)
 exec 9<&0
-. "$TL_BIN/tl-report$kind.stages"
+. "$TL_BIN/tl-report$kind.vars"
 tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report$kind.mk" \
     -j $((TL_REPORT_JOBS + comparison)) short="$short" ksum="$ksum" coll="$coll" \
     comparison="$comparison" roofline="$roofline" kdetails="$kdetails" kl="$kl" all 2>"$TL_LOG/make"
