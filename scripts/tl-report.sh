@@ -295,6 +295,7 @@ tl_input "$trace"
 [ -z "$xlsx" ] || tl_outbook "$xlsx" "$force" "$trace" ${cmp:+"$cmp"}
 tmpdir=${TMPDIR:-/tmp}
 tl_workdir
+tl_dropper "$TL_WORK/drop"
 # (a workbook alone: the report's CSV files in the work directory)
 [ -n "$out" ] || TL_STAGE=$TL_WORK
 tl_progress "$quiet"
@@ -406,6 +407,7 @@ tl_spawn make -s -r -R --no-print-directory -C "$TL_WORK" -f "$TL_BIN/tl-report$
     comparison="$comparison" roofline="$roofline" kdetails="$kdetails" kl="$kl" all 2>"$TL_LOG/make"
 tl_wait "$TL_SPAWNED"
 st=$?
+tl_dropper_stop
 tl_progress_stop
 if [ "$st" != 0 ] || [ -s "$TL_LOG/FAILED" ]; then
 	# A full disk first: the messages may have gone with the space.

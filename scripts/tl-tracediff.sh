@@ -73,6 +73,7 @@ fi
 tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 tmp=$TL_WORK
+tl_dropper "$tmp/drop"
 tl_progress "$quiet"
 
 # a full disk named, the output's first (the programs say "<stdout>";
@@ -109,7 +110,7 @@ _tree='. "$TL_BIN/tl-lib.sh" && TL_TREE_TMP=$1 &&
 TL_FAIL=$1/fail
 { st tl-nodes "$1/ops.tsv" "$1/gpu.tsv" | st tl_sort | st tl-nodes -r |
 	hsort; } >"$1/nodes" && [ ! -s "$TL_FAIL" ] || exit 4
-tl_drop "$1/ops.tsv" "$1/gpu.tsv"'
+tl_drop_later "$1/ops.tsv" "$1/gpu.tsv"'
 tl_step trees start
 tl_spawn sh -c "$_tree" tree "$tmp/1" "$t1"
 p1=$TL_SPAWNED
@@ -137,7 +138,7 @@ case "$s1 $s2" in
 *) exit 1 ;;
 esac
 for n in 1 2; do
-	tl_drop "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv" \
+	tl_drop_later "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv" \
 	    "$tmp/$n/dropped_ops.tsv"
 done
 # the older flows TraceLens does not follow (tl-report's health line)
@@ -301,7 +302,7 @@ tl_step merge start
 TL_FAIL=$tmp/mfail
 if [ "$records" = 1 ]; then
 	tl-diff "$tmp/1/nodes" "$tmp/2/nodes" >"$M" || exit 1
-	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+	tl_drop_later "$tmp/1/nodes" "$tmp/2/nodes"
 	tl-lca -m totals "$M" >"$R/lca_totals.tsv" & ptot=$!
 else
 	# (a signal before the job and the rows pass open the fifos:
@@ -384,7 +385,7 @@ _r=
 [ ! -s "$TL_FAIL" ] || exit 1
 [ $_s = 0 ] || die "cannot read the rows"
 if [ "$records" = 0 ]; then
-	tl_drop "$tmp/1/nodes" "$tmp/2/nodes"
+	tl_drop_later "$tmp/1/nodes" "$tmp/2/nodes"
 fi
 set -- $_r
 nrows=$1 wholecols=${5:-}
@@ -448,7 +449,7 @@ fi
 if [ "$records" = 1 ]; then
 	# (the totals, made beside the rows, complete first)
 	wait $ptot || exit 1
-	tl_drop "$M"
+	tl_drop_later "$M"
 	# The LCA ids as diff_stats.csv writes them: a perf report joins
 	# their str() (55.0 when the column is float: some row has no LCA).
 	case ,$wholecols in
@@ -459,6 +460,7 @@ if [ "$records" = 1 ]; then
 	esac
 	mv -- "$R"/* "$out/" || die "cannot write into $out"
 	tl_step merge end
+	tl_dropper_stop
 	exit 0
 fi
 if [ "$nrows" -gt 0 ]; then
@@ -504,7 +506,7 @@ if [ "$nrows" -gt 0 ]; then
 	wait $pmap || exit 1
 	wait $pmaps || exit 1
 	[ $_s = 0 ] || die "cannot write diff_stats_unique_args_summary.csv"
-	tl_drop "$tmp/c1" "$tmp/c2"
+	tl_drop_later "$tmp/c1" "$tmp/c2"
 else
 	# TraceLens stops here (it finds no GPU events); the maps are empty
 	for f in cpu_op_map_trace1 cpu_op_map_trace2 cpu_op_map; do
@@ -514,8 +516,9 @@ fi
 for _p in $pcsv; do
 	wait "$_p" || exit 1
 done
-tl_drop "$S"
+tl_drop_later "$S"
 tl_step merge end
+tl_dropper_stop
 tl_progress_stop
 tl_publish "$R"
 exit 0
