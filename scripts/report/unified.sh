@@ -94,6 +94,6 @@ unified() {
 	}
 	END { printf "unified_metrics=%d\nunified_roofline=%d\nunified_rows=%d\n", hm, hr, NR - 1 >ff }' unified_stats.tsv |
 	st hsort -t "$TAB" -k$kt,${kt}gr -k2,2n >unified.tsv; ok
-	tl_drop unified_op_rows.tsv unified_syn.tsv unified_stats.tsv unified_tails.tsv
+	tl_drop_later unified_op_rows.tsv unified_syn.tsv unified_stats.tsv unified_tails.tsv
 	[ "$kl" = 1 ] || tl_drop unified_keys.tsv
 }
