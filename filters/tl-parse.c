@@ -76,6 +76,8 @@ static int vname = -1, vlabels = -1, vsort = -1;	/* argkeys for value */
 static size_t maxref;		/* most fields that can show one member */
 static struct argkey *cats;	/* -c: categories kept, or none */
 static size_t ncats;		/* how many categories */
+static struct argkey *xcats;	/* -C: categories left out, or none */
+static size_t nxcats;		/* how many categories left out */
 static size_t maxevent = JSCAN_MAXEVENT;	/* -m */
 static int salvage;		/* --salvage */
 static const char *progpath;	/* -P: where progress lines go, or NULL */
@@ -134,7 +136,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout, "usage: %s [-K] [-c cat[,cat ...]] "
-	    "[-f field[,field ...]] [-m size] [-N name] [-P file] "
+	    "[-C cat[,cat ...]] [-f field[,field ...]] [-m size] [-N name] [-P file] "
 	    "[-T] [--salvage] [trace ...]\n",
 	    tl_progname());
 	exit(status);
@@ -372,6 +374,20 @@ valueof(struct parse *ps, const char *ev, const struct jmember *m)
 	return -1;
 }
 
+/*
+ * Whether an event of category k (n bytes; k NULL: it has none) is
+ * written: -c's categories alone (none without one), and none of -C's.
+ */
+static int
+catkept(const char *k, size_t n)
+{
+	if (k == NULL)
+		return ncats == 0;
+	if (nxcats > 0 && findkey(xcats, nxcats, k, n) >= 0)
+		return 0;
+	return ncats == 0 || findkey(cats, ncats, k, n) >= 0;
+}
+
 static int
 keepcat(struct parse *ps, const char *ev, const struct jmember *m)
 {
@@ -380,9 +396,9 @@ keepcat(struct parse *ps, const char *ev, const struct jmember *m)
 	int i = ps->top[K_CAT];
 
 	if (i < 0 || m[i].type != '"')
-		return 0;
+		return catkept(NULL, 0);
 	k = text(ps, ev, m[i].val, m[i].vallen, m[i].esc & JM_VALESC, &n);
-	return findkey(cats, ncats, k, n) >= 0;
+	return catkept(k, n);
 }
 
 /*
@@ -621,7 +637,7 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 	if (ps->top[K_TS] < 0 || ps->top[K_DUR] < 0 ||
 	    m[ps->top[K_TS]].type != '0' || m[ps->top[K_DUR]].type != '0')
 		times(ps, ev, m);
-	if (ncats > 0 && !keepcat(ps, ev, m))
+	if ((ncats > 0 || nxcats > 0) && !keepcat(ps, ev, m))
 		return;
 	ps->value = -1;
 	if (ps->hasvalue && (idx = ps->top[K_PH]) >= 0 &&
@@ -690,7 +706,7 @@ onrecord(void *arg, const struct rprec *r)
 	const struct rpval *c = &r->v[RF_CAT], *v;
 	int bad;
 
-	if (ncats > 0 && findkey(cats, ncats, c->s, c->n) < 0)
+	if ((ncats > 0 || nxcats > 0) && !catkept(c->s, c->n))
 		return;
 	if (r->v[RF_PH].n == 1 && r->v[RF_PH].s[0] == 'X') {
 		rptime(ps, r, RF_START, "start_timestamp");
@@ -1164,18 +1180,19 @@ setfields(char *list)
 	}
 }
 
+/* -c's or -C's list of categories into *keys, *nkeys. */
 static void
-setcats(char *list)
+setcats(char *list, struct argkey **keys, size_t *nkeys)
 {
 	char **names;
 	size_t i;
 
-	free(cats);
-	ncats = split(list, &names);
-	cats = tl_calloc(ncats, sizeof(*cats));
-	for (i = 0; i < ncats; i++) {
-		cats[i].s = names[i];
-		cats[i].len = strlen(names[i]);
+	free(*keys);
+	*nkeys = split(list, &names);
+	*keys = tl_calloc(*nkeys, sizeof(**keys));
+	for (i = 0; i < *nkeys; i++) {
+		(*keys)[i].s = names[i];
+		(*keys)[i].len = strlen(names[i]);
 	}
 	free(names);
 }
@@ -1310,10 +1327,13 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	argc = longopt(argc, argv);
-	while ((c = getopt(argc, argv, "c:f:hKm:N:P:T")) != -1) {
+	while ((c = getopt(argc, argv, "c:C:f:hKm:N:P:T")) != -1) {
 		switch (c) {
 		case 'c':
-			setcats(optarg);
+			setcats(optarg, &cats, &ncats);
+			break;
+		case 'C':
+			setcats(optarg, &xcats, &nxcats);
 			break;
 		case 'f':
 			setfields(optarg);

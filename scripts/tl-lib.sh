@@ -1260,7 +1260,8 @@ tl_parse() {
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
 # --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
-# passes of the forward links and of the overlap fact, walk.tsv, and
+# python functions of a TRACE (tl-parse -C), the passes of the forward
+# links and of the overlap fact, walk.tsv, and
 # the files tl-tracediff does not read: intervals.tsv, meta.tsv,
 # sel.tsv, comm.tsv, fwd.tsv and tree.facts, and the facts of
 # health.tsv but split's (TL_TREE_TMP may then be OUTDIR itself: no
@@ -1384,7 +1385,7 @@ _tl_tree_run() {
 	# but wants it to exist from the start; and rg, host's ranges, after
 	# link's launch records
 	: >"$_tt_t/l" && : >"$_tt_t/rg" || return 1
-	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o _tt_w=$_tt_t/w
+	_tt_p1= _tt_p2= _tt_q=$_tt_t/q _tt_o=$_tt_t/o _tt_w=$_tt_t/w _tt_xc=
 	# (the files only tl-report reads: see lean below)
 	_tt_iv=$_tt_out/intervals.tsv _tt_mt=$_tt_out/meta.tsv
 	_tt_sl=$_tt_out/sel.tsv _tt_cm=$_tt_out/comm.tsv _tt_fw=$_tt_out/fwd.tsv
@@ -1409,6 +1410,11 @@ _tl_tree_run() {
 		_tt_q=/dev/null _tt_o=/dev/null _tt_w=/dev/null
 		_tt_iv=/dev/null _tt_mt=/dev/null _tt_sl= _tt_cm= _tt_fw=
 		_tt_hf= _tt_gf= _tt_lf= _tt_gw=
+		# (nor the python functions, TraceDiff's trees have none: most
+		# of a trace's events, which tl-parse leaves out, and split
+		# never reads; its events_out_of_time_order then counts the
+		# others alone)
+		_tt_xc=python_function
 	else
 		[ "$_tt_made" = 1 ] ||
 			tl_treefifos "$_tt_mk" "$_tt_t" all || return 1
@@ -1432,7 +1438,8 @@ _tl_tree_run() {
 	_tt_eo=
 	[ -z "$_tt_tr" ] || _tt_eo=-e
 	if [ -n "$_tt_tr" ]; then
-		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} -- "$_tt_rd" <&8 8<&- 2>"$_tt_t/parse.err" ||
+		{ tl_parse -K -T ${_tt_nm:+-N "$_tt_nm"} ${_tt_xc:+-C "$_tt_xc"} -- "$_tt_rd" \
+			<&8 8<&- 2>"$_tt_t/parse.err" ||
 			: >"$_tt_t/fail.parse"; }
 	else
 		# (split reads the events file, named)
