@@ -276,16 +276,23 @@ tl_bare() {
 _tl_baresay() {
 	echo "$prog: $1: a bare array of events (TraceLens fails on it, wanting a traceEvents object): read as one" >&2
 }
-# tl_bare2 FILE1 FILE2: tl_bare FILE1 FILE1, then tl_bare FILE2 FILE2,
-# both asked of one tl-meta (a process less); when it fails (it stops
-# at a file it cannot read), each on its own, as tl_bare asks.
+# tl_bare2 FILE1 FILE2 OUT: tl_bare FILE1 FILE1, then tl_bare FILE2
+# FILE2, both asked of one tl-meta (a process less), in the background
+# (off the way to the work), its answer into OUT, a work file;
+# tl_bare2_say FILE1 FILE2 OUT then says it.  When it fails (it stops at
+# a file it cannot read), each is asked on its own, as tl_bare asks.
 tl_bare2() {
-	if [ -f "$1" ] && [ -f "$2" ] && [ "${TL_BARE_SAID:-}" != 1 ] &&
-	    _tb_r=$(tl-meta -t -- "$1" "$2" 2>/dev/null); then
-		# (three lines: the header, then a record a file, whose
-		# name tl-meta escapes: a line each)
-		_tb_2=${_tb_r##*"$NL"} _tb_1=${_tb_r%"$NL"*}
-		_tb_1=${_tb_1##*"$NL"}
+	_tl_bare2=
+	[ -f "$1" ] && [ -f "$2" ] && [ "${TL_BARE_SAID:-}" != 1 ] || return 0
+	tl-meta -t -- "$1" "$2" >"$3" 2>/dev/null &
+	_tl_bare2=$!
+}
+tl_bare2_say() {
+	# (three lines: the header, then a record a file, whose name
+	# tl-meta escapes: a line each)
+	if [ -n "${_tl_bare2:-}" ] && wait "$_tl_bare2" &&
+	    { IFS= read -r _tb_1 && IFS= read -r _tb_1 &&
+	      IFS= read -r _tb_2; } <"$3"; then
 		[ "${_tb_1##*"$TAB"}" != array ] || _tl_baresay "$1"
 		[ "${_tb_2##*"$TAB"}" != array ] || _tl_baresay "$2"
 		return 0

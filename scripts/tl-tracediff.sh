@@ -44,10 +44,6 @@ t1=$1 t2=$2 out=$3
 [ "$t2" != - ] || t2=./-
 tl_input "$t1" nodir
 tl_input "$t2" nodir
-# (tl-report --comparison, which asks for the records, has said it)
-if [ "$records" != 1 ]; then
-	tl_bare2 "$t1" "$t2"
-fi
 while :; do
 	case $out in
 	?*/) out=${out%/} ;;
@@ -74,6 +70,9 @@ tmpdir=${TMPDIR:-/tmp}
 tl_workdir
 tmp=$TL_WORK
 tl_dropper "$tmp/drop"
+# (whether a trace is a bare array: asked beside the trees, said after
+# them; tl-report --comparison, which asks for the records, has said it)
+[ "$records" = 1 ] || tl_bare2 "$t1" "$t2" "$tmp/top"
 tl_progress "$quiet"
 
 # a full disk named, the output's first (the programs say "<stdout>";
@@ -131,6 +130,7 @@ tl-mkfifo -d "$R" "$@" & pff=$!
 tl_wait "$p1"; s1=$?
 tl_wait "$p2"; s2=$?
 tl_step trees end
+[ "$records" = 1 ] || tl_bare2_say "$t1" "$t2" "$tmp/top"
 # the failing program has said why
 case "$s1 $s2" in
 "0 0") ;;
