@@ -758,8 +758,6 @@ _tl_stopgroup() {
 	_tl_groups=$_tsg_l
 }
 
-# tl_cleanup: on every exit: the groups stopped, the progress line
-# cleared, the background jobs waited for, the directories removed.
 # tl_mkdtemp TEMPLATE: a new directory, as mktemp -d TEMPLATE makes it,
 # its name in _tl_made and on the list tl_cleanup removes.  A signal
 # that comes meanwhile is acted on once the name is listed: otherwise
@@ -825,6 +823,8 @@ _tl_sweep() {
 	[ "$_tw_f" = 0 ] || set -f
 }
 
+# tl_cleanup: on every exit: the groups stopped, the progress line
+# cleared, the background jobs waited for, the directories removed.
 tl_cleanup() {
 	# (first, while $? is still the script's status)
 	[ "$?" = 0 ] || [ -z "$_tl_spc" ] || _tl_spacesay
