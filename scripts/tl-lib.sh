@@ -1192,8 +1192,9 @@ tl_drop_later() {
 "
 	done
 	# (one write, shorter than PIPE_BUF: whole, among the stages'
-	# others)
-	[ -z "$_td_l" ] || printf '%s' "$_td_l" >"$TL_DROPQ"
+	# others; the fifo opened for reading too, so that the open never
+	# waits, even on a dropper that tl_dropper_stop has ended)
+	[ -z "$_td_l" ] || printf '%s' "$_td_l" 1<>"$TL_DROPQ"
 }
 
 # tl_dropper FIFO: from now on, tl_drop_later in this run (in its stages
@@ -1207,12 +1208,13 @@ tl_drop_later() {
 # after it start.  The job makes FIFO itself, off the way to the work
 # (tl_drop_later empties the files itself until FIFO exists), and holds it
 # open for reading and writing: no writer waits on its open, and it
-# sees no end of file between two writers.  tl_dropper_stop ends it
-# once every file handed over is empty; tl_cleanup kills it.
+# sees no end of file between two writers.  tl_dropper_stop and
+# tl_cleanup kill it: what it has not emptied goes with the work
+# directory.
 tl_dropper() {
 	{ tl-mkfifo "$1" || exit
 	  exec <>"$1"
-	  while IFS= read -r _tdj_f && [ -n "$_tdj_f" ]; do
+	  while IFS= read -r _tdj_f; do
 		[ ! -e "$_tdj_f" ] || : >"$_tdj_f"
 	  done; } &
 	_tl_dropper=$!
@@ -1221,10 +1223,11 @@ tl_dropper() {
 }
 tl_dropper_stop() {
 	[ -n "${_tl_dropper:-}" ] || return 0
-	# (an empty line: the end; no fifo: its tl-mkfifo failed, and the
-	# job has ended)
-	[ ! -p "$TL_DROPQ" ] || echo >"$TL_DROPQ"
-	wait "$_tl_dropper"
+	# (killed, not told to end: the job may not have made its fifo
+	# yet, in a run that failed at once, and would then wait on it for
+	# ever, and this wait with it)
+	kill "$_tl_dropper" 2>/dev/null
+	wait "$_tl_dropper" 2>/dev/null
 	_tl_dropper= TL_DROPQ=
 }
 
