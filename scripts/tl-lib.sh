@@ -1166,10 +1166,12 @@ _tl_free() {
 # tl_drop FILE...: done with the work files FILE: emptied, which frees
 # their pages at once (on a VM, fresh page cache costs system time: the
 # next files reuse these pages) and costs no process, as rm would.  The
-# work directory goes at the end.
+# work directory goes at the end.  (true, not ':': a redirection that
+# fails on a special built-in ends the shell, and a file that cannot
+# be emptied is no error: it goes with the rest)
 tl_drop() {
 	for _td_f; do
-		[ ! -e "$_td_f" ] || : >"$_td_f"
+		[ ! -e "$_td_f" ] || true 2>/dev/null >"$_td_f"
 	done
 }
 # tl_drop_later FILE...: tl_drop FILE, in a run with a dropper
@@ -1215,7 +1217,7 @@ tl_dropper() {
 	{ tl-mkfifo "$1" || exit
 	  exec <>"$1"
 	  while IFS= read -r _tdj_f; do
-		[ ! -e "$_tdj_f" ] || : >"$_tdj_f"
+		[ ! -e "$_tdj_f" ] || true 2>/dev/null >"$_tdj_f"
 	  done; } &
 	_tl_dropper=$!
 	TL_DROPQ=$1
