@@ -33,7 +33,7 @@ enum opkind {
 	OP_FIRST, OP_LAST, OP_SET, OP_LIST, OP_PYLIT, OP_OPCAT, OP_KCAT,
 	OP_KSTATS, OP_KTRUNC, OP_UNION, OP_SPAN, OP_GAPS, OP_MINUS,
 	OP_ADD, OP_JOIN, OP_PTP, OP_DTYPE, OP_HEAD, OP_VAR, OP_SEM,
-	OP_KSTATSNC, OP_KCSFULL, OP_KCSFLAT
+	OP_KSTATSNC, OP_KCSFULL, OP_KCSFLAT, OP_NUNIQUE, OP_PROD
 };
 
 /* The name of each operation on the command line, by enum opkind. */
@@ -42,7 +42,7 @@ static const char *const opnames[] = {
 	"first", "last", "set", "list", "pylit", "opcat", "kcat",
 	"kstats", "ktrunc", "union", "span", "gaps", "minus",
 	"add", "join", "ptp", "dtype", "head", "var", "sem",
-	"kstatsnc", "kcsfull", "kcsflat"
+	"kstatsnc", "kcsfull", "kcsflat", "nunique", "prod"
 };
 
 /* What kl_put writes for a kernel-list operation (kstats...), or -1. */
@@ -75,14 +75,14 @@ struct op {
 	int *listc;		/* list: member columns */
 	/* group state */
 	size_t n;		/* values counted */
-	double sum, comp;	/* Kahan sum and compensation (pandas); npsum: the full blocks' */
+	double sum, comp;	/* Kahan sum and compensation (pandas); npsum: the full blocks'; prod: the product */
 	double mean, m2;	/* Welford mean and sum of squares (pandas var) */
-	double *vals;		/* median: values; npsum: a block's; owned */
-	size_t nvals, capvals;	/* median, npsum: used, allocated */
+	double *vals;		/* median, nunique: values; npsum: a block's; owned */
+	size_t nvals, capvals;	/* median, nunique, npsum: used, allocated */
 	double ext;		/* min/max: extreme value; ptp: the largest */
 	double lo;		/* ptp: the least value */
-	int nonint;		/* dtype, sum, min, max: some value is not an integer text */
-	int64_t isum;		/* sum: the integers' sum, while nonint is 0 */
+	int nonint;		/* dtype, sum, prod, min, max: some value is not an integer text */
+	int64_t isum;		/* sum, prod: the integers' sum or product, while nonint is 0 */
 	struct buf txt;		/* first/last/min/max/pylit/opcat: text */
 	struct buf txt2;	/* opcat: first kernel name */
 	int have2;		/* opcat: txt2 is set */
@@ -213,6 +213,20 @@ median(double *a, size_t n)
 	return (a[n / 2 - 1] + a[n / 2]) / 2;
 }
 
+/* The distinct values of a[0..n) (0.0 and -0.0 one value, as pandas'
+ * hash table has them); sorts a. */
+static size_t
+nunique(double *a, size_t n)
+{
+	size_t i, k;
+
+	qsort(a, n, sizeof(*a), dblcmp);
+	for (i = k = 0; i < n; i++)
+		if (i == 0 || a[i] != a[i - 1])
+			k++;
+	return k;
+}
+
 static void
 putnum(FILE *fp, double d)
 {
@@ -239,7 +253,9 @@ opreset(struct op *o)
 	o->mean = o->m2 = 0;
 	o->nvals = 0;
 	o->nonint = 0;
-	o->isum = 0;
+	o->isum = o->kind == OP_PROD;
+	if (o->kind == OP_PROD)
+		o->sum = 1;
 	buf_reset(&o->txt);
 	buf_reset(&o->txt2);
 	o->have2 = 0;
@@ -344,12 +360,29 @@ opadd(struct op *o, struct rec_reader *r)
 		o->vals[o->nvals++] = d;
 		break;
 	case OP_MEDIAN:
+	case OP_NUNIQUE:
 		if (len == 0)
 			break;
 		d = getnum(o, s, len, r);
+		/* (pandas' nunique leaves NaN out) */
+		if (o->kind == OP_NUNIQUE && isnan(d))
+			break;
 		tl_grow((void **)&o->vals, &o->capvals, o->nvals + 1,
 		    sizeof(*o->vals));
 		o->vals[o->nvals++] = d;
+		break;
+	case OP_PROD:
+		if (len == 0)
+			break;
+		d = getnum(o, s, len, r);
+		/* pandas' group prod: one value after another, in order; of
+		 * an int64 column, int64 (on overflow the float product, as
+		 * for sum) */
+		if (!o->nonint && (num_jsonint(s, len, &iv) < 0 ||
+		    __builtin_mul_overflow(o->isum, iv, &o->isum)))
+			o->nonint = 1;
+		o->sum *= d;
+		o->n++;
 		break;
 	case OP_MIN:
 	case OP_MAX:
@@ -552,6 +585,17 @@ opput(FILE *fp, struct op *o)
 	case OP_MEDIAN:
 		if (o->nvals > 0)
 			putnum(fp, median(o->vals, o->nvals));
+		break;
+	case OP_NUNIQUE:
+		fprintf(fp, "%zu", nunique(o->vals, o->nvals));
+		break;
+	case OP_PROD:
+		/* (no value: 1.0, in the float64 column its NaN makes) */
+		if (!xflag && o->n > 0 && !o->nonint) {
+			fprintf(fp, "%lld", (long long)o->isum);
+			break;
+		}
+		putnum(fp, o->sum);
 		break;
 	case OP_NPSUM:
 		/* (np_sum of a block is 0.0 plus its pairwise sum: as the

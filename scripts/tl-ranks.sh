@@ -571,12 +571,14 @@ summaries() {
 						set -- "$@" "${_m}_$_a=$_a:$_m"
 				done
 			done
+			# (the sum and product of an int64 column are int64)
+			_x=
 			case $_m in
-			comm_latency) [ "$_dint" = int ] && _i="$_i,${_m}_sum" ;;
-			'skew in start time') [ "$_tint" = int ] && _i="$_i,${_m}_sum" ;;
-			'skew in end time') [ "$_tint" = int ] && [ "$_dint" = int ] &&
-				_i="$_i,${_m}_sum" ;;
+			comm_latency) [ "$_dint" = int ] && _x=1 ;;
+			'skew in start time') [ "$_tint" = int ] && _x=1 ;;
+			'skew in end time') [ "$_tint" = int ] && [ "$_dint" = int ] && _x=1 ;;
 			esac
+			[ -z "$_x" ] || _i="$_i,${_m}_sum,${_m}_prod"
 		done <"$W/isum.cols"
 		set -- "$@" 'count=count' 'Total comm latency (ms)=npsum:comm_latency'
 		st hsort -s -t "$TAB" -k1,1 <"$W/isum.tsv" | st tl-aggregate "$@" |
@@ -611,7 +613,7 @@ summaries() {
 	[ -n "$gpn" ] && set -- "$@" 'node_span=first:node_span'
 	_i=,
 	[ "$_dint" = int ] && [ "$_tint" = int ] &&
-		_i='Total wall_time (us),wall_time (us)_sum'
+		_i='Total wall_time (us),wall_time (us)_sum,wall_time (us)_prod'
 	st hsort -s -t "$TAB" -k1,1 <"$W/a2asum.tsv" | st tl-aggregate "$@" |
 		st tl-coll -s 'Total wall_time (ms)' -D 'Total wall_time (ms)' \
 		    -I "$_i" -c 1 >"$R/nccl_summary_all2allv.csv"; ok
@@ -619,7 +621,7 @@ summaries() {
 # aggop NAME: NAME if tl-aggregate computes pandas' aggregation NAME.
 aggop() {
 	case $1 in
-	mean|median|min|max|std|var|sem|sum|count|first|last) printf '%s\n' "$1" ;;
+	mean|median|min|max|std|var|sem|sum|prod|nunique|count|first|last) printf '%s\n' "$1" ;;
 	esac
 }
 
@@ -698,7 +700,7 @@ fi
 metrics=$(printf '%s\n' "$metrics" | tr , ' ')
 for _m in $metrics; do
 	[ -n "$(aggop "$_m")" ] ||
-		usage_die "--agg_metrics: $_m: not one of mean median min max std var sem sum count first last"
+		usage_die "--agg_metrics: $_m: not one of mean median min max std var sem sum prod nunique count first last"
 done
 metrics=${metrics:-mean median min max}
 _src=0
