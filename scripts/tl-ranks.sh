@@ -566,9 +566,13 @@ summaries() {
 			# given k times is k columns of that name, each of them
 			# picked k times
 			for _a in $metrics; do
+				# (comm_latency_size: see count below)
+				[ "$_m$_a" != comm_latencysize ] || continue
+				_s=$_a:$_m
+				[ "$_a" != size ] || _s=count
 				for _b in $metrics; do
 					[ "$_b" = "$_a" ] &&
-						set -- "$@" "${_m}_$_a=$_a:$_m"
+						set -- "$@" "${_m}_$_a=$_s"
 				done
 			done
 			# (the sum and product of an int64 column are int64)
@@ -580,7 +584,14 @@ summaries() {
 			esac
 			[ -z "$_x" ] || _i="$_i,${_m}_sum,${_m}_prod"
 		done <"$W/isum.cols"
-		set -- "$@" 'count=count' 'Total comm latency (ms)=npsum:comm_latency'
+		# TraceLens's own comm_latency size, and one more for each
+		# size of --agg_metrics: each is renamed count, and TraceLens
+		# picks every column of that name
+		set -- "$@" 'count=count'
+		for _a in $metrics; do
+			[ "$_a" != size ] || set -- "$@" 'count=count'
+		done
+		set -- "$@" 'Total comm latency (ms)=npsum:comm_latency'
 		st hsort -s -t "$TAB" -k1,1 <"$W/isum.tsv" | st tl-aggregate "$@" |
 			st tl-coll -s 'Total comm latency (ms)' -D 'Total comm latency (ms)' \
 			    -I "$_i" -c 1 >"$R/nccl_summary_implicit_sync.csv"; ok
@@ -594,14 +605,17 @@ summaries() {
 	# (rows with a None key are not in it)
 	[ "$(sed -n '$=' "$W/a2asum.tsv")" -gt 1 ] || return 0
 	set -- -g skey 'Process Group Name=first:Process Group Name' 'dtype=first:dtype'
-	for _c in 'total data communicated (MB)' 'wall_time (us)'; do
+	for _c in 'total data communicated (MB)' 'wall_time (us)' -- 'throughput (GB/s)'; do
+		if [ "$_c" = -- ]; then
+			set -- "$@" 'Total wall_time (us)=sum:wall_time (us)'
+			continue
+		fi
 		for _a in $metrics; do
-			set -- "$@" "${_c}_$_a=$_a:$_c"
+			# (size: the group's rows, its empty values too)
+			_s=$_a:$_c
+			[ "$_a" != size ] || _s=count
+			set -- "$@" "${_c}_$_a=$_s"
 		done
-	done
-	set -- "$@" 'Total wall_time (us)=sum:wall_time (us)'
-	for _a in $metrics; do
-		set -- "$@" "throughput (GB/s)_$_a=$_a:throughput (GB/s)"
 	done
 	for _c in size_imbalance 'max_rank_dur (us)' 'skew in start time' 'skew in end time'; do
 		set -- "$@" "${_c}_mean=mean:$_c" "${_c}_max=max:$_c"
@@ -621,7 +635,7 @@ summaries() {
 # aggop NAME: NAME if tl-aggregate computes pandas' aggregation NAME.
 aggop() {
 	case $1 in
-	mean|median|min|max|std|var|sem|sum|prod|nunique|count|first|last) printf '%s\n' "$1" ;;
+	mean|median|min|max|std|var|sem|sum|prod|nunique|size|count|first|last) printf '%s\n' "$1" ;;
 	esac
 }
 
@@ -700,7 +714,7 @@ fi
 metrics=$(printf '%s\n' "$metrics" | tr , ' ')
 for _m in $metrics; do
 	[ -n "$(aggop "$_m")" ] ||
-		usage_die "--agg_metrics: $_m: not one of mean median min max std var sem sum prod nunique count first last"
+		usage_die "--agg_metrics: $_m: not one of mean median min max std var sem sum prod nunique size count first last"
 done
 metrics=${metrics:-mean median min max}
 _src=0
