@@ -553,6 +553,9 @@ opput(FILE *fp, struct op *o)
 		fprintf(fp, "%zu", o->n);
 		break;
 	case OP_SUM:
+	case OP_PROD:
+		/* (prod of no value: 1.0, in the float64 column its NaN
+		 * makes) */
 		if (!xflag && o->n > 0 && !o->nonint) {
 			fprintf(fp, "%lld", (long long)o->isum);
 			break;
@@ -588,14 +591,6 @@ opput(FILE *fp, struct op *o)
 		break;
 	case OP_NUNIQUE:
 		fprintf(fp, "%zu", nunique(o->vals, o->nvals));
-		break;
-	case OP_PROD:
-		/* (no value: 1.0, in the float64 column its NaN makes) */
-		if (!xflag && o->n > 0 && !o->nonint) {
-			fprintf(fp, "%lld", (long long)o->isum);
-			break;
-		}
-		putnum(fp, o->sum);
 		break;
 	case OP_NPSUM:
 		/* (np_sum of a block is 0.0 plus its pairwise sum: as the
