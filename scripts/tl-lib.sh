@@ -1214,10 +1214,13 @@ tl_drop_later() {
 # tl_cleanup kill it: what it has not emptied goes with the work
 # directory.
 tl_dropper() {
-	{ tl-mkfifo "$1" || exit
+	# (it says nothing: it only saves time, and a job that comes late,
+	# once the run has ended, would write after it)
+	{ exec 2>/dev/null
+	  tl-mkfifo "$1" || exit
 	  exec <>"$1"
 	  while IFS= read -r _tdj_f; do
-		[ ! -e "$_tdj_f" ] || true 2>/dev/null >"$_tdj_f"
+		[ ! -e "$_tdj_f" ] || true >"$_tdj_f"
 	  done; } &
 	_tl_dropper=$!
 	TL_DROPQ=$1
