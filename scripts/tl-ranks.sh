@@ -568,8 +568,7 @@ summaries() {
 			for _a in $metrics; do
 				# (comm_latency_size: see count below)
 				[ "$_m$_a" != comm_latencysize ] || continue
-				_s=$_a:$_m
-				[ "$_a" != size ] || _s=count
+				aggarg "$_a" "$_m"
 				for _b in $metrics; do
 					[ "$_b" = "$_a" ] &&
 						set -- "$@" "${_m}_$_a=$_s"
@@ -605,17 +604,16 @@ summaries() {
 	# (rows with a None key are not in it)
 	[ "$(sed -n '$=' "$W/a2asum.tsv")" -gt 1 ] || return 0
 	set -- -g skey 'Process Group Name=first:Process Group Name' 'dtype=first:dtype'
-	for _c in 'total data communicated (MB)' 'wall_time (us)' -- 'throughput (GB/s)'; do
-		if [ "$_c" = -- ]; then
-			set -- "$@" 'Total wall_time (us)=sum:wall_time (us)'
-			continue
-		fi
+	for _c in 'total data communicated (MB)' 'wall_time (us)'; do
 		for _a in $metrics; do
-			# (size: the group's rows, its empty values too)
-			_s=$_a:$_c
-			[ "$_a" != size ] || _s=count
+			aggarg "$_a" "$_c"
 			set -- "$@" "${_c}_$_a=$_s"
 		done
+	done
+	set -- "$@" 'Total wall_time (us)=sum:wall_time (us)'
+	for _a in $metrics; do
+		aggarg "$_a" 'throughput (GB/s)'
+		set -- "$@" "throughput (GB/s)_$_a=$_s"
 	done
 	for _c in size_imbalance 'max_rank_dur (us)' 'skew in start time' 'skew in end time'; do
 		set -- "$@" "${_c}_mean=mean:$_c" "${_c}_max=max:$_c"
@@ -631,6 +629,13 @@ summaries() {
 	st hsort -s -t "$TAB" -k1,1 <"$W/a2asum.tsv" | st tl-aggregate "$@" |
 		st tl-coll -s 'Total wall_time (ms)' -D 'Total wall_time (ms)' \
 		    -I "$_i" -c 1 >"$R/nccl_summary_all2allv.csv"; ok
+}
+# aggarg NAME COLUMN: _s, tl-aggregate's operation for pandas'
+# aggregation NAME of COLUMN (size: the group's rows, its empty values
+# too).
+aggarg() {
+	_s=$1:$2
+	[ "$1" != size ] || _s=count
 }
 # aggop NAME: NAME if tl-aggregate computes pandas' aggregation NAME.
 aggop() {
