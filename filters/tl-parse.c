@@ -28,8 +28,9 @@
 #include "tl.h"
 #include "tl-parse/input.h"
 
-#define INBUF (1 << 20)		/* bytes per read() of plain input */
-#define OUTBUF (1 << 20)	/* records are written in blocks of this */
+/* (each no larger than it needs: see SLOTSZ) */
+#define INBUF (256 << 10)	/* bytes per read() of plain input */
+#define OUTBUF (128 << 10)	/* records are written in blocks of this */
 #define SNIFFMAX (64 << 10)	/* bytes looked at to tell a rocprofv3 file */
 #define NUMMAX 1024		/* longest number written without exponent */
 #define BOM "\xef\xbb\xbf"	/* the UTF-8 byte-order mark */
