@@ -230,7 +230,7 @@ num_double(const char *s, size_t len, double *d)
 {
 	static const double p10[] = {
 		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-		1e12, 1e13, 1e14, 1e15
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19
 	};
 	char buf[64], *end;
 	uint64_t m = 0;
@@ -238,11 +238,13 @@ num_double(const char *s, size_t len, double *d)
 	int nd = 0, frac = -1;
 
 	/*
-	 * Most fields are plain decimals (2.278, 0.30000000000000004): with
-	 * at most 15 digits, m and 10^frac are exact doubles and their
-	 * quotient is rounded once, so it is the correctly rounded value
-	 * strtod gives, without strtod's cost; with 16 to 19 (repr's
-	 * doubles, epoch times), divround finds that value exactly.
+	 * Most fields are plain decimals (2.278, 0.30000000000000004): when
+	 * m is at most 2^53 (all of 15 digits, and the 16 of a trace's ts
+	 * in us, 1.4e15), m and 10^frac (up to 10^19, below 5^27) are exact
+	 * doubles and their quotient is rounded once, so it is the
+	 * correctly rounded value strtod gives, without strtod's cost;
+	 * with more (repr's doubles, epoch times in ns), divround finds
+	 * that value exactly.
 	 */
 	if (len > 0 && s[0] == '-')
 		i = 1;
@@ -257,7 +259,8 @@ num_double(const char *s, size_t len, double *d)
 		else
 			break;
 	}
-	if (i == len && nd > 0 && nd <= 15) {
+	if (i == len && nd > 0 && nd <= 19 &&
+	    (nd <= 15 || m <= (uint64_t)1 << 53)) {
 		*d = frac > 0 ? (double)m / p10[frac] : (double)m;
 		if (s[0] == '-')
 			*d = -*d;
