@@ -5,7 +5,7 @@
  * category (TraceLens's categorizer, by the cpu_op's name and first
  * kernel, from the launchers' k1s), its parent cpu_op, or for a linked
  * kernel without one its runtime call's "graph" or "runtime".  The
- * join with the k1s is a merge: both come by UID.  Memory: one record
+ * join with the k1s is a merge (ujoin): both come by UID.  Memory: one record
  * of each.  tl-kparents(1) gives the format.
  */
 #include <stdlib.h>
@@ -26,14 +26,6 @@ static const char *const cols[NCOL] = {
 	"stream", "dur", "dims", "strides", "concrete"
 };
 
-/* The merge join with the k1s (UID k1, with a header, by UID). */
-struct k1s {
-	struct rec_reader r;	/* the file's reader */
-	int cuid, ck1;		/* its columns UID and k1 */
-	long long uid;		/* UID of the record read, or LLONG_MAX at EOF */
-	int have;		/* a record was read */
-};
-
 static void
 usage(int status)
 {
@@ -42,39 +34,34 @@ usage(int status)
 	exit(status);
 }
 
+/* r's cpu_op column c as a whole number. */
 static long long
-uidof(const struct rec_reader *r, int c, const char *what)
+cpuof(const struct rec_reader *r, int c)
 {
 	size_t len;
 	const char *s = rec_get(r, c, &len);
 	int64_t v;
 
 	if (num_int64(s, len, &v) != 0)
-		tl_die("%s: line %zu: %s is not a whole number", r->name,
-		    r->lineno, what);
+		tl_die("%s: line %zu: cpu_op is not a whole number", r->name,
+		    r->lineno);
 	return v;
 }
 
-/* The k1 of op (a copy, unescaped), or NULL when it has none; ops ascend. */
+/*
+ * The k1 (column ck1) of op (a copy, unescaped), or NULL when it has
+ * none: the k1s (UID k1, with a header, by UID) merged as the ops ascend.
+ */
 static char *
-k1of(struct k1s *k, long long op)
+k1of(struct ujoin *k, int ck1, long long op)
 {
 	const char *s;
 	char *t;
 	size_t len;
 
-	while (!k->have || k->uid < op) {
-		if (!rec_read(&k->r)) {
-			k->uid = (long long)(~0ULL >> 1);
-			k->have = 1;
-			break;
-		}
-		k->uid = uidof(&k->r, k->cuid, "UID");
-		k->have = 1;
-	}
-	if (k->uid != op)
+	if (!ujoin_at(k, op))
 		return NULL;
-	s = rec_get(&k->r, k->ck1, &len);
+	s = rec_get(&k->r, ck1, &len);
 	if (len == 0)
 		return NULL;
 	t = tl_strndup(s, len);
@@ -108,10 +95,10 @@ static int
 kparents(const char *path, const char *k1path, const char *facts)
 {
 	struct rec_reader r;
-	struct k1s k = {0};
+	struct ujoin k = {0};
 	FILE *in = tl_fopen(path, "r"), *kf = tl_fopen(k1path, "r");
 	struct buf cat = {0}, b = {0};
-	int c[NCOL], ordered = 1;
+	int c[NCOL], ck1, ordered = 1;
 	long long u, p = 0;
 	int havep = 0;
 	size_t i, len, plen;
@@ -123,12 +110,13 @@ kparents(const char *path, const char *k1path, const char *facts)
 		c[i] = rec_need(&r, cols[i]);
 	rec_open(&k.r, kf, k1path);
 	rec_read_header(&k.r);
-	k.cuid = rec_need(&k.r, "UID");
-	k.ck1 = rec_need(&k.r, "k1");
+	if (rec_need(&k.r, "UID") != 0)
+		tl_die("%s: UID is not the first column", k1path);
+	ck1 = rec_need(&k.r, "k1");
 	while (rec_read(&r)) {
 		s = rec_get(&r, c[CCPU], &len);
 		if (len > 0) {
-			u = uidof(&r, c[CCPU], "cpu_op");
+			u = cpuof(&r, c[CCPU]);
 			if (havep && u < p) {
 				if (facts == NULL)
 					tl_die("%s: line %zu: cpu_op %lld after %lld: "
@@ -137,7 +125,7 @@ kparents(const char *path, const char *k1path, const char *facts)
 				break;
 			}
 			if (!havep || u != p) {
-				char *nm, *kn = k1of(&k, u);
+				char *nm, *kn = k1of(&k, ck1, u);
 
 				s = rec_get(&r, c[CCPUNAME], &len);
 				nm = tl_strndup(s, len);
