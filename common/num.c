@@ -240,8 +240,8 @@ num_double(const char *s, size_t len, double *d)
 	/*
 	 * Most fields are plain decimals (2.278, 0.30000000000000004): when
 	 * m is at most 2^53 (all of 15 digits, and the 16 of a trace's ts
-	 * in us, 1.4e15), m and 10^frac (up to 10^19, below 5^27) are exact
-	 * doubles and their quotient is rounded once, so it is the
+	 * in us, 1.4e15), m and 10^frac (up to 10^19: 5^19 is below 2^53)
+	 * are exact doubles and their quotient is rounded once, so it is the
 	 * correctly rounded value strtod gives, without strtod's cost;
 	 * with more (repr's doubles, epoch times in ns), divround finds
 	 * that value exactly.
