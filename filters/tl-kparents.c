@@ -5,8 +5,8 @@
  * category (TraceLens's categorizer, by the cpu_op's name and first
  * kernel, from the launchers' k1s), its parent cpu_op, or for a linked
  * kernel without one its runtime call's "graph" or "runtime".  The
- * join with the k1s is a merge (ujoin): both come by UID.  Memory: one record
- * of each.  tl-kparents(1) gives the format.
+ * join with the k1s is a merge (ujoin): both come by UID.  Memory: one
+ * record of each.  tl-kparents(1) gives the format.
  */
 #include <stdlib.h>
 #include <string.h>
