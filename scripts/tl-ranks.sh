@@ -567,7 +567,7 @@ summaries() {
 			# picked k times
 			for _a in $metrics; do
 				# (comm_latency_size: see count below)
-				[ "$_m$_a" != comm_latencysize ] || continue
+				[ "$_m" != comm_latency ] || [ "$_a" != size ] || continue
 				aggarg "$_a" "$_m"
 				for _b in $metrics; do
 					[ "$_b" = "$_a" ] &&
