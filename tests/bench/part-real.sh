@@ -2,7 +2,8 @@
 # traces (../shared/conformance) replicated by tl-gentrace -r to sizes
 # from 50 MB, gzipped, to 450 MB of plain JSON, and measured: tl-parse's
 # MB/s, tl-report against TraceLens's report on each (and tl-report's
-# time over tl-parse's), tl-report on a 5 MB one (its fixed costs),
+# time over tl-parse's), tl-report on a 5 MB one (its fixed costs, and
+# those over each trace's tl-parse time: the floor of that ratio),
 # tl-tracediff against TraceLens's TraceDiff on
 # the real timesformer pair and on a replicated pair.  Sourced by
 # tests/bench/bench, whose W, TL, PY, top, run, run1 and row it uses.
@@ -79,6 +80,7 @@ else
 	echo
 	echo "real-shaped traces (conformance traces replicated by tl-gentrace -r):"
 	creates
+	parses=
 	[ "$havetl" = 1 ] ||
 		echo "  TraceLens: no checkout at $TL (set TL_TRACELENS) or no pandas: tl alone"
 	for name in $rtraces; do
@@ -100,6 +102,7 @@ else
 			rs=$SECS rk=$KB
 			row "tl-report" "$rs" "$rk" "$bytes"
 			echo "    tl-report / tl-parse time: $(ratio "$rs" "$ps_") (target <= 2.5)"
+			parses="$parses $name,$size:$ps_"
 			if [ "$havetl" = 1 ]; then
 				run1 TraceLens "cd '$W' && PYTHONPATH='$TL' $PY -m TraceLens.Reporting.generate_perf_report_pytorch --profile_json_path '$f' --output_csvs_dir '$W/rtlens' --enable_kernel_summary" "rm -rf '$W/rtlens'"
 				row "TraceLens" "$SECS" "$KB" "$bytes"
@@ -120,6 +123,12 @@ else
 		run tl-report "tl-report '$f' '$W/rrep'" "rm -rf '$W/rrep'"
 		row "tl-report" "$SECS" "$KB" "$bytes"
 		echo "    (target: < 0.2 s)"
+		# (the floor of the ratios above: these costs alone, over
+		# each trace's tl-parse time)
+		for _pp in $parses; do
+			_pn=${_pp%%:*}
+			echo "    fixed costs / tl-parse time of ${_pn%%,*} ${_pn#*,}: $(ratio "$SECS" "${_pp#*:}")"
+		done
 		rm -rf "$W/rrep"
 	fi
 fi
