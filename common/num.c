@@ -259,8 +259,7 @@ num_double(const char *s, size_t len, double *d)
 		else
 			break;
 	}
-	if (i == len && nd > 0 && nd <= 19 &&
-	    (nd <= 15 || m <= (uint64_t)1 << 53)) {
+	if (i == len && nd > 0 && nd <= 19 && m <= (uint64_t)1 << 53) {
 		*d = frac > 0 ? (double)m / p10[frac] : (double)m;
 		if (s[0] == '-')
 			*d = -*d;

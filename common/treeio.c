@@ -193,12 +193,18 @@ uside_openh(struct uside *s, const char *path, const char *ucol)
 	s->fp = io_open(path, "r", NULL);
 	rec_open(&s->r, s->fp, path);
 	rec_read_header(&s->r);
-	if (rec_col(&s->r, ucol) != 0)
-		tl_die("%s: its first column is not '%s'", path, ucol);
+	uside_keyfirst(&s->r, ucol);
 	s->nf = s->r.nhdr;
 	s->keyed = 0;
 	s->uid = -1;
 	uside_next(s);
+}
+
+void
+uside_keyfirst(const struct rec_reader *r, const char *ucol)
+{
+	if (rec_col(r, ucol) != 0)
+		tl_die("%s: its first column is not '%s'", r->name, ucol);
 }
 
 void

@@ -242,6 +242,8 @@ void uside_open(struct uside *s, const char *path, size_t nf, int keyed,
     char *buf);
 /* uside_open for a file with a header, whose first column is ucol. */
 void uside_openh(struct uside *s, const char *path, const char *ucol);
+/* Die unless r's header (read) has ucol first: a UID side's key column. */
+void uside_keyfirst(const struct rec_reader *r, const char *ucol);
 /* Read the next record; dies when UIDs do not increase. */
 void uside_next(struct uside *s);
 /*

@@ -110,8 +110,7 @@ kparents(const char *path, const char *k1path, const char *facts)
 		c[i] = rec_need(&r, cols[i]);
 	rec_open(&k.r, kf, k1path);
 	rec_read_header(&k.r);
-	if (rec_need(&k.r, "UID") != 0)
-		tl_die("%s: UID is not the first column", k1path);
+	uside_keyfirst(&k.r, "UID");
 	ck1 = rec_need(&k.r, "k1");
 	while (rec_read(&r)) {
 		s = rec_get(&r, c[CCPU], &len);
