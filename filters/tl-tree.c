@@ -52,7 +52,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: tl-tree -m split [-Ckpx] -d dir [-e copy] [-G gpuevents]"
+	    "usage: tl-tree -m split [-CLkpx] -d dir [-e copy] [-G gpuevents]"
 	    " [-O streamrecs] [-q seqrecs]\n"
 	    "                [-M meta] [-s selected] [events]\n"
 	    "       tl-tree -m host [-x] -t tree [-f facts] [-K recompute]"
@@ -88,6 +88,8 @@ longopts(int argc, char *argv[])
 			argv[i] = "-x";
 		else if (strcmp(argv[i], "--tracelens-compat") == 0)
 			argv[i] = "-C";
+		else if (strcmp(argv[i], "--legacy-flows") == 0)
+			argv[i] = "-L";
 	}
 }
 
@@ -102,10 +104,11 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_longopts(argc, argv, usage);
 	longopts(argc, argv);
-	while ((ch = getopt(argc, argv, "a:Cc:d:e:f:G:g:K:kM:m:Nn:O:o:pq:r:S:s:t:w:x")) != -1) {
+	while ((ch = getopt(argc, argv, "a:CLc:d:e:f:G:g:K:kM:m:Nn:O:o:pq:r:S:s:t:w:x")) != -1) {
 		switch (ch) {
 		case 'a': opt.apath = optarg; break;
-		case 'C': opt.compat = 1; break;
+		case 'C': opt.legacy = 0; break;
+		case 'L': opt.legacy = 1; break;
 		case 'c': opt.cpath = optarg; break;
 		case 'd': opt.dir = optarg; break;
 		case 'e': opt.epath = optarg; break;

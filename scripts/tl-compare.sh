@@ -120,6 +120,7 @@ while [ $# -gt 0 ]; do
 		gates=$gates${1#*=}$nl summary=1; shift ;;
 	--quiet) quiet=1; shift ;;
 	--exact-time | --exact_time | --include-unlinked-kernels | --include_unlinked_kernels | \
+	--legacy-flows | --legacy_flows | --tracelens-compat | --tracelens_compat | \
 	--short-kernel-study | --short_kernel_study | --no-kernel-summary | \
 	--no-coll-analysis | --disable-coll-analysis | --disable_coll_analysis)
 		ropt "$1"

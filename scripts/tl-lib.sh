@@ -1275,7 +1275,7 @@ tl_parse() {
 # stage runs tl-parse on it itself, beside the first pass, and writes
 # EVENTS; a trace tl-parse cannot read makes it print tl-parse's error
 # alone and return 3.  TL_TREE_OPTS may add --python, --exact-time and
-# --tracelens-compat.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
+# --legacy-flows.  TL_TREE_LEAN=1 (tl-tracediff) leaves out the
 # python functions of a TRACE (tl-parse -C), the passes of the forward
 # links and of the overlap fact, walk.tsv, and
 # the files tl-tracediff does not read: intervals.tsv, meta.tsv,

@@ -21,19 +21,19 @@ usage() {
 usage: tl-ranks [-j N] [--sshlogin LOGIN] [--sshloginfile FILE] [--reports]
                 [--gpus-per-node N] [--agg-metrics M ...] [--all2allv-heatmap]
                 [--no-detailed-analysis] [--no-strict-metadata-check] [--force]
-                [--quiet] [--tracelens-compat]
+                [--quiet] [--legacy-flows]
                 (--trace-dir DIR | --trace-pattern PAT |
                  --trace-glob GLOB [--rank-regex RE]) --world-size N
                 [--output-csvs-dir OUT_DIR] [--output-xlsx-path FILE]
        tl-ranks [options] OUT_DIR TRACE ...
-       tl-ranks --job RANK WORK_DIR TRACE [--reports [--tracelens-compat]]
+       tl-ranks --job RANK WORK_DIR TRACE [--reports [--legacy-flows]]
        tl-ranks [options] --from WORK_DIR [--world-size N] OUT_DIR
 EOF
 	exit "$1"
 }
 
 # ---- options (TraceLens's snake_case names are aliases: tl_opt) ----
-jobs= ssh= reports=0 compat= gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
+jobs= ssh= reports=0 flows= gpn= metrics= heat=0 detail=1 strict=1 force=0 quiet=0
 tdir= tpat= tglob= rregex='rank[\[\-_/]?(?P<rank>\d+)' world= out= from= xlsx=
 jobmode=0 jrank= jwork= jtrace= batch= mwbad= usemp=0
 # Called by TraceLens's name (make install-tracelens-names), its
@@ -67,7 +67,8 @@ while tl_opt "$@"; do
 	--reports) tl_noarg; reports=1 ;;
 	--quiet) tl_noarg; quiet=1 ;;
 	# (the per-rank reports': tl-report(1))
-	--tracelens-compat) tl_noarg; compat=--tracelens-compat ;;
+	--legacy-flows) tl_noarg; flows=--legacy-flows ;;
+	--tracelens-compat) tl_noarg; flows= ;;
 	--gpus-per-node) tl_arg posint "$@"; gpn=$optarg ;;
 	--agg-metrics)
 		# TraceLens's nargs="+": the words up to the next option
@@ -350,7 +351,7 @@ rankjob() {
 		rm -f "$jt/meta.t" "$jt/fail"
 		if [ "$reports" = 1 ]; then
 			mkdir -p "$work/ranks" || exit 1
-			TMPDIR=$_tmp TL_BARE_SAID=1 tl-report --force $compat "$trace" \
+			TMPDIR=$_tmp TL_BARE_SAID=1 tl-report --force $flows "$trace" \
 			    "$work/ranks/rank$r" || exit 1
 		fi
 		mv "$jt" "$work/$r" || exit 1
@@ -393,7 +394,7 @@ runjobs() {
 	command -v parallel >/dev/null 2>&1 ||
 		die "GNU parallel is not installed (Debian: apt-get install parallel)"
 	_ropt= _bar=
-	[ "$reports" = 1 ] && _ropt="--reports $compat"
+	[ "$reports" = 1 ] && _ropt="--reports $flows"
 	[ "$quiet" = 0 ] && tl_tty && _bar=--bar
 	# the jobs' messages wait in WORK_DIR/RANK.err: a failure shows the
 	# lowest failed rank's, not the echoes of the jobs stopped after it

@@ -22,7 +22,7 @@ tl_init tl-report 8M
 
 usage() {
 	cat <<EOF
-usage: tl-report [--force] [--quiet] [--exact-time] [--tracelens-compat]
+usage: tl-report [--force] [--quiet] [--exact-time] [--legacy-flows]
                  [--short-kernel-study]
                  [--short-kernel-threshold-us N] [--short-kernel-histogram-bins N]
                  [--topk-short-kernels N] [--micro-idle-thresh-us N]
@@ -85,7 +85,7 @@ isrocprof() {
 }
 
 # ---- options (TraceLens's snake_case names are aliases) ----
-force=0 quiet=0 xflag= compat= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
+force=0 quiet=0 xflag= flows= short=0 thresh=10 bins=100 topk= micro= unlinked=0 coll=1 ksum=1
 kdetails=0 ktopk= binsopt= origami=0 pypath=0 fot=0 gbnk=0 pseudo= icache= icdir= kl=0 recompute=0 callstack=0
 trace= out= cmp= xlsx= arch=${TL_GPU_ARCH:-}
 archopt= archname=
@@ -112,7 +112,7 @@ ptnames='--profile-json-path --output-xlsx-path --output-csvs-dir
 rpnames='--profile-json-path --output-xlsx-path --output-csvs-dir
 --short-kernel-study --short-kernel-threshold-us --short-kernel-histogram-bins
 --disable-kernel-summary --kernel-details --topk-kernels --help'
-tlown='--version --force --quiet --exact-time --tracelens-compat
+tlown='--version --force --quiet --exact-time --legacy-flows --tracelens-compat
 --no-coll-analysis --no-kernel-summary --gpu-arch --output-xlsx --comparison'
 # the options that take a value (either report's, and tl's)
 tlvalued='--profile-json-path --output-xlsx-path --output-csvs-dir
@@ -186,7 +186,8 @@ while tl_opt "$@"; do
 	--force) tl_noarg; force=1 ;;
 	--quiet) tl_noarg; quiet=1 ;;
 	--exact-time) tl_noarg; xflag=-x ;;
-	--tracelens-compat) tl_noarg; compat=--tracelens-compat ;;
+	--legacy-flows) tl_noarg; flows=--legacy-flows ;;
+	--tracelens-compat) tl_noarg; flows= ;;
 	--short-kernel-study) tl_noarg; short=1 ;;
 	--short-kernel-threshold-us) tl_arg sint "$@"; thresh=$optarg ;;
 	--short-kernel-histogram-bins) tl_arg sint "$@"; bins=$optarg binsopt=$opt ;;
@@ -391,10 +392,10 @@ q() { printf '%s=' "$1"; tl_quote "$2"; }
 	q xflag "$xflag"; q ifmt "$ifmt"; q short "$short"; q thresh "$thresh"; q bins "$bins"
 	q topk "$topk"; q micro "$micro"; q unlinked "$unlinked"; q coll "$coll"
 	q ksum "$ksum"; q arch "$arch"; q roofline "$roofline"; q comparison "$comparison"
-	q compat "$compat"
+	q flows "$flows"
 	q kdetails "$kdetails"; q ktopk "$ktopk"; q fot "$fot"; q gbnk "$gbnk"; q kl "$kl"; q recompute "$recompute"
 	q callstack "$callstack"
-	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${compat:+ $compat}"
+	q TL_TREE_OPTS "${TL_TREE_OPTS:-}${flows:+ $flows}"
 } >"$TL_WORK/options" || die "cannot write in $TL_WORK"
 
 # ---- the engine ----

@@ -15,9 +15,9 @@ export TL_TREE_OPTS TL_TREE_LEAN
 
 usage() {
 	cat <<EOF
-usage: tl-tracediff [--prune-non-gpu] [--force] [--quiet] [--tracelens-compat]
+usage: tl-tracediff [--prune-non-gpu] [--force] [--quiet] [--legacy-flows]
                     TRACE1 TRACE2 OUT_DIR
-       tl-tracediff --records [--tracelens-compat] TRACE1 TRACE2 DIR
+       tl-tracediff --records [--legacy-flows] TRACE1 TRACE2 DIR
 EOF
 	exit "$1"
 }
@@ -32,7 +32,8 @@ while tl_opt "$@"; do
 	--quiet) tl_noarg; quiet=1 ;;
 	--records) tl_noarg; records=1 ;;
 	# (only what TraceLens reads: tl-tree(1))
-	--tracelens-compat) tl_noarg; TL_TREE_OPTS=--tracelens-compat ;;
+	--legacy-flows) tl_noarg; TL_TREE_OPTS=--legacy-flows ;;
+	--tracelens-compat) tl_noarg; TL_TREE_OPTS= ;;
 	*) tl_badopt ;;
 	esac
 	shift "$optn"
@@ -141,13 +142,18 @@ for n in 1 2; do
 	tl_drop_later "$tmp/$n/ev.tsv" "$tmp/$n/intervals.tsv" "$tmp/$n/gpuev.tsv" \
 	    "$tmp/$n/dropped_ops.tsv"
 done
-# the older flows TraceLens does not follow (tl-report's health line)
-# (a short file: read by the shell, no process)
+# the older flows TraceLens does not follow, left or (--legacy-flows)
+# followed: tl-report's health line (a short file: read by the shell,
+# no process); with --records, trace2's alone, tl-report --comparison
+# having said trace1's
 for n in 1 2; do
+	[ "$records$n" != 11 ] || continue
 	eval "_tn=\$t$n"
 	while IFS="$TAB" read -r _hf _hn; do
-		[ "$_hf" = flows_legacy_followed ] && [ "$_hn" != 0 ] &&
-			echo "$prog: $_tn: health: $_hn flows_legacy_followed" >&2
+		case $_hf in
+		flows_legacy_followed | flows_legacy_ignored)
+			[ "$_hn" = 0 ] || echo "$prog: $_tn: health: $_hn $_hf" >&2 ;;
+		esac
 	done <"$tmp/$n/health.tsv"
 done
 # TraceLens's TraceDiff refuses these too (ValueError: no cpu_root_nodes)

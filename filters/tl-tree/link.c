@@ -250,6 +250,7 @@ linkmode(const struct opts *opt, int argc, char *argv[])
 	memset(&lk, 0, sizeof(lk));
 	lk.opt = opt;
 	lk.endu = -1;
+	lk.nolegacy = !opt->legacy;	/* (until a control record says) */
 	lk.g = io_open(opt->gpath, "w", iob[0]);
 	lk.w = opt->rpath ? io_open(opt->rpath, "w", iob[2]) : NULL;
 	for (i = 0; i < argc || (argc == 0 && i == 0); i++) {

@@ -556,8 +556,8 @@ split(const struct opts *opt, const char *path)
 	 */
 	fprintf(sp.h, "\tlinking_key\t%s\n", sp.key ? "External id" :
 	    "correlation");
-	/* (TraceLens follows ac2g flows alone: --tracelens-compat too) */
-	fprintf(sp.l, "\tlegacy_flows\t%d\n", !opt->compat && sp.ac2g == 0);
+	/* (TraceLens follows ac2g flows alone: so does tl, unless -L) */
+	fprintf(sp.l, "\tlegacy_flows\t%d\n", opt->legacy && sp.ac2g == 0);
 	facts = io_create(opt->dir, "facts", NULL);
 	fact(facts, "gpu_events_zero_duration", sp.zerodur);
 	fact(facts, "events_out_of_time_order", sp.outoforder);
@@ -566,15 +566,15 @@ split(const struct opts *opt, const char *path)
 	fact(facts, "flows_ac2g", sp.ac2g);
 	fact(facts, "flows_legacy", sp.legacy);
 	/*
-	 * What tl reads and TraceLens not: the older flows that link
-	 * kernels TraceLens leaves unlinked, or with --tracelens-compat
-	 * those left unread.
+	 * Where TraceLens is wrong: the older flows that would link
+	 * kernels it leaves unlinked, left unread as it leaves them, or
+	 * with -L followed.
 	 */
-	if (opt->compat)
-		fact(facts, "compat_flows_legacy_ignored",
+	if (opt->legacy)
+		fact(facts, "flows_legacy_followed",
 		    sp.ac2g == 0 ? sp.legacy : 0);
 	else
-		fact(facts, "flows_legacy_followed",
+		fact(facts, "flows_legacy_ignored",
 		    sp.ac2g == 0 ? sp.legacy : 0);
 	fact(facts, "flows_without_id", sp.noid);
 	fact(facts, "lone_surrogates", sp.lone);

@@ -14,7 +14,7 @@
 struct opts {
 	int exact;		/* -x: exact ns instead of TraceLens's doubles */
 	int python;		/* -p: python_function events join the tree */
-	int compat;		/* -C: only what TraceLens reads (no older flows) */
+	int legacy;		/* -L: follow the older flows (-C, TraceLens's reading: not) */
 	int recompute;		/* -k: split: the recompute roots go to host */
 	int nogpu;		/* -N: merge: the GPU events are gpu mode's */
 	const char *dir;	/* -d: split's work folder, merge's tree folder */

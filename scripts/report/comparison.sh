@@ -10,6 +10,6 @@
 # when: comparison=1
 comparison() {
 	mkdir comparison || return 1
-	(cd "$cwd" && tl-tracediff --records $compat "$trace" "$cmp" "$TL_WORK/comparison") <&9 2>comparison.err ||
+	(cd "$cwd" && tl-tracediff --records $flows "$trace" "$cmp" "$TL_WORK/comparison") <&9 2>comparison.err ||
 		: >comparison.failed
 }

@@ -11,7 +11,7 @@
 # as TraceLens marks the GPU events of a recompute subtree through
 # their launch, the intervals sorted by it first, rc_mark, then by ts).
 # kernels.facts has busy_rows (some interval to measure).
-# in: busy0.tsv kernels.facts recompute.tsv trace.facts
+# in: busy0.tsv kernels.facts recompute.tsv trace.facts health.tsv
 # out: gpu_timeline.csv gpu_total
 gpu_events() {
 	if [ "$recompute" = 1 ]; then

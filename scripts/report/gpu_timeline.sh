@@ -93,12 +93,19 @@ timeline_sums() {
 
 # timeline_none: no interval to measure: the notice.  (GPU events that
 # no launch took: TraceLens counts only the linked ones, and stops as
-# if there were none.)
+# if there were none; when the trace's older flows would have linked
+# them, the notice names the switch that follows them: health.tsv, a
+# short file, read by the shell.)
 timeline_none() {
+	_tn_hint=
+	while IFS="$TAB" read -r _tn_f _tn_n; do
+		[ "$_tn_f" != flows_legacy_ignored ] || [ "$_tn_n" = 0 ] ||
+			_tn_hint="; --legacy-flows follows the trace's older flows"
+	done <health.tsv
 	if [ "$gpu_events" = 1 ] && [ "$kernels" = 1 ]; then
-		echo "$prog: $trace_name: no GPU event linked to a launch (TraceLens stops here): reporting its kernels unlinked, without GPU time" >&2
+		echo "$prog: $trace_name: no GPU event linked to a launch (TraceLens stops here): reporting its kernels unlinked, without GPU time$_tn_hint" >&2
 	elif [ "$gpu_events" = 1 ]; then
-		echo "$prog: $trace_name: no GPU event linked to a launch, and no kernel (TraceLens stops here): nothing to report but health" >&2
+		echo "$prog: $trace_name: no GPU event linked to a launch, and no kernel (TraceLens stops here): nothing to report but health$_tn_hint" >&2
 	else
 		echo "$prog: $trace_name: no GPU events (TraceLens stops here): reporting its CPU ops only" >&2
 	fi
