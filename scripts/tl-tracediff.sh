@@ -228,6 +228,16 @@ summary() {
 	  st tl_sort | st awk -F'\t' -v OFS='\t' '
 	function clean(n,   k, a) { k = split(n, a, "::"); return a[k] }
 	function has(big, small) { return small == "" || index(big, small) > 0 }
+	# (the first 20 characters, as Python slices a str: code points,
+	# UTF-8 continuation bytes not counted)
+	function pre20(s,   i, n, c) {
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if ((c < "\200" || c >= "\300") && ++n > 20)
+				return substr(s, 1, i - 1)
+		}
+		return s
+	}
 	# (the last test: both names have one module parent, the same:
 	# root, always here)
 	function common(n1, n2,   c1, c2) {
@@ -235,7 +245,7 @@ summary() {
 		if (c1 == c2) return c1
 		if (has(c2, c1)) return c1
 		if (has(c1, c2)) return c2
-		if (substr(c1, 1, 20) == substr(c2, 1, 20)) return c1 "/" c2
+		if (pre20(c1) == pre20(c2)) return c1 "/" c2
 		return "root"
 	}
 	# (each rename numbered: the last one of a name wins)
