@@ -83,8 +83,11 @@ gpuclass(int kernel, const char *cat, size_t catl, const char *name,
 static int
 gpurows(const char *path, const struct opts *o)
 {
+	/* (kernels.tsv's buffer: stdio's 4 KiB made a write(2) of every
+	 * 4 KiB) */
+	static char iob[TL_IOBUF];
 	struct rec_reader r;
-	FILE *fp = io_open(path, "r", NULL), *kfp = io_open(o->kpath, "w", NULL);
+	FILE *fp = io_open(path, "r", NULL), *kfp = io_open(o->kpath, "w", iob);
 	FILE *ffp;
 	struct buf b = {0};
 	int c[NCOL], i, kernel, nk = 0, kc = 0, nb = 0;

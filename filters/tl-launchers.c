@@ -27,15 +27,16 @@ usage(int status)
 	exit(status);
 }
 
-/* The file path, for writing, with its header line; NULL for no path. */
+/* The file path, for writing, with its header line, and iob (TL_IOBUF
+ * bytes, to outlive the stream) its buffer; NULL for no path. */
 static FILE *
-outfile(const char *path, const char *header)
+outfile(const char *path, const char *header, char *iob)
 {
 	FILE *fp;
 
 	if (path == NULL)
 		return NULL;
-	fp = io_open(path, "w", NULL);
+	fp = io_open(path, "w", iob);
 	fputs(header, fp);
 	return fp;
 }
@@ -113,6 +114,9 @@ launchers(const char *path)
 	static const char *const icols[] = {
 		"op", "direct", "count", "g1", "k1", "kd", "subtree"
 	};
+	/* (the files' buffers: stdio's 4 KiB made a write(2) of every
+	 * 4 KiB, 8,500 of them for a 450 MB trace, 30 ms of system time) */
+	static char iob[3][TL_IOBUF];
 	struct rec_reader r;
 	struct treeops to;
 	struct buf b = {0}, key = {0}, nm = {0}, kn = {0}, sb = {0};
@@ -134,11 +138,11 @@ launchers(const char *path)
 	    "Concrete Inputs\tts\tdirect\tsubtree\tg1\tkd\ttkey\t"
 	    "num_kernels\n", stdout);
 	/* -o: k1 apart, for the one reader that wants it */
-	k1fp = outfile(k1s, "UID\tk1\n");
+	k1fp = outfile(k1s, "UID\tk1\n", iob[0]);
 	/* -c, -n: what the summaries sort, each led by its sort key: no
 	 * cut of the table, and a sort of whole lines, not of fields */
-	cfp = outfile(cats, "op category\ttkey\tdirect\n");
-	nfp = outfile(names, "nkey\ttkey\tname\top category\tdirect\tsubtree\n");
+	cfp = outfile(cats, "op category\ttkey\tdirect\n", iob[1]);
+	nfp = outfile(names, "nkey\ttkey\tname\top category\tdirect\tsubtree\n", iob[2]);
 	while (rec_read(&r)) {
 		op = atoid(rec_get(&r, ic[0], NULL));
 		if (op <= prev)

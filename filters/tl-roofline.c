@@ -20,6 +20,7 @@
 #include "gpuarch.h"
 #include "shape.h"
 #include "perfmodel.h"
+#include "treeio.h"
 
 /* Options. */
 static int bwdflag;		/* --bwd: backward metrics */
@@ -607,6 +608,9 @@ main(int argc, char *argv[])
 		{ "sheet-rows", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* (met's and built's buffers: stdio's 4 KiB made a write(2) of
+	 * every 4 KiB) */
+	static char iob[2][TL_IOBUF];
 	struct rec_reader r;
 	struct arch arch;
 	struct fwdin fwd;
@@ -645,8 +649,8 @@ main(int argc, char *argv[])
 		return TL_OK;
 	}
 	fp = tl_fopen(in, "r");
-	met = metpath ? tl_fopen(metpath, "w") : NULL;
-	built = builtpath ? tl_fopen(builtpath, "w") : NULL;
+	met = metpath ? io_open(metpath, "w", iob[0]) : NULL;
+	built = builtpath ? io_open(builtpath, "w", iob[1]) : NULL;
 	rec_open(&r, fp, strcmp(in, "-") == 0 ? "<stdin>" : in);
 	if (fwdpath != NULL)
 		fwd_open(&fwd, fwdpath, fixedflag);

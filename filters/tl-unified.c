@@ -175,6 +175,9 @@ upass(struct unified *u, const char *path)
 static int
 unified(const char *path)
 {
+	/* (the tails' buffer: stdio's 4 KiB made a write(2) of every
+	 * 4 KiB) */
+	static char iob[TL_IOBUF];
 	struct unified u;
 	FILE *df;
 	int st = TL_OK;
@@ -186,7 +189,7 @@ unified(const char *path)
 		fputs("is_recompute\t", stdout);
 	fputs(tails ? "key\toffset\tlength\n" : "key\t" ROWTAIL, stdout);
 	if (tails)
-		u.tfp = io_open(tails, "w", NULL);
+		u.tfp = io_open(tails, "w", iob);
 	upass(&u, path);
 	if (morerows)
 		upass(&u, morerows);
@@ -270,6 +273,7 @@ number(const char *path)
 {
 	struct rec_reader r;
 	struct buf prev = {0}, o = {0};
+	static char iob[TL_IOBUF];	/* (gfp's: see unified) */
 	FILE *fp = io_open(path, "r", NULL), *gfp, *tfp = NULL;
 	const char *p, *e, *t, *g = NULL;
 	size_t glen, klen, pglen = 0;
@@ -287,7 +291,7 @@ number(const char *path)
 		    "%s)", r.name, r.nhdr, nk > NKEYS ? "eleventh" : "tenth");
 	if (tails)
 		tfp = tl_fopen(tails, "r");
-	gfp = io_open(groupkeys, "w", NULL);
+	gfp = io_open(groupkeys, "w", iob);
 	fputs(nk > NKEYS ? "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\trc\n" :
 	    "gseq\tname\tcat\tpn\tpl\ttn\td\tt\ts\tc\n", gfp);
 	fputs("gseq\t" ROWTAIL, stdout);
