@@ -386,7 +386,9 @@ struct went {
 struct walkin {
 	FILE *fp;		/* the file, owned */
 	const char *path;	/* its name, not owned */
-	struct buf b;		/* the lines of the range being read */
+	struct buf b;		/* the window: bytes of the file from wstart,
+				   the range being read among them */
+	long long wstart;	/* the window's offset in the file; -1: none */
 	struct went *ent;	/* those lines, in s-record order */
 	size_t entcap;		/* entries allocated */
 	struct ivin sub;	/* the record made of one, as if read from
