@@ -95,7 +95,8 @@ void key_int(struct buf *b, long long v);
  * written TL_FILEBUF of them: see tl_isfile), and a pipe TL_PIPESZ:
  * the programs talk through pipes and fifos, where stdio's 4 KiB
  * would cost a system call, and a wakeup of the other end, every
- * 4 KiB.  buf (NULL: keep stdio's own) must outlive the stream.
+ * 4 KiB.  buf (NULL: keep stdio's own, for small files: a write(2) of
+ * every 4 KiB of a big one costs ms) must outlive the stream.
  * Returns fp.
  */
 FILE *io_bigbuf(FILE *fp, char *buf, int writing);

@@ -83,9 +83,7 @@ gpuclass(int kernel, const char *cat, size_t catl, const char *name,
 static int
 gpurows(const char *path, const struct opts *o)
 {
-	/* (kernels.tsv's buffer: stdio's 4 KiB made a write(2) of every
-	 * 4 KiB) */
-	static char iob[TL_IOBUF];
+	static char iob[TL_IOBUF];	/* kernels.tsv's (see io_bigbuf) */
 	struct rec_reader r;
 	FILE *fp = io_open(path, "r", NULL), *kfp = io_open(o->kpath, "w", iob);
 	FILE *ffp;

@@ -114,9 +114,7 @@ launchers(const char *path)
 	static const char *const icols[] = {
 		"op", "direct", "count", "g1", "k1", "kd", "subtree"
 	};
-	/* (the files' buffers: stdio's 4 KiB made a write(2) of every
-	 * 4 KiB, 8,500 of them for a 450 MB trace, 30 ms of system time) */
-	static char iob[3][TL_IOBUF];
+	static char iob[3][TL_IOBUF];	/* the files' (see io_bigbuf) */
 	struct rec_reader r;
 	struct treeops to;
 	struct buf b = {0}, key = {0}, nm = {0}, kn = {0}, sb = {0};

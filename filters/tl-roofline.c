@@ -608,9 +608,7 @@ main(int argc, char *argv[])
 		{ "sheet-rows", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	/* (met's and built's buffers: stdio's 4 KiB made a write(2) of
-	 * every 4 KiB) */
-	static char iob[2][TL_IOBUF];
+	static char iob[2][TL_IOBUF];	/* met's, built's (see io_bigbuf) */
 	struct rec_reader r;
 	struct arch arch;
 	struct fwdin fwd;

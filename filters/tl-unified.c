@@ -175,9 +175,7 @@ upass(struct unified *u, const char *path)
 static int
 unified(const char *path)
 {
-	/* (the tails' buffer: stdio's 4 KiB made a write(2) of every
-	 * 4 KiB) */
-	static char iob[TL_IOBUF];
+	static char iob[TL_IOBUF];	/* the tails' (see io_bigbuf) */
 	struct unified u;
 	FILE *df;
 	int st = TL_OK;
@@ -273,7 +271,7 @@ number(const char *path)
 {
 	struct rec_reader r;
 	struct buf prev = {0}, o = {0};
-	static char iob[TL_IOBUF];	/* (gfp's: see unified) */
+	static char iob[TL_IOBUF];	/* gfp's (see io_bigbuf) */
 	FILE *fp = io_open(path, "r", NULL), *gfp, *tfp = NULL;
 	const char *p, *e, *t, *g = NULL;
 	size_t glen, klen, pglen = 0;
