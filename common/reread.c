@@ -107,10 +107,22 @@ rr_read(struct reread *rr, off_t off, size_t lineno)
 		tl_grow((void **)&rr->line, &rr->cap, len + 1, 1);
 		memcpy(rr->line, rr->win + (at - rr->wbase), len);
 	} else {
-		/* a row longer than the window: read on until its end */
+		/*
+		 * A row longer than the window (which starts at it): its
+		 * bytes, then reads from their end, each twice the last, up
+		 * to the big window.  (Read again from the row's start in big
+		 * windows, the rows of a kernel's long name out of order
+		 * copied 64 KiB each: 24 GB for a million rows.)
+		 */
+		len = rr->wlen;
+		tl_grow((void **)&rr->line, &rr->cap, len + 1, 1);
+		if (len > 0)
+			memcpy(rr->line, rr->win, len);
+		want = len > RR_SMALL ? len : RR_SMALL;
 		for (;;) {
-			tl_grow((void **)&rr->line, &rr->cap, len + RR_BIG + 1, 1);
-			if ((n = pread(fileno(rr->fp), rr->line + len, RR_BIG,
+			want = want < RR_BIG / 2 ? 2 * want : RR_BIG;
+			tl_grow((void **)&rr->line, &rr->cap, len + want + 1, 1);
+			if ((n = pread(fileno(rr->fp), rr->line + len, want,
 			    at + (off_t)len)) < 0)
 				tl_die("%s: cannot read again:", r->name);
 			if (n == 0)
