@@ -482,7 +482,7 @@ onrecord(struct rpscan *s, const char *js, size_t len)
 	struct rprec r;
 	struct buf key = {0}, name = {0};
 	const struct rpsym *sym;
-	char uid[24], proc[24], tsb[32], durb[32];
+	char uid[24], proc[24], tsb[32], durb[32], *p1;
 	int n, v[10], d[6], c[3], i, id;
 	int64_t op;
 
@@ -500,10 +500,11 @@ onrecord(struct rpscan *s, const char *js, size_t len)
 		return;
 	t = s->tok;
 	memset(&r, 0, sizeof(r));
-	snprintf(uid, sizeof(uid), "%llu", (unsigned long long)s->nrec);
-	snprintf(proc, sizeof(proc), "%llu", (unsigned long long)s->proc);
-	setx(&r, RF_UID, uid, strlen(uid));
-	setx(&r, RF_PROCESS, proc, strlen(proc));
+	/* (num_lld, not snprintf: twice a record) */
+	p1 = num_lld((long long)s->nrec, uid + sizeof(uid));
+	setx(&r, RF_UID, p1, strlen(p1));
+	p1 = num_lld((long long)s->proc, proc + sizeof(proc));
+	setx(&r, RF_PROCESS, p1, strlen(p1));
 	switch (s->rectype) {
 	case T_META:
 		members(js, t, 0, kmeta, 4, v);

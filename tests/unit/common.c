@@ -37,6 +37,21 @@ lit(const char *json, int tuples, const char *want)
 	buf_free(&b);
 }
 
+/* num_int64 of s: its value, or ERROR (as strtoll whole-string reads) */
+static void
+i64(const char *s, const char *want)
+{
+	char b[64];
+	int64_t v;
+
+	if (num_int64(s, strlen(s), &v) < 0)
+		expect(s, "ERROR", want);
+	else {
+		snprintf(b, sizeof(b), "%lld", (long long)v);
+		expect(s, b, want);
+	}
+}
+
 static void
 ns(const char *s, const char *want)
 {
@@ -130,6 +145,21 @@ main(void)
 		fails++;
 		printf("FAIL num_int64 accepted 12x\n");
 	}
+	/* (18 digits by hand, the rest by strtoll: the same answers) */
+	i64("0", "0");
+	i64("-0", "0");
+	i64("007", "7");
+	i64("1752850895533055342", "1752850895533055342");
+	i64("999999999999999999", "999999999999999999");
+	i64("-999999999999999999", "-999999999999999999");
+	i64("9223372036854775807", "9223372036854775807");
+	i64("-9223372036854775808", "-9223372036854775808");
+	i64("9223372036854775808", "ERROR");
+	i64("+5", "5");
+	i64(" 5", "5");
+	i64("-", "ERROR");
+	i64("1.5", "ERROR");
+	i64("", "ERROR");
 	/* model_find's table: exact names sorted, the prefixes after them */
 	{
 		const struct model *m = model_table(&n);
