@@ -8,17 +8,31 @@
 # a tie (tl-aggregate -n; sorted by the nanoseconds, which order the
 # doubles too); with --exact-time the nanoseconds, exactly (-x).
 # rp_overlap: how many dispatches start before an earlier one on their
-# agent's queue ended (for the health sheet).
+# agent's queue ended; rp_kcounts: the dispatches, those without a
+# symbol, of zero and of negative duration (fact count lines).  Both
+# for the health sheet, counted here, in this stage's one pass over
+# the dispatches, not in a pass of their own.
 # in: k.tsv m.tsv meta.tsv
-# out: gpu_timeline.csv rp_overlap
+# out: gpu_timeline.csv rp_overlap rp_kcounts
 rp_gpu_timeline() {
 	echo 0 >rp_overlap
+	printf 'kernel_dispatches\t0\ndispatches_without_symbol\t0\n' >rp_kcounts
+	printf 'dispatches_zero_duration\t0\ndispatches_negative_duration\t0\n' >>rp_kcounts
 	if ! tl_rows k.tsv; then
 		echo "type,time ms,percent" >"$R/gpu_timeline.csv"
 		return 0
 	fi
 	{ printf 'start\tend\tclass\tq\n'
-	  { awkt 'NR > 1 { print $14, $15, "k", $12 "/" $16 }' k.tsv
+	  { awkt 'NR > 1 {
+		print $14, $15, "k", $12 "/" $16
+		n++; if ($17 == "0") nosym++
+		if ($3 + 0 == 0) zero++; else if ($3 + 0 < 0) neg++
+	    } END {
+		print "kernel_dispatches", n + 0 >"rp_kcounts"
+		print "dispatches_without_symbol", nosym + 0 >"rp_kcounts"
+		print "dispatches_zero_duration", zero + 0 >"rp_kcounts"
+		print "dispatches_negative_duration", neg + 0 >"rp_kcounts"
+	    }' k.tsv
 	    awkt 'NR > 1 { print $1, $2, "m", "" }' m.tsv; } |
 	  st tl_sort -s -t "$TAB" -k1,1n -k3,3; } >iv.tsv; ok
 	st tl-aggregate -n -e $xflag 'kernel=union:start,end,class=k' 'memory=union:start,end,class=m' \

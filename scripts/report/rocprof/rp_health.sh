@@ -6,20 +6,11 @@
 # those without a symbol, of zero or negative duration, the memory
 # copies, the dispatches overlapping an earlier one on their queue; and
 # one line on stderr naming the odd ones.
-# in: k.tsv rp_counts.tsv rp_overlap m.tsv
+# in: rp_counts.tsv rp_kcounts rp_overlap m.tsv
 # out: health.csv
 rp_health() {
 	read -r overlap <rp_overlap
-	{ cat rp_counts.tsv
-	  awkt 'NR > 1 {
-		n++; if ($17 == "0") nosym++
-		if ($3 + 0 == 0) zero++; else if ($3 + 0 < 0) neg++
-	  } END {
-		print "kernel_dispatches", n + 0
-		print "dispatches_without_symbol", nosym + 0
-		print "dispatches_zero_duration", zero + 0
-		print "dispatches_negative_duration", neg + 0
-	  }' k.tsv
+	{ cat rp_counts.tsv rp_kcounts
 	  echo "memory_copies	$(($(wc -l <m.tsv) - 1))"
 	  echo "dispatches_same_queue_overlap	$overlap"
 	} >rp_health.tsv
