@@ -12,9 +12,10 @@
 # when: ksum=1
 rp_kernel_summary() {
 	# each name's dispatches in trace order (UID), as pandas folds them
-	{ printf 'UID\tname\tdur\n'; cut -f1-3 k.tsv | sed 1d; } |
-	st tl-aggregate -g name -K UID:n | st hsort |
-	st tl-aggregate -H -g name Count=count:dur sum=sum:dur mean=mean:dur median=median:dur \
+	# (sort moves each dispatch's place in k.tsv, not its long name:
+	# -O, then -R reads the rows again)
+	st tl-aggregate -O -g name -K UID:n <k.tsv | st hsort |
+	st tl-aggregate -H -R k.tsv -g name Count=count:dur sum=sum:dur mean=mean:dur median=median:dur \
 	    std=std:dur min=min:dur max=max:dur Category=kcat:name >ks0.tsv; ok
 	# pandas' group order: the names in code point order (tl-join -p's
 	# key; each name behind a k, so that an empty one is text, not missing)
