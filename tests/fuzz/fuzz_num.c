@@ -14,11 +14,14 @@
  *   double, print (num_pyrepr, Python's repr) as text that reads back
  *   to the same double, in the fewest digits that do, within the
  *   buffer size tl uses;
- * - an integer num_int64 accepts prints back to itself;
+ * - an integer num_int64 accepts prints back to itself, and it accepts
+ *   what strtoll reads whole without overflow (its own 18 digits by hand
+ *   included), as the same value;
  * - a JSON number with a fraction or exponent prints (num_plain) as a
  *   plain decimal with a point and no exponent that strtod reads as the
  *   same double, or does not fit the 1024 bytes tl-parse gives it.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -158,6 +161,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(buf, sizeof(buf), "%lld", (long long)v);
 		CHECK(num_int64(buf, strlen(buf), &v2) == 0 && v2 == v);
 		CHECK(num_double(buf, strlen(buf), &d) == 0);
+	}
+	/* (strtoll, whole, in range: the same answer) */
+	if (size > 0 && size < 32) {
+		long long x;
+		int ok;
+
+		memcpy(buf, s, size);
+		buf[size] = '\0';
+		errno = 0;
+		x = strtoll(buf, &e, 10);
+		ok = *e == '\0' && errno != ERANGE;
+		CHECK((num_int64(s, size, &v) == 0) == ok);
+		CHECK(!ok || v == x);
 	}
 	if (size >= sizeof(d)) {
 		memcpy(&d, data, sizeof(d));
