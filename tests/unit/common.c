@@ -37,14 +37,16 @@ lit(const char *json, int tuples, const char *want)
 	buf_free(&b);
 }
 
-/* num_int64 of s: its value, or ERROR (as strtoll whole-string reads) */
+/* A reader of an integer field (num_int64, num_us_to_ns) on s: its
+ * value, or ERROR. */
 static void
-i64(const char *s, const char *want)
+intof(int (*rd)(const char *, size_t, int64_t *), const char *s,
+    const char *want)
 {
 	char b[64];
 	int64_t v;
 
-	if (num_int64(s, strlen(s), &v) < 0)
+	if (rd(s, strlen(s), &v) < 0)
 		expect(s, "ERROR", want);
 	else {
 		snprintf(b, sizeof(b), "%lld", (long long)v);
@@ -52,18 +54,17 @@ i64(const char *s, const char *want)
 	}
 }
 
+/* num_int64 (as strtoll reads a whole field) */
+static void
+i64(const char *s, const char *want)
+{
+	intof(num_int64, s, want);
+}
+
 static void
 ns(const char *s, const char *want)
 {
-	char b[64];
-	int64_t v;
-
-	if (num_us_to_ns(s, strlen(s), &v) < 0)
-		expect(s, "ERROR", want);
-	else {
-		snprintf(b, sizeof(b), "%lld", (long long)v);
-		expect(s, b, want);
-	}
+	intof(num_us_to_ns, s, want);
 }
 
 int
