@@ -295,16 +295,26 @@ num_int64(const char *s, size_t len, int64_t *v)
 
 	if (len == 0 || len >= sizeof(buf))
 		return -1;
-	/* (up to 18 digits by hand, which cannot overflow: the rocprofv3
-	 * reader's nanosecond clocks, strtoll's cost twice a record) */
-	if (len <= 18 + (size_t)(s[0] == '-') && len > (size_t)(s[0] == '-')) {
-		unsigned long long u = 0;
+	/*
+	 * Up to 19 digits by hand (which an unsigned 64-bit sum holds),
+	 * out of int64's range refused as strtoll's ERANGE is: the
+	 * nanosecond clocks of rocprofv3, strtoll's cost twice a record.
+	 */
+	if (len <= 19 + (size_t)(s[0] == '-') && len > (size_t)(s[0] == '-')) {
+		uint64_t u = 0;
 		size_t k;
 
 		for (k = s[0] == '-'; k < len && s[k] >= '0' && s[k] <= '9'; k++)
 			u = u * 10 + (unsigned)(s[k] - '0');
 		if (k == len) {
-			*v = s[0] == '-' ? -(int64_t)u : (int64_t)u;
+			if (s[0] != '-') {
+				if (u > (uint64_t)INT64_MAX)
+					return -1;
+				*v = (int64_t)u;
+			} else if (u > (uint64_t)INT64_MAX + 1)
+				return -1;
+			else
+				*v = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
 			return 0;
 		}
 	}

@@ -471,21 +471,23 @@ colparse(struct col *c, const char *spec)
 
 /* ---- output ---- */
 
+/* v appended to the line b. */
 static void
-putval(FILE *fp, struct val v)
+putval(struct buf *b, struct val v)
 {
-	char b[64];
+	char t[64];
 
 	if (v.t == 'i')
-		fprintf(fp, "%lld", (long long)v.i);
+		buf_adds(b, num_lld((long long)v.i, t + sizeof(t)));
 	else if (v.t == 'f' && !isnan(v.d))
-		fputs(num_pyrepr(v.d, b, sizeof(b)), fp);
+		buf_adds(b, num_pyrepr(v.d, t, sizeof(t)));
 	/* (NaN and missing: an empty cell, as pandas writes NaN) */
 }
 
 static void
 calc(struct rec_reader *r, struct col *cols, int ncols)
 {
+	struct buf line = {0};	/* one output line, written whole */
 	const char *s;
 	size_t len;
 	int i, j;
@@ -501,20 +503,25 @@ calc(struct rec_reader *r, struct col *cols, int ncols)
 		rec_puts(stdout, cols[i].name);
 	}
 	putchar('\n');
+	/* (a line built, then one fwrite: a call per cell was a third of
+	 * the time on the rocprofv3 dispatches' 18 cells) */
 	while (rec_read(r)) {
 		rec_check_width(r);
+		line.len = 0;
 		for (i = 0; i < ncols; i++) {
 			if (i > 0)
-				putchar('\t');
+				buf_addc(&line, '\t');
 			if (!cols[i].copy) {
-				putval(stdout, eval(&cols[i], cols[i].root, r));
+				putval(&line, eval(&cols[i], cols[i].root, r));
 				continue;
 			}
 			s = rec_get(r, cols[i].n[cols[i].root].col, &len);
-			fwrite(s, 1, len, stdout);
+			buf_add(&line, s, len);
 		}
-		putchar('\n');
+		buf_addc(&line, '\n');
+		fwrite(line.s, 1, line.len, stdout);
 	}
+	buf_free(&line);
 }
 
 int

@@ -15,7 +15,7 @@
  *   to the same double, in the fewest digits that do, within the
  *   buffer size tl uses;
  * - an integer num_int64 accepts prints back to itself, and it accepts
- *   what strtoll reads whole without overflow (its own 18 digits by hand
+ *   what strtoll reads whole without overflow (its own 19 digits by hand
  *   included), as the same value;
  * - a JSON number with a fraction or exponent prints (num_plain) as a
  *   plain decimal with a point and no exponent that strtod reads as the
