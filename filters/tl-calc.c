@@ -77,14 +77,10 @@ usage(int status)
 static int
 parseval(const char *s, size_t len, struct val *v)
 {
-	size_t i = len > 0 && s[0] == '-';
-
 	memset(v, 0, sizeof(*v));
 	if (len == 0)
 		return 0;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		;
-	if (i == len && num_int64(s, len, &v->i) == 0) {
+	if (num_jsonint(s, len, &v->i) == 0) {
 		v->t = 'i';
 		return 0;
 	}

@@ -16,8 +16,8 @@
 # out: gpu_timeline.csv rp_overlap rp_kcounts
 rp_gpu_timeline() {
 	echo 0 >rp_overlap
-	printf 'kernel_dispatches\t0\ndispatches_without_symbol\t0\n' >rp_kcounts
-	printf 'dispatches_zero_duration\t0\ndispatches_negative_duration\t0\n' >>rp_kcounts
+	printf '%s\t0\n' kernel_dispatches dispatches_without_symbol \
+	    dispatches_zero_duration dispatches_negative_duration >rp_kcounts
 	if ! tl_rows k.tsv; then
 		echo "type,time ms,percent" >"$R/gpu_timeline.csv"
 		return 0
