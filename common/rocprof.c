@@ -7,23 +7,24 @@
  * it keeps, for each open object and array, its role on the path to
  * the records (the top object, the process list, a process, its
  * buffer_records, a records array), so that it knows which values to
- * gather.  A gathered record is valid JSON by then; jsmn takes it
- * apart, and TraceLens's RocprofParser says what to take from it.
+ * gather.  A gathered record is valid JSON by then; jwalk.h finds the
+ * members it needs, and TraceLens's RocprofParser says what to take
+ * from it.  (jsmn tokenised every record whole, and then members were
+ * looked up among its tokens: half of tl-parse's time on rocprofv3.)
  */
 #include <math.h>
 #include <stdio.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define JSMN_STATIC
+#define JSMN_HEADER
 #include <jsmn.h>
 #include <xxhash.h>
 
 #include "jlex.h"
 #include "jscan.h"
+#include "jwalk.h"
 #include "rocprof.h"
-#include "jtok.h"
 #include "tl.h"
 
 /* Resume points (s->state): S_STR and S_SCALAR resume a jlex_step. */
@@ -155,8 +156,6 @@ rp_init(struct rpscan *s, size_t maxrec, rp_fn *fn, void *arg)
 	memset(s, 0, sizeof(*s));
 	s->cap = keep.cap;
 	s->capcap = keep.capcap;
-	s->tok = keep.tok;
-	s->ntok = keep.ntok;
 	s->syms = keep.syms;
 	s->symcap = keep.symcap;
 	s->maxrec = maxrec ? maxrec : 64 << 20;
@@ -171,11 +170,9 @@ rp_free(struct rpscan *s)
 	symclear(s);
 	free(s->syms);
 	free(s->cap);
-	free(s->tok);
 	s->syms = NULL;
 	s->cap = NULL;
-	s->tok = NULL;
-	s->symcap = s->capcap = s->caplen = s->ntok = 0;
+	s->symcap = s->capcap = s->caplen = 0;
 }
 
 /* ---- the symbol table ---- */
@@ -231,65 +228,15 @@ symput(struct rpscan *s, const char *key, size_t n, const char *name,
 
 /* ---- one record ---- */
 
-/* Is token t a key equal to k (however it is escaped)? */
-static int
-keyis(const char *js, const jsmntok_t *t, const char *k)
-{
-	size_t n = (size_t)(t->end - t->start), klen = strlen(k);
-	char d[32];
-
-	if (memchr(js + t->start, '\\', n) == NULL)
-		return n == klen && memcmp(js + t->start, k, n) == 0;
-	if (n > sizeof(d))
-		return 0;
-	return jstr_decode(d, js + t->start, n) == klen && memcmp(d, k, klen) == 0;
-}
-
-/*
- * The values of the keys k[0..nk) of object token obj into v (token
- * indexes, -1 when absent); a key given twice counts with its last
- * value, as in Python.  -1 for every key when obj is not an object.
- */
+/* Field f is the value token t, when it is there. */
 static void
-members(const char *js, const jsmntok_t *t, int obj, const char *const *k,
-    int nk, int *v)
+setv(struct rprec *r, int f, const char *js, jsmntok_t t)
 {
-	int i, j, m, c;
-
-	for (i = 0; i < nk; i++)
-		v[i] = -1;
-	if (obj < 0 || t[obj].type != JSMN_OBJECT)
+	if (t.type == JSMN_UNDEFINED)
 		return;
-	for (j = obj + 1, m = 0; m < t[obj].size; m++) {
-		/* (each k[i]'s first byte first: keyis for the few that match) */
-		c = t[j].end > t[j].start ? js[t[j].start] : '\0';
-		for (i = 0; i < nk; i++)
-			if ((k[i][0] == c || c == '\\') && keyis(js, &t[j], k[i]))
-				v[i] = j + 1;
-		/* (a gathered record is valid JSON: its tokens are whole) */
-		j = jtok_skip(t, j + 1, INT_MAX);
-	}
-}
-
-/* The member handle of object token obj (TraceLens's x.get("handle")). */
-static int
-handle(const char *js, const jsmntok_t *t, int obj)
-{
-	static const char *const k[] = { "handle" };
-	int v;
-
-	members(js, t, obj, k, 1, &v);
-	return v;
-}
-
-static void
-setv(struct rprec *r, int f, const char *js, const jsmntok_t *t, int i)
-{
-	if (i < 0)
-		return;
-	r->v[f].s = js + t[i].start;
-	r->v[f].n = (uint32_t)(t[i].end - t[i].start);
-	r->v[f].how = t[i].type == JSMN_STRING ? 's' : 'j';
+	r->v[f].s = js + t.start;
+	r->v[f].n = (uint32_t)(t.end - t.start);
+	r->v[f].how = t.type == JSMN_STRING ? 's' : 'j';
 }
 
 static void
@@ -454,134 +401,171 @@ times(struct rprec *r, char *tsb, char *durb, size_t size)
 /* The rectype of a record (s->rectype). */
 enum { T_META, T_SYM, T_DISP, T_COPY };
 
+/*
+ * What TraceLens's RocprofParser reads of each record (jwalk.h): the
+ * slots of the values, and the trees of keys.  The process's metadata
+ * (node.hostname is the name), a kernel symbol, and a dispatch or a
+ * memory copy (x.get("handle") of the id objects).
+ */
+enum {
+	W_PID, W_INIT, W_FINI, W_NODE, W_HOST,
+	W_KID, W_TRUNC, W_FMT, W_KNAME,
+	W_TID, W_CORR, W_INT, W_EXT, W_START, W_END, W_STREAM, W_STREAMH,
+	W_OP, W_BYTES, W_SRC, W_SRCH, W_DST, W_DSTH, W_INFO, W_AGENT,
+	W_AGENTH, W_QUEUE, W_QUEUEH, W_DKID, W_DISP, W_GRID, W_GX, W_GY,
+	W_GZ, W_WG, W_BX, W_BY, W_BZ, NW
+};
+static const struct jwant whost[] = { { "hostname", W_HOST, NULL, 0 } };
+static const struct jwant wmeta[] = {
+	{ "pid", W_PID, NULL, 0 }, { "init_time", W_INIT, NULL, 0 },
+	{ "fini_time", W_FINI, NULL, 0 }, { "node", W_NODE, whost, LEN(whost) }
+};
+static const struct jwant wsym[] = {
+	{ "kernel_id", W_KID, NULL, 0 },
+	{ "truncated_kernel_name", W_TRUNC, NULL, 0 },
+	{ "formatted_kernel_name", W_FMT, NULL, 0 },
+	{ "kernel_name", W_KNAME, NULL, 0 }
+};
+#define HANDLE(slot, name) static const struct jwant name[] = { { "handle", slot, NULL, 0 } }
+HANDLE(W_STREAMH, wstream);
+HANDLE(W_SRCH, wsrc);
+HANDLE(W_DSTH, wdst);
+HANDLE(W_AGENTH, wagent);
+HANDLE(W_QUEUEH, wqueue);
+static const struct jwant wcorr[] = {
+	{ "internal", W_INT, NULL, 0 }, { "external", W_EXT, NULL, 0 }
+};
+static const struct jwant wgrid[] = {
+	{ "x", W_GX, NULL, 0 }, { "y", W_GY, NULL, 0 }, { "z", W_GZ, NULL, 0 }
+};
+static const struct jwant wwg[] = {
+	{ "x", W_BX, NULL, 0 }, { "y", W_BY, NULL, 0 }, { "z", W_BZ, NULL, 0 }
+};
+static const struct jwant winfo[] = {
+	{ "agent_id", W_AGENT, wagent, LEN(wagent) },
+	{ "queue_id", W_QUEUE, wqueue, LEN(wqueue) },
+	{ "kernel_id", W_DKID, NULL, 0 }, { "dispatch_id", W_DISP, NULL, 0 },
+	{ "grid_size", W_GRID, wgrid, LEN(wgrid) },
+	{ "workgroup_size", W_WG, wwg, LEN(wwg) }
+};
+static const struct jwant wrec[] = {
+	{ "thread_id", W_TID, NULL, 0 },
+	{ "correlation_id", W_CORR, wcorr, LEN(wcorr) },
+	{ "start_timestamp", W_START, NULL, 0 },
+	{ "end_timestamp", W_END, NULL, 0 },
+	{ "dispatch_info", W_INFO, winfo, LEN(winfo) },
+	{ "stream_id", W_STREAM, wstream, LEN(wstream) },
+	{ "operation", W_OP, NULL, 0 }, { "bytes", W_BYTES, NULL, 0 },
+	{ "src_agent_id", W_SRC, wsrc, LEN(wsrc) },
+	{ "dst_agent_id", W_DST, wdst, LEN(wdst) }
+};
+
+/* Which field each slot fills: every record of the kind, copies, dispatches. */
+struct fromslot {
+	int f;		/* the RF_ field */
+	int w;		/* the W_ slot */
+};
+static const struct fromslot xrec[] = {
+	{ RF_TID, W_TID }, { RF_CORR, W_INT }, { RF_EXT, W_EXT },
+	{ RF_START, W_START }, { RF_END, W_END }, { RF_STREAM, W_STREAMH }
+};
+static const struct fromslot xcopy[] = {
+	{ RF_BYTES, W_BYTES }, { RF_SRC, W_SRCH }, { RF_DST, W_DSTH },
+	{ RF_AGENT, W_DSTH }
+};
+static const struct fromslot xkern[] = {
+	{ RF_AGENT, W_AGENTH }, { RF_QUEUE, W_QUEUEH }, { RF_KID, W_DKID },
+	{ RF_DISP, W_DISP }, { RF_GX, W_GX }, { RF_GY, W_GY }, { RF_GZ, W_GZ },
+	{ RF_BX, W_BX }, { RF_BY, W_BY }, { RF_BZ, W_BZ }
+};
+
+/* The fields x[0..n) of r from the slots of v. */
+static void
+setall(struct rprec *r, const char *js, const jsmntok_t *v,
+    const struct fromslot *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		setv(r, x[i].f, js, v[x[i].w]);
+}
+
+
 /* Take the record text js[0..len) apart and hand it to the callback. */
 static void
 onrecord(struct rpscan *s, const char *js, size_t len)
 {
-	static const char *const kmeta[] = {
-		"pid", "init_time", "fini_time", "node"
-	};
-	static const char *const ksym[] = {
-		"kernel_id", "truncated_kernel_name", "formatted_kernel_name",
-		"kernel_name"
-	};
-	static const char *const krec[] = {
-		"thread_id", "correlation_id", "start_timestamp",
-		"end_timestamp", "dispatch_info", "stream_id", "operation",
-		"bytes", "src_agent_id", "dst_agent_id"
-	};
-	static const char *const kinfo[] = {
-		"agent_id", "queue_id", "kernel_id", "dispatch_id",
-		"grid_size", "workgroup_size"
-	};
-	static const char *const kcorr[] = { "internal", "external" };
-	static const char *const kxyz[] = { "x", "y", "z" };
-	static const char *const khost[] = { "hostname" };
-	jsmntok_t *t;
-	jsmn_parser p;
+	jsmntok_t v[NW], id;
 	struct rprec r;
 	struct buf key = {0}, name = {0};
 	const struct rpsym *sym;
 	char uid[24], proc[24], tsb[32], durb[32], *p1;
-	int n, v[10], d[6], c[3], i, id;
 	int64_t op;
 
-	if (s->ntok == 0)
-		tl_grow(&s->tok, &s->ntok, 256, sizeof(jsmntok_t));
-	for (;;) {
-		jsmn_init(&p);
-		n = jsmn_parse(&p, js, len, s->tok, (unsigned)s->ntok);
-		if (n != JSMN_ERROR_NOMEM)
-			break;
-		tl_grow(&s->tok, &s->ntok, 2 * s->ntok, sizeof(jsmntok_t));
-	}
-	/* (the scanner checked the text: jsmn cannot fail) */
-	if (n < 1)
-		return;
-	t = s->tok;
 	memset(&r, 0, sizeof(r));
 	/* (num_lld, not snprintf: twice a record) */
 	p1 = num_lld((long long)s->nrec, uid + sizeof(uid));
 	setx(&r, RF_UID, p1, strlen(p1));
 	p1 = num_lld((long long)s->proc, proc + sizeof(proc));
 	setx(&r, RF_PROCESS, p1, strlen(p1));
+	/* (int offsets, as jsmn's: a record is at most maxrec, 1 GiB, bytes) */
 	switch (s->rectype) {
 	case T_META:
-		members(js, t, 0, kmeta, 4, v);
+		jwalk(js, (int)len, wmeta, LEN(wmeta), v);
 		setx(&r, RF_PH, "M", 1);
 		setx(&r, RF_CAT, "process", 7);
-		setv(&r, RF_PID, js, t, v[0]);
-		setv(&r, RF_START, js, t, v[1]);
-		setv(&r, RF_END, js, t, v[2]);
+		setv(&r, RF_PID, js, v[W_PID]);
+		setv(&r, RF_START, js, v[W_INIT]);
+		setv(&r, RF_END, js, v[W_FINI]);
 		times(&r, tsb, durb, sizeof(tsb));
-		members(js, t, v[3], khost, 1, c);
-		setv(&r, RF_NAME, js, t, c[0]);
+		setv(&r, RF_NAME, js, v[W_HOST]);
 		break;
 	case T_SYM:
-		members(js, t, 0, ksym, 4, v);
+		jwalk(js, (int)len, wsym, LEN(wsym), v);
 		setx(&r, RF_PH, "M", 1);
 		setx(&r, RF_CAT, "kernel_symbol", 13);
-		setv(&r, RF_KID, js, t, v[0]);
+		setv(&r, RF_KID, js, v[W_KID]);
 		/* TraceLens: truncated or formatted or kernel_name */
-		if (v[1] >= 0 && truthy(js, &t[v[1]]))
-			pystr_tsv(&name, js, &t[v[1]]);
-		else if (v[2] >= 0 && truthy(js, &t[v[2]]))
-			pystr_tsv(&name, js, &t[v[2]]);
-		else if (v[3] >= 0)
-			pystr_tsv(&name, js, &t[v[3]]);
+		if (v[W_TRUNC].type != JSMN_UNDEFINED && truthy(js, &v[W_TRUNC]))
+			pystr_tsv(&name, js, &v[W_TRUNC]);
+		else if (v[W_FMT].type != JSMN_UNDEFINED && truthy(js, &v[W_FMT]))
+			pystr_tsv(&name, js, &v[W_FMT]);
+		else if (v[W_KNAME].type != JSMN_UNDEFINED)
+			pystr_tsv(&name, js, &v[W_KNAME]);
 		else {
 			buf_adds(&name, "unknown_kernel_");
-			if (v[0] >= 0)
-				pystr_tsv(&name, js, &t[v[0]]);
+			if (v[W_KID].type != JSMN_UNDEFINED)
+				pystr_tsv(&name, js, &v[W_KID]);
 			else
 				buf_adds(&name, "None");
 		}
 		setx(&r, RF_NAME, name.s ? name.s : "", name.len);
-		if (v[0] >= 0) {
-			idkey(&key, js, &t[v[0]]);
+		if (v[W_KID].type != JSMN_UNDEFINED) {
+			idkey(&key, js, &v[W_KID]);
 			symput(s, key.s, key.len, name.s ? name.s : "", name.len);
 		}
 		break;
 	case T_DISP:
 	case T_COPY:
-		members(js, t, 0, krec, 10, v);
+		jwalk(js, (int)len, wrec, LEN(wrec), v);
 		setx(&r, RF_PH, "X", 1);
-		setv(&r, RF_TID, js, t, v[0]);
-		members(js, t, v[1], kcorr, 2, c);
-		setv(&r, RF_CORR, js, t, c[0]);
-		setv(&r, RF_EXT, js, t, c[1]);
-		setv(&r, RF_START, js, t, v[2]);
-		setv(&r, RF_END, js, t, v[3]);
-		setv(&r, RF_STREAM, js, t, handle(js, t, v[5]));
+		setall(&r, js, v, xrec, LEN(xrec));
 		times(&r, tsb, durb, sizeof(tsb));
 		if (s->rectype == T_COPY) {
 			setx(&r, RF_CAT, "gpu_memcpy", 10);
-			if (v[6] >= 0 && t[v[6]].type == JSMN_PRIMITIVE &&
-			    num_int64(js + t[v[6]].start,
-			    (size_t)(t[v[6]].end - t[v[6]].start), &op) == 0 &&
+			if (v[W_OP].type == JSMN_PRIMITIVE &&
+			    num_int64(js + v[W_OP].start,
+			    (size_t)(v[W_OP].end - v[W_OP].start), &op) == 0 &&
 			    op >= 0 && op < (int64_t)LEN(copyop))
 				setx(&r, RF_NAME, copyop[op], strlen(copyop[op]));
-			setv(&r, RF_BYTES, js, t, v[7]);
-			setv(&r, RF_SRC, js, t, handle(js, t, v[8]));
-			setv(&r, RF_DST, js, t, handle(js, t, v[9]));
-			setv(&r, RF_AGENT, js, t, handle(js, t, v[9]));
+			setall(&r, js, v, xcopy, LEN(xcopy));
 			break;
 		}
 		setx(&r, RF_CAT, "kernel", 6);
-		members(js, t, v[4], kinfo, 6, d);
-		setv(&r, RF_AGENT, js, t, handle(js, t, d[0]));
-		setv(&r, RF_QUEUE, js, t, handle(js, t, d[1]));
-		setv(&r, RF_KID, js, t, d[2]);
-		setv(&r, RF_DISP, js, t, d[3]);
-		members(js, t, d[4], kxyz, 3, c);
-		for (i = 0; i < 3; i++)
-			setv(&r, RF_GX + i, js, t, c[i]);
-		members(js, t, d[5], kxyz, 3, c);
-		for (i = 0; i < 3; i++)
-			setv(&r, RF_BX + i, js, t, c[i]);
-		id = d[2];
-		if (id >= 0)
-			idkey(&key, js, &t[id]);
+		setall(&r, js, v, xkern, LEN(xkern));
+		id = v[W_DKID];
+		if (id.type != JSMN_UNDEFINED)
+			idkey(&key, js, &id);
 		else
 			buf_adds(&key, "z");
 		if ((sym = symfind(s, key.s, key.len)) != NULL) {
@@ -594,8 +578,8 @@ onrecord(struct rpscan *s, const char *js, size_t len)
 			 * and name stay empty: the consumer joins them.)
 			 */
 			buf_adds(&name, "unknown_kernel_");
-			if (id >= 0)
-				pystr_tsv(&name, js, &t[id]);
+			if (id.type != JSMN_UNDEFINED)
+				pystr_tsv(&name, js, &id);
 			else
 				buf_adds(&name, "None");
 			setx(&r, RF_NAME, name.s, name.len);

@@ -10,8 +10,8 @@
  * the whole text against the JSON grammar (its scalars through jlex.h,
  * as jscan.c does), while it follows the path to the parts that become
  * records.  Each of those (a process's metadata, a kernel symbol, a
- * dispatch, a memory copy) is gathered whole, taken apart with jsmn,
- * and handed to a callback as one record.  Everything else is checked and skipped.
+ * dispatch, a memory copy) is gathered whole, its members found by
+ * jwalk.h, and handed to a callback as one record.  Everything else is checked and skipped.
  *
  * Memory: one record's text, and the current process's kernel symbol
  * table (one name per kernel id), so that a dispatch gets its name as
@@ -65,7 +65,7 @@ struct rpsym {
 
 /*
  * The scanner's state between two chunks.  Ownership: the scanner owns
- * cap, tok and syms; the caller owns arg.
+ * cap and syms; the caller owns arg.
  */
 struct rpscan {
 	size_t maxrec;		/* a record longer than this is an error */
@@ -102,9 +102,6 @@ struct rpscan {
 	struct rpsym *syms;	/* its symbol table (open addressing) */
 	size_t nsym;		/* entries used */
 	size_t symcap;		/* slots, a power of two */
-
-	void *tok;		/* jsmn tokens of one record, owned */
-	size_t ntok;		/* tokens allocated */
 
 	const char *err;	/* what went wrong, or NULL */
 	uint64_t erroff;	/* stream offset of the offending byte */

@@ -16,6 +16,9 @@
  *   or the compact JSON text;
  * - with keys wanted (jscan_want), in every mode, the members of the
  *   event object and the wanted ones below it are the same as without;
+ * - jwalk (the rocprofv3 reader's member finder) finds in the event the
+ *   values jsmn gives for its keys and those of its objects' keys,
+ *   the last of a key given twice, and no value for a key not there;
  * and runs it all again with a 40-byte event limit.
  */
 #include <stdint.h>
@@ -31,6 +34,7 @@
 #include <jsmn.h>
 
 #include "jscan.h"
+#include "jwalk.h"
 #include "tl.h"
 
 /* What one scan produced. */
@@ -184,6 +188,116 @@ fhash(uint64_t h, const char *ev, size_t len, const struct jmember *m,
 	return fnv(h, ev, len);
 }
 
+/*
+ * jwalk's oracle: the decoded key of token k, when it can be a jwant
+ * key (shorter than 32 bytes, no NUL), into d; else 0.
+ */
+static int
+plainkey(const char *ev, const jsmntok_t *k, char *d)
+{
+	size_t n = (size_t)(k->end - k->start);
+	char tmp[1024];
+
+	if (n >= sizeof(tmp))
+		return 0;
+	n = jstr_decode(tmp, ev + k->start, n);
+	if (n >= 32 || memchr(tmp, '\0', n) != NULL)
+		return 0;
+	memcpy(d, tmp, n);
+	d[n] = '\0';
+	return 1;
+}
+
+/* The value token of object token o's last member keyed key, or -1. */
+static int
+lastval(const char *ev, const jsmntok_t *t, int n, int o, const char *key)
+{
+	char d[32];
+	int i, k, v = -1;
+
+	if (o < 0 || t[o].type != JSMN_OBJECT)
+		return -1;
+	for (i = o + 1, k = 0; k < t[o].size; k++) {
+		if (plainkey(ev, &t[i], d) && strcmp(d, key) == 0)
+			v = i + 1;
+		i = next(t, n, i + 1);
+	}
+	return v;
+}
+
+static void
+sametok(const jsmntok_t *w, const jsmntok_t *t, int v)
+{
+	if (v < 0) {
+		CHECK(w->type == JSMN_UNDEFINED);
+		return;
+	}
+	CHECK(w->type == t[v].type);
+	CHECK(w->start == t[v].start && w->end == t[v].end);
+	if (t[v].type == JSMN_OBJECT || t[v].type == JSMN_ARRAY)
+		CHECK((w->size > 0) == (t[v].size > 0));
+}
+
+/*
+ * Ask jwalk for (up to 8 of) the event's keys, and (up to 4 of) the keys
+ * of each of their values that is an object, and a key that is not
+ * there (unless the fuzzer makes it) at each level; compare with jsmn's tokens.
+ */
+static void
+walkcheck(const char *ev, size_t len, const jsmntok_t *t, int n)
+{
+	static char keys[9][5][32];
+	struct jwant w[9], sub[9][5];
+	jsmntok_t v[9 * 5];
+	int i, j, k, m, nw = 0, ns, o, vi, dup;
+	char d[32];
+
+	for (i = 1, k = 0; k < t[0].size && nw < 8; k++, i = next(t, n, i + 1)) {
+		if (!plainkey(ev, &t[i], d))
+			continue;
+		for (dup = 0, m = 0; m < nw; m++)
+			dup |= strcmp(keys[m][0], d) == 0;
+		if (dup)
+			continue;
+		strcpy(keys[nw][0], d);
+		w[nw] = (struct jwant){ keys[nw][0], nw * 5, NULL, 0 };
+		/* (the keys of the value of the key's last member) */
+		o = lastval(ev, t, n, 0, d);
+		ns = 0;
+		if (o >= 0 && t[o].type == JSMN_OBJECT)
+			for (j = o + 1, m = 0; m < t[o].size && ns < 3;
+			    m++, j = next(t, n, j + 1)) {
+				if (!plainkey(ev, &t[j], keys[nw][ns + 1]))
+					continue;
+				for (dup = 0, vi = 0; vi < ns; vi++)
+					dup |= strcmp(keys[nw][vi + 1],
+					    keys[nw][ns + 1]) == 0;
+				if (!dup) {
+					sub[nw][ns] = (struct jwant){
+					    keys[nw][ns + 1], nw * 5 + ns + 1,
+					    NULL, 0 };
+					ns++;
+				}
+			}
+		strcpy(keys[nw][4], "\001absent");
+		sub[nw][ns] = (struct jwant){ keys[nw][4], nw * 5 + 4, NULL, 0 };
+		w[nw].sub = sub[nw];
+		w[nw].nsub = ns + 1;
+		nw++;
+	}
+	strcpy(keys[8][0], "\001absent");
+	w[nw] = (struct jwant){ keys[8][0], 8 * 5, NULL, 0 };
+	jwalk(ev, (int)len, w, nw + 1, v);
+	sametok(&v[8 * 5], t, -1);
+	for (m = 0; m < nw; m++) {
+		o = lastval(ev, t, n, 0, keys[m][0]);
+		sametok(&v[m * 5], t, o);
+		for (j = 0; j < w[m].nsub; j++)
+			sametok(&v[sub[m][j].slot], t,
+			    lastval(ev, t, n, o, sub[m][j].key));
+	}
+}
+
 /* The scanner's callback: check the event against jsmn, hash it. */
 static void
 onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
@@ -231,6 +345,7 @@ onevent(void *arg, const char *ev, size_t len, const struct jmember *m,
 		i = next(t, n, i + 1);
 	}
 	CHECK(mi == nm);
+	walkcheck(ev, len, t, n);
 	for (mi = 0; mi < nm; mi++) {
 		render(ev, &m[mi]);
 		r->hash = fnv(r->hash, &m[mi], sizeof(m[mi]));

@@ -2,6 +2,13 @@
  * against Python 3 (repr(float(x)), repr of tuples and strings). */
 #include <string.h>
 
+#define JSMN_HEADER
+#ifndef JSMN_PARENT_LINKS	/* (as config.mk builds common/: the same jsmntok_t) */
+#define JSMN_PARENT_LINKS
+#endif
+#include <jsmn.h>
+
+#include "jwalk.h"
 #include "tl.h"
 #include "perfmodel.h"
 #include "opcat.h"
@@ -67,6 +74,31 @@ ns(const char *s, const char *want)
 	intof(num_us_to_ns, s, want);
 }
 
+/*
+ * jwalk on json, wanting a (and x in its value), b and c: each value's
+ * text (a string's body), "-" when absent, joined by spaces.
+ */
+static void
+walk(const char *json, const char *want)
+{
+	static const struct jwant wa[] = { { "x", 1, NULL, 0 } };
+	static const struct jwant w[] = {
+		{ "a", 0, wa, 1 }, { "b", 2, NULL, 0 }, { "c", 3, NULL, 0 }
+	};
+	jsmntok_t v[4];
+	char got[256];
+	size_t len = 0;
+	int i;
+
+	jwalk(json, (int)strlen(json), w, 3, v);
+	for (i = 0; i < 4; i++)
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%.*s",
+		    i ? " " : "", v[i].type == JSMN_UNDEFINED ? 1 :
+		    v[i].end - v[i].start, v[i].type == JSMN_UNDEFINED ? "-" :
+		    json + v[i].start);
+	expect(json, got, want);
+}
+
 int
 main(void)
 {
@@ -107,6 +139,20 @@ main(void)
 	repr(nextafter(1e15, 0), "999999999999999.9");
 	repr(123456789.12345679, "123456789.12345679");
 	repr(0.000123456789012345, "0.000123456789012345");
+
+	/* jwalk: the last of a key given twice, and nothing of the first's
+	 * value below it; escaped keys; quotes escaped past 16 bytes */
+	walk("{\"a\":{\"x\":1},\"b\":\"s\\\"q\",\"c\":[1]}", "{\"x\":1} 1 s\\\"q [1]");
+	walk("{\"a\":{\"x\":1},\"a\":{\"y\":2}}", "{\"y\":2} - - -");
+	walk("{\"a\":{\"x\":1},\"a\":5}", "5 - - -");
+	walk("{\"a\":5,\"a\":{\"x\":[]}}", "{\"x\":[]} [] - -");
+	walk("{\"\\u0062\":true,\"\":1}", "- - true -");
+	walk("{\"b\":\"0123456789abcdefgh\\\\\\\"ij\\\\\",\"c\":null}",
+	    "- - 0123456789abcdefgh\\\\\\\"ij\\\\ null");
+	walk("[1]", "- - - -");
+	walk(" { \"c\" : -1.5e3 , \"a\" : { } } ", "{ } - - -1.5e3");
+	walk("{\"some \\\" very long key, escaped\":{\"b\":1},\"b\":2}", "- - 2 -");
+	walk("{\"a\":{\"q\":{\"x\":7},\"x\":\"}\"}}", "{\"q\":{\"x\":7},\"x\":\"}\"} } - -");
 
 	lit("[[4,197,768],[]]", 1, "((4, 197, 768), ())");
 	lit("[[4,197,768],[]]", 0, "[[4, 197, 768], []]");
