@@ -30,9 +30,9 @@ ws(const char *js, int i, int n)
  * at i, or n: the first quote or backslash, 16 bytes at a time with
  * SSE2 while 16 are left, else a byte at a time; a backslash and the
  * byte it escapes are stepped over, and counted in *esc when esc is
- * not NULL.  (Not memchr: keys are short, a
- * call each cost more than the scan.  Nor i += 1 + (c == '\\') a byte:
- * each load then waits for the one before.)
+ * not NULL.  (Not memchr: keys are short, a call each cost more than
+ * the scan.  Nor i += 1 + (c == '\\') a byte: each load then waits for
+ * the one before.)
  */
 static int
 strclose(const char *js, int i, int n, int *esc)
@@ -57,8 +57,10 @@ strclose(const char *js, int i, int n, int *esc)
 #endif
 		while (i < n && js[i] != '"' && js[i] != '\\')
 			i++;
-		if (i >= n || js[i] == '"')
-			return i < n ? i : n;
+		if (i >= n)
+			return n;
+		if (js[i] == '"')
+			return i;
 		if (esc != NULL)
 			(*esc)++;
 	}

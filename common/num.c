@@ -287,37 +287,48 @@ slow:
 	return 0;
 }
 
+/*
+ * s[0..len), an optional minus and 1 to 19 digits (which an unsigned
+ * 64-bit sum holds), read by hand into *v: 0; -1 out of int64's range,
+ * as strtoll's ERANGE; 1 when it is not of that form (the caller
+ * decides).  The nanosecond clocks of rocprofv3: strtoll's cost twice
+ * a record.
+ */
+static int
+digits64(const char *s, size_t len, int64_t *v)
+{
+	size_t k = len > 0 && s[0] == '-';
+	uint64_t u = 0;
+
+	if (len == k || len - k > 19)
+		return 1;
+	for (; k < len && s[k] >= '0' && s[k] <= '9'; k++)
+		u = u * 10 + (unsigned)(s[k] - '0');
+	if (k < len)
+		return 1;
+	if (s[0] != '-') {
+		if (u > (uint64_t)INT64_MAX)
+			return -1;
+		*v = (int64_t)u;
+	} else if (u > (uint64_t)INT64_MAX + 1)
+		return -1;
+	else
+		*v = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
+	return 0;
+}
+
 int
 num_int64(const char *s, size_t len, int64_t *v)
 {
 	char buf[32], *end;
 	long long x;
+	int r;
 
 	if (len == 0 || len >= sizeof(buf))
 		return -1;
-	/*
-	 * Up to 19 digits by hand (which an unsigned 64-bit sum holds),
-	 * out of int64's range refused as strtoll's ERANGE is: the
-	 * nanosecond clocks of rocprofv3, strtoll's cost twice a record.
-	 */
-	if (len <= 19 + (size_t)(s[0] == '-') && len > (size_t)(s[0] == '-')) {
-		uint64_t u = 0;
-		size_t k;
-
-		for (k = s[0] == '-'; k < len && s[k] >= '0' && s[k] <= '9'; k++)
-			u = u * 10 + (unsigned)(s[k] - '0');
-		if (k == len) {
-			if (s[0] != '-') {
-				if (u > (uint64_t)INT64_MAX)
-					return -1;
-				*v = (int64_t)u;
-			} else if (u > (uint64_t)INT64_MAX + 1)
-				return -1;
-			else
-				*v = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
-			return 0;
-		}
-	}
+	if ((r = digits64(s, len, v)) != 1)
+		return r;
+	/* (a plus sign, leading blanks, 20 digits or more: strtoll's) */
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	errno = 0;
@@ -361,10 +372,12 @@ num_lld(long long v, char *end)
 int
 num_jsonint(const char *s, size_t len, int64_t *v)
 {
-	size_t i = 0;
+	size_t i = len > 0 && s[0] == '-';
+	int r;
 
-	if (len > 0 && s[0] == '-')
-		i++;
+	/* (one scan for the short ones, nearly all) */
+	if ((r = digits64(s, len, v)) != 1)
+		return r;
 	if (i == len)
 		return -1;
 	for (; i < len; i++)

@@ -460,10 +460,17 @@ static const struct jwant wrec[] = {
 	{ "dst_agent_id", W_DST, wdst, LEN(wdst) }
 };
 
-/* Which field each slot fills: every record of the kind, copies, dispatches. */
+/*
+ * Which field each slot fills: the process's metadata, every dispatch
+ * and copy, copies, dispatches.
+ */
 struct fromslot {
 	int f;		/* the RF_ field */
 	int w;		/* the W_ slot */
+};
+static const struct fromslot xmeta[] = {
+	{ RF_PID, W_PID }, { RF_START, W_INIT }, { RF_END, W_FINI },
+	{ RF_NAME, W_HOST }
 };
 static const struct fromslot xrec[] = {
 	{ RF_TID, W_TID }, { RF_CORR, W_INT }, { RF_EXT, W_EXT },
@@ -490,12 +497,11 @@ setall(struct rprec *r, const char *js, const jsmntok_t *v,
 		setv(r, x[i].f, js, v[x[i].w]);
 }
 
-
 /* Take the record text js[0..len) apart and hand it to the callback. */
 static void
 onrecord(struct rpscan *s, const char *js, size_t len)
 {
-	jsmntok_t v[NW], id;
+	jsmntok_t v[NW];
 	struct rprec r;
 	struct buf key = {0}, name = {0};
 	const struct rpsym *sym;
@@ -514,11 +520,8 @@ onrecord(struct rpscan *s, const char *js, size_t len)
 		jwalk(js, (int)len, wmeta, LEN(wmeta), v);
 		setx(&r, RF_PH, "M", 1);
 		setx(&r, RF_CAT, "process", 7);
-		setv(&r, RF_PID, js, v[W_PID]);
-		setv(&r, RF_START, js, v[W_INIT]);
-		setv(&r, RF_END, js, v[W_FINI]);
+		setall(&r, js, v, xmeta, LEN(xmeta));
 		times(&r, tsb, durb, sizeof(tsb));
-		setv(&r, RF_NAME, js, v[W_HOST]);
 		break;
 	case T_SYM:
 		jwalk(js, (int)len, wsym, LEN(wsym), v);
@@ -563,9 +566,8 @@ onrecord(struct rpscan *s, const char *js, size_t len)
 		}
 		setx(&r, RF_CAT, "kernel", 6);
 		setall(&r, js, v, xkern, LEN(xkern));
-		id = v[W_DKID];
-		if (id.type != JSMN_UNDEFINED)
-			idkey(&key, js, &id);
+		if (v[W_DKID].type != JSMN_UNDEFINED)
+			idkey(&key, js, &v[W_DKID]);
 		else
 			buf_adds(&key, "z");
 		if ((sym = symfind(s, key.s, key.len)) != NULL) {
@@ -578,8 +580,8 @@ onrecord(struct rpscan *s, const char *js, size_t len)
 			 * and name stay empty: the consumer joins them.)
 			 */
 			buf_adds(&name, "unknown_kernel_");
-			if (id.type != JSMN_UNDEFINED)
-				pystr_tsv(&name, js, &id);
+			if (v[W_DKID].type != JSMN_UNDEFINED)
+				pystr_tsv(&name, js, &v[W_DKID]);
 			else
 				buf_adds(&name, "None");
 			setx(&r, RF_NAME, name.s, name.len);
