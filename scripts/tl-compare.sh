@@ -22,6 +22,7 @@
 set -u
 set -f
 case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+case $0 in */*) . "${0%/*}/tl-lib-book.sh" ;; *) . tl-lib-book.sh ;; esac
 tl_init tl-compare 64M
 tab=$TAB nl=$NL
 

@@ -14,6 +14,7 @@
 # works in TL_WORK, in TMPDIR.
 set -u
 case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+case $0 in */*) . "${0%/*}/tl-lib-book.sh" ;; *) . tl-lib-book.sh ;; esac
 tl_init tl-ranks 4M
 
 usage() {

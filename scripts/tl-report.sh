@@ -18,6 +18,7 @@
 # lines, TL_REPORT_BOOK), then tl's own.
 set -u
 case $0 in */*) . "${0%/*}/tl-lib.sh" ;; *) . tl-lib.sh ;; esac
+case $0 in */*) . "${0%/*}/tl-lib-book.sh" ;; *) . tl-lib-book.sh ;; esac
 tl_init tl-report 8M
 
 usage() {
